@@ -1,0 +1,89 @@
+/**
+ * Lines as editgate counts them, everywhere (read_file numbering, edit_lines ranges, diff line numbers):
+ * a line ends at "\r\n", "\n" or a lone "\r" (universal newlines), and the terminator belongs to the line.
+ * Text without a final terminator has a last line with `eol: ''`. The empty text has no lines.
+ */
+export type Eol = '\n' | '\r\n' | '\r';
+
+export interface Line {
+  text: string;
+  eol: Eol | '';
+}
+
+export function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lines.push({ text: text.slice(start, i), eol: '\n' });
+      start = i + 1;
+    } else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        lines.push({ text: text.slice(start, i), eol: '\r\n' });
+        i++;
+      } else {
+        lines.push({ text: text.slice(start, i), eol: '\r' });
+      }
+      start = i + 1;
+    }
+  }
+  if (start < length) lines.push({ text: text.slice(start), eol: '' });
+  return lines;
+}
+
+/** Offset of the first character of every line; `starts.length` is the line count. */
+export function lineStartOffsets(text: string): number[] {
+  const starts: number[] = text.length > 0 ? [0] : [];
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    if ((c === 10 || c === 13) && i + 1 < length) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** 1-based number of the line holding `offset` (an offset at the very end belongs to the last line). */
+export function lineNumberAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low + 1;
+}
+
+export interface EolSummary {
+  /** The most common terminator; "\n" for text without any. */
+  dominant: Eol;
+  /** More than one kind of terminator occurs. */
+  mixed: boolean;
+  counts: Record<Eol, number>;
+  /** The text ends with a terminator. */
+  finalNewline: boolean;
+}
+
+export function summarizeEol(text: string): EolSummary {
+  const counts: Record<Eol, number> = { '\n': 0, '\r\n': 0, '\r': 0 };
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) counts['\n']++;
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        counts['\r\n']++;
+        i++;
+      } else counts['\r']++;
+    }
+  }
+  let dominant: Eol = '\n';
+  if (counts['\r\n'] > counts[dominant]) dominant = '\r\n';
+  if (counts['\r'] > counts[dominant]) dominant = '\r';
+  const kinds = (counts['\n'] > 0 ? 1 : 0) + (counts['\r\n'] > 0 ? 1 : 0) + (counts['\r'] > 0 ? 1 : 0);
+  const last = text.charCodeAt(length - 1);
+  return { dominant, mixed: kinds > 1, counts, finalNewline: last === 10 || last === 13 };
+}
