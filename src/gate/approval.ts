@@ -1,11 +1,17 @@
 import type { Diff } from '../core/diff.js';
 
-/** What a person (or program) is asked to approve: one proposed change, with its diff. */
+/**
+ * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
+ * only for permission to read the file (policy can require it) before a change to it is even computed;
+ * such a request has an empty diff and a `question` to show instead.
+ */
 export interface ApprovalRequest {
   tool: string;
   /** Path relative to the workspace root, '/'-separated. */
   path: string;
-  kind: 'create' | 'modify' | 'delete';
+  kind: 'create' | 'modify' | 'delete' | 'read';
+  /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for 'read'). */
+  question?: string;
   diff: Diff;
   unifiedDiff: string;
   stats: { added: number; removed: number };
