@@ -87,3 +87,12 @@ export function summarizeEol(text: string): EolSummary {
   const last = text.charCodeAt(length - 1);
   return { dominant, mixed: kinds > 1, counts, finalNewline: last === 10 || last === 13 };
 }
+
+/**
+ * Give text that uses only "\n" the line ending `eol`. Text that already contains "\r" is left as written:
+ * the caller chose its line endings on purpose.
+ */
+export function adoptLineEnding(text: string, eol: Eol): string {
+  if (eol === '\n' || text.includes('\r') || !text.includes('\n')) return text;
+  return text.split('\n').join(eol);
+}
