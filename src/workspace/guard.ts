@@ -1,9 +1,35 @@
-// CONTRACT STUB: owned by the workspace/guard helper, who replaces this file with the implementation.
+/**
+ * The sandbox: every path a caller gives is resolved to a canonical real path inside a workspace root, or
+ * refused. Decisions worth knowing:
+ *
+ * - Relative paths resolve against the first root; absolute paths must lie in a root as canonicalised, or as
+ *   given to `create` (so a root that is itself a symlink works either way). Other aliases are refused.
+ * - `..`, `.` and `//` in the input are normalised lexically first, then the result is walked component by
+ *   component from the real root with lstat, following symlinks the way the kernel does. The walk never
+ *   touches anything outside a root: a step that would leave is refused before any syscall, so errors cannot
+ *   tell "exists outside" from "does not exist outside".
+ * - A symlink inside a root that leads inside is resolved to its target (`absolute` is the target); one that
+ *   leads out, dangling or not, is refused with OUTSIDE_ROOT.
+ * - Deny globs refuse with OUTSIDE_ROOT and the message "denied by workspace rule '<glob>'". They are tested
+ *   against both the path as given and the canonical path. The default also covers nested `.git` folders
+ *   (vendored repositories, submodules): their hooks run code too.
+ * - `~` is not expanded: `~/x` is a folder named `~` in the root. Backslashes are ordinary name characters on
+ *   POSIX; only Windows drive (`C:\`, `C:/`) and UNC (`\\server`) forms are refused. Unicode look-alikes
+ *   (fullwidth solidus `／`, one-dot leaders `․․`) are names, never separators or traversal: only `/` splits.
+ */
+import type { Stats } from 'node:fs';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { EditgateError } from '../core/errors.js';
 
 export interface GuardOptions {
   /** One or more roots; relative input paths resolve against the first. */
   roots: string[];
-  /** Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root. Default ['.git/**', '.git']. */
+  /**
+   * Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root.
+   * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it.
+   */
   deny?: string[];
 }
 
@@ -18,11 +44,415 @@ export interface ResolvedPath {
   exists: boolean;
 }
 
-export declare class Guard {
-  static create(options: GuardOptions): Promise<Guard>;
+/** `**\/` also matches zero folders, so these cover `.git` at the top and nested ones. */
+export const DEFAULT_DENY: readonly string[] = ['**/.git', '**/.git/**'];
+
+const PATH_MAX = 4096; // bytes including the terminating NUL (Linux)
+const NAME_MAX = 255; // bytes per file or folder name
+const MAX_LINKS = 40; // the kernel's limit before ELOOP
+
+interface DenyRule {
+  glob: string;
+  test: (relative: string) => boolean;
+}
+
+interface Walked {
+  /** Canonical path reached (for a missing file: the real folder it would be in, plus the missing names). */
+  path: string;
+  /** null when `path` is a folder known without an lstat (a root, an ancestor of one), or missing. */
+  stats: Stats | null;
+  missing: boolean;
+  /** A symlink was followed on the way. */
+  viaLink: boolean;
+}
+
+export class Guard {
   readonly roots: readonly string[];
-  /** Resolve and check a path a caller gave; throws EditgateError OUTSIDE_ROOT / INVALID_INPUT / IS_DIRECTORY. */
-  resolve(input: string): Promise<ResolvedPath>;
-  /** Check again, right before a write, that the path still resolves to the same place inside a root. */
-  recheck(resolved: ResolvedPath): Promise<void>;
+  /** Roots as given (made absolute) where that differs from the canonical form, for absolute inputs. */
+  private readonly aliases: readonly { given: string; real: string }[];
+  private readonly deny: readonly DenyRule[];
+
+  private constructor(roots: string[], aliases: { given: string; real: string }[], deny: DenyRule[]) {
+    this.roots = roots;
+    this.aliases = aliases;
+    this.deny = deny;
+  }
+
+  static async create(options: GuardOptions): Promise<Guard> {
+    if (!Array.isArray(options?.roots) || options.roots.length === 0) {
+      throw new EditgateError('INVALID_INPUT', 'A workspace needs at least one root folder.');
+    }
+    const roots: string[] = [];
+    const aliases: { given: string; real: string }[] = [];
+    for (const root of options.roots) {
+      if (typeof root !== 'string' || root === '' || root.includes('\0')) {
+        throw new EditgateError('INVALID_INPUT', 'Workspace roots must be non-empty folder paths.');
+      }
+      const given = path.resolve(root);
+      const real = await canonicalRoot(given);
+      if (!roots.includes(real)) roots.push(real);
+      if (given !== real) aliases.push({ given, real });
+    }
+    const globs = options.deny ?? DEFAULT_DENY;
+    // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
+    const nocase = process.platform === 'darwin' || process.platform === 'win32';
+    const deny = globs.map((glob): DenyRule => {
+      if (typeof glob !== 'string' || glob === '') {
+        throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
+      }
+      return { glob, test: picomatch(glob, { dot: true, nocase }) };
+    });
+    return new Guard(roots, aliases, deny);
+  }
+
+  async resolve(input: string): Promise<ResolvedPath> {
+    this.checkInput(input);
+    const lexical = this.unalias(path.resolve(this.roots[0]!, input));
+    const home = this.homeOf(lexical);
+    // Lexically outside every root: refuse without a single syscall out there.
+    if (home === undefined) throw this.outside();
+    checkLength(lexical);
+    const label = toPosix(path.relative(home, lexical)) || '.';
+    this.checkDeny(lexical, label, `'${label}'`);
+
+    const parts = label === '.' ? [] : label.split('/');
+    const walked = await this.walk(home, parts, label);
+    const place = this.place(walked.path);
+    if (place === 'root') throw isDirectory(`'${label}'`, label);
+    if (place !== 'inside') throw this.outside(walked.viaLink ? label : undefined);
+    checkLength(walked.path);
+
+    const root = this.homeOf(walked.path)!;
+    const relative = toPosix(path.relative(root, walked.path));
+    const shown = label === relative ? `'${label}'` : `'${label}' (a link to '${relative}')`;
+    this.checkDeny(walked.path, relative, shown);
+    checkEntry(walked, shown);
+    if (/\/\.?$/.test(input)) {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        `${shown} ends with '/', which names a folder. Give the path of a file, without the trailing '/'.`,
+        { path: relative },
+      );
+    }
+    return { absolute: walked.path, root, relative, exists: !walked.missing };
+  }
+
+  async recheck(resolved: ResolvedPath): Promise<void> {
+    const root = this.roots.find((r) => r === resolved.root);
+    if (root === undefined || !contains(root, resolved.absolute)) throw this.outside();
+    const relative = toPosix(path.relative(root, resolved.absolute));
+    // Walking the canonical path again lstats every folder on the way: any one swapped for a symlink sends
+    // the walk elsewhere (or out, which the walk refuses itself).
+    const walked = await this.walk(root, relative.split('/'), relative);
+    if (walked.path !== resolved.absolute) {
+      throw new EditgateError(
+        'OUTSIDE_ROOT',
+        `'${relative}' no longer leads to the same place inside the workspace: a folder or link on the way changed after it was checked. Nothing was written; check the path and try again.`,
+        { path: relative, reason: 'changed' },
+      );
+    }
+    checkEntry(walked, `'${relative}'`);
+  }
+
+  /** Input checks that need no filesystem access. */
+  private checkInput(input: string): void {
+    if (typeof input !== 'string' || input.trim() === '') {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        `The path is empty. Give the path of a file relative to the workspace root ${this.roots[0]}, such as 'src/index.ts'.`,
+      );
+    }
+    if (input.includes('\0')) {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        'The path contains a NUL byte (\\0), which no file name can contain. Remove it and try again.',
+      );
+    }
+    if (path.sep === '/' && (/^[A-Za-z]:([\\/]|$)/.test(input) || input.startsWith('\\\\'))) {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        `That is a Windows path (drive letter or \\\\server share), but this workspace is on a POSIX system. Use a path relative to the workspace root ${this.roots[0]}, with '/' between folders.`,
+      );
+    }
+    if (Buffer.byteLength(input) >= PATH_MAX) checkLength(input);
+    for (const name of input.split('/')) checkName(name);
+  }
+
+  /** Absolute inputs that use a root as it was given (e.g. through a symlink) are mapped to the real root. */
+  private unalias(absolute: string): string {
+    for (const { given, real } of this.aliases) {
+      if (absolute === given) return real;
+      if (contains(given, absolute)) return real + absolute.slice(given.length);
+    }
+    return absolute;
+  }
+
+  /** The most specific root containing (or equal to) `p`. */
+  private homeOf(p: string): string | undefined {
+    let home: string | undefined;
+    for (const root of this.roots) {
+      if ((p === root || contains(root, p)) && (home === undefined || root.length > home.length)) home = root;
+    }
+    return home;
+  }
+
+  private place(p: string): 'root' | 'inside' | 'ancestor' | 'outside' {
+    let ancestor = false;
+    for (const root of this.roots) {
+      if (p === root) return 'root';
+      if (contains(root, p)) return 'inside';
+      if (contains(p, root)) ancestor = true;
+    }
+    return ancestor ? 'ancestor' : 'outside';
+  }
+
+  /**
+   * Resolve `parts` from the real folder `start` like the kernel would (symlinks followed, `..` taken from the
+   * canonical folder), refusing any step that would look at something outside a root. Roots and their
+   * ancestors are canonical, so they are real folders and need no lstat.
+   */
+  private async walk(start: string, parts: string[], label: string): Promise<Walked> {
+    const pending = parts.slice().reverse();
+    let cur = start;
+    let curStats: Stats | null = null;
+    let links = 0;
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      if (curStats !== null && !curStats.isDirectory()) throw notAFolder(label);
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        cur = path.dirname(cur);
+        curStats = null;
+        continue;
+      }
+      const next = cur.endsWith(path.sep) ? cur + name : cur + path.sep + name;
+      const place = this.place(next);
+      if (place === 'outside') throw this.outside(links > 0 ? label : undefined);
+      if (place !== 'inside') {
+        cur = next;
+        curStats = null;
+        continue;
+      }
+      let st: Stats;
+      try {
+        st = await lstat(next);
+      } catch (error) {
+        const code = errnoOf(error);
+        if (code === 'ENOENT') return missing(next, pending, label, links > 0);
+        if (code === 'ENOTDIR') throw notAFolder(label);
+        throw fsFailure(error, label);
+      }
+      if (st.isSymbolicLink()) {
+        if (++links > MAX_LINKS) {
+          throw new EditgateError(
+            'INVALID_INPUT',
+            `'${label}' goes through too many symbolic links (more than ${MAX_LINKS}, probably a loop). Use the path of the real file.`,
+            { path: label },
+          );
+        }
+        let target: string;
+        try {
+          target = await readlink(next);
+        } catch (error) {
+          throw fsFailure(error, label);
+        }
+        if (path.isAbsolute(target)) cur = path.parse(target).root;
+        curStats = null; // cur is the folder holding the link, or a filesystem root: a folder either way
+        const segments = target.split(path.sep);
+        for (let i = segments.length - 1; i >= 0; i--) pending.push(segments[i]!);
+        continue;
+      }
+      cur = next;
+      curStats = st;
+    }
+    return { path: cur, stats: curStats, missing: false, viaLink: links > 0 };
+  }
+
+  private checkDeny(absolute: string, relative: string, shown: string): void {
+    // With nested roots a path is relative to each root holding it; every view must pass.
+    for (const root of this.roots) {
+      if (!contains(root, absolute)) continue;
+      const rel = root === this.homeOf(absolute) ? relative : toPosix(path.relative(root, absolute));
+      for (const rule of this.deny) {
+        if (rule.test(rel)) {
+          throw new EditgateError(
+            'OUTSIDE_ROOT',
+            `${shown} is denied by workspace rule '${rule.glob}': editgate does not read or change it. Do not retry; choose another file or ask the user.`,
+            { path: rel, rule: rule.glob, reason: 'denied' },
+          );
+        }
+      }
+    }
+  }
+
+  /** The one message for anything outside: it names the roots, never the path or what lies there. */
+  private outside(linkLabel?: string): EditgateError {
+    const where =
+      this.roots.length === 1
+        ? `the workspace root ${this.roots[0]}`
+        : `the workspace roots (${this.roots.join(', ')})`;
+    const message =
+      linkLabel === undefined
+        ? `Paths must stay inside ${where}. Use a path relative to ${this.roots[0]}${this.roots.length > 1 ? ', or an absolute path inside one of the roots' : ''}.`
+        : `'${linkLabel}' goes through a symbolic link that leads outside ${where}; editgate only reads and changes files inside it. Edit the file at its place inside the workspace, or ask the user.`;
+    return new EditgateError('OUTSIDE_ROOT', message, {
+      roots: [...this.roots],
+      ...(linkLabel === undefined ? {} : { path: linkLabel, reason: 'symlink' }),
+    });
+  }
+}
+
+async function canonicalRoot(given: string): Promise<string> {
+  let real: string;
+  let st: Stats;
+  try {
+    real = await realpath(given);
+    st = await stat(real);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === undefined) throw error;
+    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be opened (${code})`;
+    throw new EditgateError('INVALID_INPUT', `Workspace root ${given} ${why}. Choose an existing folder.`, {
+      root: given,
+      errno: code,
+    });
+  }
+  if (!st.isDirectory()) {
+    throw new EditgateError('INVALID_INPUT', `Workspace root ${given} is not a folder. Choose a folder.`, {
+      root: given,
+    });
+  }
+  return real;
+}
+
+/** The first missing name was reached: the rest cannot exist either, and must not climb with `..`. */
+function missing(first: string, pending: string[], label: string, viaLink: boolean): Walked {
+  const rest = pending.reverse().filter((name) => name !== '' && name !== '.');
+  if (rest.includes('..')) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `'${label}' goes through a symbolic link whose target does not exist and uses '..' after the missing part, so it cannot be resolved. Use the path of the real file.`,
+      { path: label },
+    );
+  }
+  return { path: path.join(first, ...rest), stats: null, missing: true, viaLink };
+}
+
+/** What may be edited: a regular file with one link. Missing is fine (it will be created). */
+function checkEntry(walked: Walked, shown: string): void {
+  if (walked.missing) return;
+  const st = walked.stats;
+  if (st === null || st.isDirectory()) throw isDirectory(shown);
+  if (!st.isFile()) {
+    const kind = st.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device file'
+          : 'a special file';
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `${shown} is ${kind}, not a regular file; editgate only reads and changes regular files. Choose another path.`,
+      { kind },
+    );
+  }
+  if (st.nlink > 1) {
+    throw new EditgateError(
+      'OUTSIDE_ROOT',
+      `${shown} has ${st.nlink} hard links, so it may be the same file as one outside the workspace; editgate does not read or change files with more than one link. Do not retry; ask the user to replace it with a plain copy.`,
+      { nlink: st.nlink, reason: 'hardlink' },
+    );
+  }
+}
+
+function isDirectory(shown: string, label?: string): EditgateError {
+  return new EditgateError(
+    'IS_DIRECTORY',
+    `${shown} is a folder, not a file. Give the path of a file inside it.`,
+    {
+      path: label,
+    },
+  );
+}
+
+function notAFolder(label: string): EditgateError {
+  return new EditgateError(
+    'INVALID_INPUT',
+    `A part of '${label}' before the last name is a file, not a folder, so nothing can be inside it. Check the path.`,
+    { path: label },
+  );
+}
+
+function checkLength(p: string): void {
+  const bytes = Buffer.byteLength(p);
+  if (bytes >= PATH_MAX) {
+    throw new EditgateError(
+      'NAME_TOO_LONG',
+      `The path is too long (${bytes} bytes; the limit is ${PATH_MAX - 1}). Use a shorter path.`,
+      { bytes },
+    );
+  }
+  for (const name of p.split(path.sep)) checkName(name);
+}
+
+function checkName(name: string): void {
+  const bytes = Buffer.byteLength(name);
+  if (bytes > NAME_MAX) {
+    throw new EditgateError(
+      'NAME_TOO_LONG',
+      `A name in the path is ${bytes} bytes long ('${[...name].slice(0, 16).join('')}…'); file and folder names are limited to ${NAME_MAX} bytes. Use a shorter name.`,
+      { bytes },
+    );
+  }
+}
+
+/** Errors from looking inside a root: they name only the path as the caller gave it. */
+function fsFailure(error: unknown, label: string): unknown {
+  const code = errnoOf(error);
+  switch (code) {
+    case undefined:
+      return error;
+    case 'EACCES':
+    case 'EPERM':
+      return new EditgateError(
+        'PERMISSION',
+        `Permission denied while looking up '${label}'. Do not retry; ask the user to fix the permissions or choose another file.`,
+        { path: label, errno: code },
+      );
+    case 'ENAMETOOLONG':
+      return new EditgateError(
+        'NAME_TOO_LONG',
+        `'${label}' is too long for the filesystem. Use a shorter path.`,
+        {
+          path: label,
+          errno: code,
+        },
+      );
+    default:
+      return new EditgateError(
+        'IO',
+        `Could not look up '${label}' (${code}). Try again, or choose another path.`,
+        {
+          path: label,
+          errno: code,
+        },
+      );
+  }
+}
+
+/** Strictly inside: separator-aware, so `/work/app` does not contain `/work/app-secrets`. */
+function contains(parent: string, child: string): boolean {
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.length > prefix.length && child.startsWith(prefix);
+}
+
+function toPosix(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
+function errnoOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }
