@@ -1,0 +1,182 @@
+import { spawn } from 'node:child_process';
+import type { Proposal } from './proposal.js';
+
+/** What after-change hooks see: the change that was just written. */
+export interface ChangeOutcome {
+  tool: string;
+  path: string;
+  absolutePath: string;
+  kind: 'create' | 'modify' | 'delete';
+  stats: { added: number; removed: number };
+  unifiedDiff: string;
+}
+
+// biome-ignore lint/suspicious/noConfusingVoidType: hooks written as plain functions that return nothing must type-check.
+export type BeforeChangeVerdict = void | undefined | { deny: string };
+export type BeforeChangeHook = (proposal: Proposal) => BeforeChangeVerdict | Promise<BeforeChangeVerdict>;
+/** A returned string (say, a linter's complaint) is appended to the message the model reads. */
+// biome-ignore lint/suspicious/noConfusingVoidType: as above, an observer that returns nothing is the common case.
+export type AfterChangeHook = (outcome: ChangeOutcome) => void | string | Promise<void | string>;
+
+export interface Hooks {
+  beforeChange?: BeforeChangeHook;
+  afterChange?: AfterChangeHook;
+}
+
+/** A hook that is an external command: JSON on stdin, a JSON decision (or text) on stdout. */
+export interface CommandHookSpec {
+  command: string;
+  /** Milliseconds before the command is killed and counted as failed. Default 10 000. */
+  timeoutMs?: number;
+  /** A failing or silent before-change hook denies unless this is true. */
+  failOpen?: boolean;
+}
+
+interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  spawnError?: string;
+}
+
+function runCommand(spec: CommandHookSpec, payload: unknown, cwd: string): Promise<CommandRun> {
+  return new Promise((resolve) => {
+    const child = spawn(spec.command, { cwd, shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, spec.timeoutMs ?? 10_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < 1_000_000) stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 100_000) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout, stderr, timedOut, spawnError: error.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+    // A hook that does not read its stdin must not crash us with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+function describeFailure(spec: CommandHookSpec, run: CommandRun): string | undefined {
+  if (run.spawnError) return `could not be started (${run.spawnError})`;
+  if (run.timedOut) return `timed out after ${spec.timeoutMs ?? 10_000} ms`;
+  if (run.code !== 0) {
+    const said = run.stderr.trim() || run.stdout.trim();
+    return `exited with code ${run.code}${said ? `: ${said.slice(0, 500)}` : ''}`;
+  }
+  return undefined;
+}
+
+/** The JSON a command hook receives on stdin before a change. */
+export function beforeChangePayload(proposal: Proposal): Record<string, unknown> {
+  return {
+    event: 'beforeChange',
+    tool: proposal.tool,
+    path: proposal.path,
+    absolutePath: proposal.resolved.absolute,
+    kind: proposal.kind,
+    stats: proposal.stats,
+    unifiedDiff: proposal.unifiedDiff,
+    content: proposal.after,
+  };
+}
+
+/**
+ * A before-change hook run as a command. It allows by printing `{"decision":"allow"}` and denies with
+ * `{"decision":"deny","reason":"..."}` (or by exiting non-zero; stderr is the reason). A command that fails,
+ * times out or prints nothing denies (fail closed) unless `failOpen` is set.
+ */
+export function commandBeforeChangeHook(spec: CommandHookSpec, cwd: string): BeforeChangeHook {
+  return async (proposal) => {
+    const run = await runCommand(spec, beforeChangePayload(proposal), cwd);
+    const failure = describeFailure(spec, run);
+    if (failure) {
+      if (spec.failOpen) return undefined;
+      if (run.code !== null && run.code !== 0 && !run.timedOut && run.stderr.trim()) {
+        return { deny: run.stderr.trim().slice(0, 2000) };
+      }
+      return { deny: `before-change hook "${spec.command}" ${failure}` };
+    }
+    const text = run.stdout.trim();
+    if (!text) {
+      return spec.failOpen ? undefined : { deny: `before-change hook "${spec.command}" printed no decision` };
+    }
+    let decision: unknown;
+    try {
+      decision = JSON.parse(text);
+    } catch {
+      return spec.failOpen
+        ? undefined
+        : { deny: `before-change hook "${spec.command}" printed something other than a JSON decision` };
+    }
+    const record = (decision ?? {}) as { decision?: unknown; reason?: unknown };
+    if (record.decision === 'allow') return undefined;
+    if (record.decision === 'deny') {
+      return { deny: typeof record.reason === 'string' && record.reason ? record.reason : 'denied by hook' };
+    }
+    return spec.failOpen
+      ? undefined
+      : { deny: `before-change hook "${spec.command}" gave no "decision" of "allow" or "deny"` };
+  };
+}
+
+/**
+ * An after-change hook run as a command. Whatever it prints (plain text, or JSON with a "message") is
+ * appended to the model's message; a failure is reported the same way, since the change is already written.
+ */
+export function commandAfterChangeHook(spec: CommandHookSpec, cwd: string): AfterChangeHook {
+  return async (outcome) => {
+    const run = await runCommand(spec, { event: 'afterChange', ...outcome }, cwd);
+    const failure = describeFailure(spec, run);
+    const text = run.stdout.trim();
+    let message = text;
+    if (text.startsWith('{')) {
+      try {
+        const parsed = JSON.parse(text) as { message?: unknown };
+        message = typeof parsed.message === 'string' ? parsed.message : '';
+      } catch {
+        // Not JSON after all: pass the text on as it is.
+      }
+    }
+    if (failure) return `after-change hook "${spec.command}" ${failure}${message ? `\n${message}` : ''}`;
+    return message || undefined;
+  };
+}
+
+/** Runs several before-change hooks in order; the first denial wins. */
+export function combineBeforeChange(hooks: BeforeChangeHook[]): BeforeChangeHook | undefined {
+  if (hooks.length === 0) return undefined;
+  return async (proposal) => {
+    for (const hook of hooks) {
+      const verdict = await hook(proposal);
+      if (verdict && typeof verdict === 'object' && 'deny' in verdict) return verdict;
+    }
+    return undefined;
+  };
+}
+
+/** Runs several after-change hooks in order and joins what they said. */
+export function combineAfterChange(hooks: AfterChangeHook[]): AfterChangeHook | undefined {
+  if (hooks.length === 0) return undefined;
+  return async (outcome) => {
+    const said: string[] = [];
+    for (const hook of hooks) {
+      const text = await hook(outcome);
+      if (typeof text === 'string' && text.trim()) said.push(text.trim());
+    }
+    return said.length > 0 ? said.join('\n') : undefined;
+  };
+}

@@ -1,0 +1,65 @@
+import picomatch from 'picomatch';
+import { EditgateError } from '../core/errors.js';
+
+export type PolicyAction = 'allow' | 'ask' | 'deny';
+
+export interface PolicyRule {
+  /** Tool name the rule is for (e.g. 'edit_file', 'read_file'); every tool when absent. */
+  tool?: string;
+  /** Glob over the workspace-relative path ('src/**', '*.md'); every path when absent. */
+  path?: string;
+  action: PolicyAction;
+}
+
+export interface Policy {
+  rules: PolicyRule[];
+}
+
+/** The tools that only read. Without a rule saying otherwise they are allowed; every change asks. */
+const READ_TOOLS = new Set(['read_file']);
+
+export interface PolicyVerdict {
+  action: PolicyAction;
+  /** The rule that decided, if any (absent: the default applied). */
+  rule?: PolicyRule;
+}
+
+/**
+ * Decides allow / ask / deny for a tool on a path. Deny beats allow beats ask among all matching rules, so
+ * a broad allow can never open a path that a deny rule closes, whatever the order of the rules.
+ */
+export class PolicyEngine {
+  private readonly compiled: { rule: PolicyRule; matches: (path: string) => boolean }[];
+
+  constructor(policy: Policy = { rules: [] }) {
+    if (!policy || !Array.isArray(policy.rules)) {
+      throw new EditgateError('INVALID_INPUT', 'policy must be an object with a "rules" array.');
+    }
+    this.compiled = policy.rules.map((rule, index) => {
+      if (!rule || !['allow', 'ask', 'deny'].includes(rule.action)) {
+        throw new EditgateError(
+          'INVALID_INPUT',
+          `policy rule ${index + 1} needs "action": "allow", "ask" or "deny".`,
+          { rule },
+        );
+      }
+      const matcher = rule.path ? picomatch(rule.path, { dot: true }) : () => true;
+      return { rule, matches: matcher };
+    });
+  }
+
+  evaluate(tool: string, path: string): PolicyVerdict {
+    let ask: PolicyRule | undefined;
+    let allow: PolicyRule | undefined;
+    for (const { rule, matches } of this.compiled) {
+      if (rule.tool !== undefined && rule.tool !== tool) continue;
+      if (!matches(path)) continue;
+      if (rule.action === 'deny') return { action: 'deny', rule };
+      if (rule.action === 'allow') allow ??= rule;
+      else ask ??= rule;
+    }
+    if (allow) return { action: 'allow', rule: allow };
+    if (ask) return { action: 'ask', rule: ask };
+    return { action: READ_TOOLS.has(tool) ? 'allow' : 'ask' };
+  }
+}

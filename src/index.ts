@@ -1,0 +1,26 @@
+// The editgate library: the tools for agents, the gate they go through, and the pure edit core.
+
+export { type Diff, type DiffLine, diffLines, formatUnifiedDiff, type Hunk } from './core/diff.js';
+export type { LineEdit, StringEdit, StringEditResult } from './core/edit.js';
+export { applyLineEdits, applyStringEdits } from './core/edit.js';
+export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js';
+export type { MatchTier } from './core/match.js';
+export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
+export type { ApprovalRequest, Approver, Decision } from './gate/approval.js';
+export type {
+  AfterChangeHook,
+  BeforeChangeHook,
+  ChangeOutcome as HookChangeOutcome,
+  Hooks,
+} from './gate/hooks.js';
+export type { Policy, PolicyAction, PolicyRule } from './gate/policy.js';
+export type { Proposal, ProposalKind } from './gate/proposal.js';
+export { SessionGrants } from './gate/session.js';
+export {
+  type CreateEditToolsOptions,
+  createEditTools,
+  type EditTools,
+  TOOL_NAMES,
+  type ToolDefinition,
+} from './tools/index.js';
+export type { ToolFailure, ToolResult, ToolSuccess } from './tools/result.js';

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { EditgateError } from '../core/errors.js';
+import {
+  type AfterChangeHook,
+  type BeforeChangeHook,
+  combineAfterChange,
+  combineBeforeChange,
+  commandAfterChangeHook,
+  commandBeforeChangeHook,
+  type Hooks,
+} from '../gate/hooks.js';
+import type { CreateEditToolsOptions } from './index.js';
+
+export const CONFIG_FILE = 'editgate.config.json';
+
+const hookSchema = z.strictObject({
+  command: z.string().min(1),
+  timeoutMs: z.number().int().positive().optional(),
+  failOpen: z.boolean().optional(),
+});
+
+const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  policy: z
+    .strictObject({
+      rules: z.array(
+        z.strictObject({
+          tool: z.string().optional(),
+          path: z.string().optional(),
+          action: z.enum(['allow', 'ask', 'deny']),
+        }),
+      ),
+    })
+    .optional(),
+  deny: z.array(z.string()).optional(),
+  hooks: z
+    .strictObject({
+      beforeChange: z.array(hookSchema).optional(),
+      afterChange: z.array(hookSchema).optional(),
+    })
+    .optional(),
+  auditLog: z.string().optional(),
+  stateDir: z.string().optional(),
+  matching: z.enum(['exact', 'tolerant']).optional(),
+  requireReadBeforeEdit: z.boolean().optional(),
+  readLimit: z.number().int().positive().optional(),
+});
+
+export type EditgateConfig = z.infer<typeof configSchema>;
+
+/** The parts of createEditTools' options a config file decides. */
+export type ConfiguredOptions = Pick<
+  CreateEditToolsOptions,
+  'policy' | 'deny' | 'hooks' | 'auditLog' | 'stateDir' | 'matching' | 'requireReadBeforeEdit' | 'readLimit'
+>;
+
+export interface LoadedConfig {
+  /** The file it came from; undefined when there was none. */
+  path?: string;
+  config: EditgateConfig;
+  options: ConfiguredOptions;
+}
+
+/**
+ * Reads `editgate.config.json` from the root (or the file given) and turns it into tool options. A missing
+ * default file is no config; a missing explicit file, bad JSON or an unknown key is an error that says which.
+ */
+export async function loadConfig(root: string, explicitPath?: string): Promise<LoadedConfig> {
+  const path = explicitPath ? resolve(explicitPath) : join(resolve(root), CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicitPath)
+      return { config: {}, options: {} };
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `Cannot read the config file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `The config file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+    throw new EditgateError('INVALID_INPUT', `The config file ${path} is invalid: ${problems.join('; ')}`);
+  }
+  return { path, config: parsed.data, options: toOptions(parsed.data, resolve(root), dirname(path)) };
+}
+
+function toOptions(config: EditgateConfig, root: string, configDir: string): ConfiguredOptions {
+  const options: ConfiguredOptions = {};
+  if (config.policy) options.policy = config.policy;
+  if (config.deny) options.deny = config.deny;
+  if (config.matching) options.matching = config.matching;
+  if (config.requireReadBeforeEdit !== undefined)
+    options.requireReadBeforeEdit = config.requireReadBeforeEdit;
+  if (config.readLimit) options.readLimit = config.readLimit;
+  // Paths in the config are relative to the folder the config file is in.
+  const fromConfig = (path: string) => (isAbsolute(path) ? path : join(configDir, path));
+  if (config.auditLog) options.auditLog = fromConfig(config.auditLog);
+  if (config.stateDir) options.stateDir = fromConfig(config.stateDir);
+  if (config.hooks) options.hooks = commandHooks(config.hooks, root);
+  return options;
+}
+
+function commandHooks(hooks: NonNullable<EditgateConfig['hooks']>, root: string): Hooks {
+  const before: BeforeChangeHook[] = (hooks.beforeChange ?? []).map((spec) =>
+    commandBeforeChangeHook(spec, root),
+  );
+  const after: AfterChangeHook[] = (hooks.afterChange ?? []).map((spec) =>
+    commandAfterChangeHook(spec, root),
+  );
+  return { beforeChange: combineBeforeChange(before), afterChange: combineAfterChange(after) };
+}

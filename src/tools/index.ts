@@ -1,0 +1,204 @@
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { z } from 'zod';
+import { EditgateError } from '../core/errors.js';
+import type { Approver } from '../gate/approval.js';
+import { Gate } from '../gate/gate.js';
+import type { Hooks } from '../gate/hooks.js';
+import type { Policy } from '../gate/policy.js';
+import type { Proposal } from '../gate/proposal.js';
+import { SessionGrants } from '../gate/session.js';
+import { Guard } from '../workspace/guard.js';
+import { History } from '../workspace/history.js';
+import { Ledger } from '../workspace/ledger.js';
+import { applyChangeTool } from './apply-change.js';
+import { editFileTool } from './edit-file.js';
+import { editLinesTool } from './edit-lines.js';
+import { inputObject, parseInput } from './input.js';
+import { multiEditTool } from './multi-edit.js';
+import { ReadCoverage } from './read-coverage.js';
+import { readFileTool } from './read-file.js';
+import { failure, type ToolResult } from './result.js';
+import type { ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
+import { undoEditTool } from './undo-edit.js';
+import { writeFileTool } from './write-file.js';
+
+export interface CreateEditToolsOptions {
+  /** The workspace root, or several; relative paths resolve against the first. */
+  root: string | string[];
+  /** Who approves changes policy does not decide. Required: there is no default that silently allows. */
+  approve: Approver | 'allow' | 'deny';
+  policy?: Policy;
+  hooks?: Hooks;
+  /** Globs (relative to a root) that may never be read or changed. Default: .git and everything in it. */
+  deny?: string[];
+  /** Edits and overwrites need a full, current read_file first. Default true. */
+  requireReadBeforeEdit?: boolean;
+  /** 'tolerant' (default) lets whitespace/indentation/punctuation slips match when exact finds nothing. */
+  matching?: 'exact' | 'tolerant';
+  /** Path of a JSON Lines audit log of every change and denial. */
+  auditLog?: string;
+  /** Folder outside the workspace where undo history is kept across processes; memory only when absent. */
+  stateDir?: string;
+  /** Called (and awaited) with every proposal before approval is asked, auto-approved or not. */
+  onPreview?: (proposal: Proposal) => void | Promise<void>;
+  /** read_file's default number of lines. Default 2000. */
+  readLimit?: number;
+  /**
+   * 'apply' (default): changes are decided and written in the call. 'preview': change tools write nothing and
+   * return the diff with a change_id; the apply_change tool writes it (for clients that cannot ask a person
+   * mid-call: the person approves the apply_change call instead).
+   */
+  mode?: 'apply' | 'preview';
+  /** Preview mode: how long a proposed change can wait for apply_change. Default 10 minutes. */
+  stagedTtlMs?: number;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  /** JSON Schema of the input. */
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
+export interface EditTools {
+  readonly definitions: ToolDefinition[];
+  execute(name: string, input: unknown): Promise<ToolResult>;
+  /** Grants made during this session (this file / all edits); `session.reset()` forgets them. */
+  readonly session: SessionGrants;
+  /** The gate every change goes through, for front ends that need more than execute (previews, undo). */
+  gate(): Promise<Gate>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools with different input types.
+const TOOLS: ToolSpec<any>[] = [
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  multiEditTool,
+  editLinesTool,
+  undoEditTool,
+];
+
+export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
+
+const PREVIEW_NOTE =
+  '\nIn this session changes are previewed: this tool writes nothing and returns the diff and a change_id; call apply_change with it to write.';
+
+function toDefinition(tool: ToolSpec<unknown>): ToolDefinition {
+  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: schema,
+    annotations: tool.annotations,
+  };
+}
+
+function checkRoots(root: string | string[]): string[] {
+  const roots = Array.isArray(root) ? root : [root];
+  if (roots.length === 0 || roots.some((entry) => typeof entry !== 'string' || entry === '')) {
+    throw new EditgateError('INVALID_INPUT', 'createEditTools needs a root folder (a non-empty path).');
+  }
+  return roots.map((entry) => {
+    const absolute = resolvePath(entry);
+    let isFolder = false;
+    try {
+      isFolder = statSync(absolute).isDirectory();
+    } catch {
+      isFolder = false;
+    }
+    if (!isFolder)
+      throw new EditgateError('INVALID_INPUT', `The workspace root ${absolute} is not an existing folder.`);
+    return absolute;
+  });
+}
+
+/** The editgate tools over a workspace: definitions for a model, and execute for its calls. */
+export function createEditTools(options: CreateEditToolsOptions): EditTools {
+  if (
+    !options ||
+    (typeof options.approve !== 'function' && options.approve !== 'allow' && options.approve !== 'deny')
+  ) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      "createEditTools needs `approve`: an Approver function, 'allow' or 'deny'. There is no default, so nothing is ever approved by accident.",
+    );
+  }
+  const roots = checkRoots(options.root);
+  const ledger = new Ledger();
+  const history = new History({ stateDir: options.stateDir });
+  const coverage = new ReadCoverage();
+  // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
+  const session = new SessionGrants();
+  let gatePromise: Promise<Gate> | undefined;
+
+  const getGate = (): Promise<Gate> => {
+    gatePromise ??= Guard.create({ roots, deny: options.deny }).then((guard) => {
+      return new Gate({
+        guard,
+        ledger,
+        history,
+        approve: options.approve,
+        policy: options.policy,
+        hooks: options.hooks,
+        requireReadBeforeEdit: options.requireReadBeforeEdit,
+        auditLog: options.auditLog,
+        onPreview: options.onPreview,
+        session,
+        stagedTtlMs: options.stagedTtlMs,
+      });
+    });
+    return gatePromise;
+  };
+
+  const preview = options.mode === 'preview';
+  const active = preview
+    ? [
+        ...TOOLS.map((tool) =>
+          tool.annotations.readOnlyHint ? tool : { ...tool, description: tool.description + PREVIEW_NOTE },
+        ),
+        applyChangeTool,
+      ]
+    : TOOLS;
+  const definitions = active.map(toDefinition);
+  const byName = new Map(active.map((tool) => [tool.name, tool]));
+
+  return {
+    definitions,
+    session,
+    gate: getGate,
+    async execute(name: string, input: unknown): Promise<ToolResult> {
+      const tool = typeof name === 'string' ? byName.get(name) : undefined;
+      if (!tool) {
+        return failure(
+          String(name),
+          new EditgateError(
+            'UNKNOWN_TOOL',
+            `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...byName.keys()].join(', ')}.`,
+            { tools: [...byName.keys()] },
+          ),
+        );
+      }
+      try {
+        const parsed = parseInput(tool.name, tool.schema, inputObject(input));
+        const gate = await getGate();
+        const context: ToolContext = {
+          gate,
+          change: (request) => (preview ? gate.stage(request) : gate.change(request)),
+          matching: options.matching ?? 'tolerant',
+          coverage,
+          readLimit: options.readLimit ?? 2000,
+          maxReadChars: 256_000,
+        };
+        return await tool.run(parsed, context);
+      } catch (error) {
+        return failure(tool.name, error);
+      }
+    },
+  };
+}

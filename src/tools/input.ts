@@ -1,0 +1,92 @@
+import type { z } from 'zod';
+import { EditgateError } from '../core/errors.js';
+
+/**
+ * Parameter names models commonly use for the same thing, mapped to the canonical ones of DESIGN.md.
+ * Models trained on different agents' tools send these; refusing them wastes a turn for nothing.
+ */
+const ALIASES: Record<string, string> = {
+  path: 'file_path',
+  file_name: 'file_path',
+  filename: 'file_path',
+  filePath: 'file_path',
+  file: 'file_path',
+  old_text: 'old_string',
+  oldString: 'old_string',
+  old_str: 'old_string',
+  oldText: 'old_string',
+  new_text: 'new_string',
+  newString: 'new_string',
+  new_str: 'new_string',
+  newText: 'new_string',
+  replaceAll: 'replace_all',
+  shouldReplaceAll: 'replace_all',
+  text: 'content',
+  contents: 'content',
+};
+
+/** Per-tool aliases that would be wrong elsewhere (e.g. `text` is content for write_file only). */
+const TOOL_ONLY: Record<string, string[]> = {
+  text: ['write_file'],
+  contents: ['write_file'],
+};
+
+export function normalizeAliases(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const canonical = ALIASES[key];
+    const allowed = canonical && (!TOOL_ONLY[key] || TOOL_ONLY[key].includes(tool));
+    if (allowed && canonical) {
+      if (canonical in input || canonical in out) {
+        throw new EditgateError(
+          'INVALID_INPUT',
+          `Both "${key}" and "${canonical}" were given; send only "${canonical}".`,
+          { field: key },
+        );
+      }
+      out[canonical] = value;
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** A tool call's input as an object: accepts an object, or a JSON string of one (some harnesses send that). */
+export function inputObject(input: unknown): Record<string, unknown> {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        'The tool input is a string that is not valid JSON; send a JSON object.',
+      );
+    }
+  }
+  if (value === undefined || value === null) value = {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new EditgateError('INVALID_INPUT', `The tool input must be a JSON object, not ${describe(value)}.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<string, unknown>): T {
+  const parsed = schema.safeParse(normalizeAliases(tool, input));
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.slice(0, 5).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
+    return `${where}: ${issue.message}`;
+  });
+  throw new EditgateError(
+    'INVALID_INPUT',
+    `Invalid arguments for ${tool}: ${problems.join('; ')}. Fix the arguments and call ${tool} again.`,
+    { issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
+  );
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,129 @@
+import type { Diff } from '../core/diff.js';
+import type { ChangeOutcome } from '../gate/gate.js';
+import type { Proposal } from '../gate/proposal.js';
+
+/** `cat -n` style: the number right-aligned in six columns, a tab, the line. read_file uses the same. */
+export function numberedLine(lineNumber: number, text: string): string {
+  return `${String(lineNumber).padStart(6, ' ')}\t${text}`;
+}
+
+const EXCERPT_LINES = 60;
+
+/**
+ * The changed region of the new file with its line numbers (context included), so the model can see the
+ * result without reading the file again. Long regions are cut with a note saying how to see the rest.
+ */
+export function changedRegion(diff: Diff): string {
+  const out: string[] = [];
+  let shown = 0;
+  let omitted = 0;
+  for (const hunk of diff.hunks) {
+    const lines = hunk.lines.filter((line) => line.newLine !== undefined);
+    if (lines.length === 0) continue;
+    if (out.length > 0) out.push('   ...');
+    for (const line of lines) {
+      if (shown >= EXCERPT_LINES) {
+        omitted++;
+        continue;
+      }
+      out.push(numberedLine(line.newLine!, line.text));
+      shown++;
+    }
+  }
+  if (omitted > 0) out.push(`   ... (${omitted} more changed or context lines; use read_file to see them)`);
+  return out.join('\n');
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function tierNote(proposal: Proposal): string {
+  const tiers = (proposal.tiers ?? []).filter((tier) => tier !== 'exact');
+  if (tiers.length === 0) return '';
+  return `\nNote: old_string did not match exactly; it matched after tolerating ${[...new Set(tiers)].join(', ')}. Copy text exactly from read_file next time.`;
+}
+
+function grantNote(outcome: ChangeOutcome): string {
+  const decision = outcome.approval?.decision;
+  if (decision === 'file') return '\nThe user allowed further edits to this file for this session.';
+  if (decision === 'all') return '\nThe user allowed all edits for this session.';
+  return '';
+}
+
+/** The message a model reads after a change was written (or found to be a no-op). */
+export function changeMessage(outcome: ChangeOutcome): string {
+  const { proposal } = outcome;
+  const { path, stats } = proposal;
+  const counts = `+${stats.added} -${stats.removed} lines`;
+  let head: string;
+  let body = '';
+  if (proposal.kind === 'noop') {
+    return `No change: ${path} already has exactly this content, so nothing was written.`;
+  }
+  if (outcome.staged) return stagedMessage(outcome);
+  switch (proposal.kind) {
+    case 'noop':
+      return `No change: ${path} already has exactly this content, so nothing was written.`;
+    case 'create': {
+      const lineCount = proposal.diff.added;
+      head = `Created ${path} (${plural(lineCount, 'line')}).`;
+      break;
+    }
+    case 'delete':
+      head = `Deleted ${path} (${counts}).`;
+      break;
+    default: {
+      const replaced =
+        proposal.replacements !== undefined ? `${plural(proposal.replacements, 'replacement')}, ` : '';
+      head =
+        proposal.tool === 'undo_edit'
+          ? `Undid the last change to ${path} (${counts}).`
+          : `Edited ${path}: ${replaced}${counts}.`;
+      const region = changedRegion(proposal.diff);
+      if (region) body = `\nThe changed region now reads:\n${region}`;
+    }
+  }
+  const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
+  return `${head}${tierNote(proposal)}${grantNote(outcome)}${body}${hook}`;
+}
+
+const STAGED_DIFF_CHARS = 20_000;
+
+/** Preview mode: nothing written; the diff and the id the person approves with apply_change. */
+function stagedMessage(outcome: ChangeOutcome): string {
+  const { proposal, staged } = outcome;
+  const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[proposal.kind];
+  let diff = proposal.unifiedDiff;
+  if (diff.length > STAGED_DIFF_CHARS) {
+    diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
+  }
+  return [
+    `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
+    `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${Math.round((staged!.expiresAt - Date.now()) / 60_000)} minutes, once; refused if the file changes first).`,
+    '',
+    diff,
+  ].join('\n');
+}
+
+/** Details for programs, beside the message. */
+export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
+  const { proposal } = outcome;
+  return {
+    tool: proposal.tool,
+    path: proposal.path,
+    kind: proposal.kind,
+    added: proposal.stats.added,
+    removed: proposal.stats.removed,
+    replacements: proposal.replacements,
+    tiers: proposal.tiers,
+    unifiedDiff: proposal.unifiedDiff,
+    decision: outcome.approval?.decision,
+    decidedBy: outcome.approval?.decidedBy,
+    hash: outcome.fingerprint?.hash,
+    hookMessage: outcome.hookMessage,
+    changeId: outcome.staged?.changeId,
+    expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
+    written: !outcome.staged && proposal.kind !== 'noop',
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { commandAfterChangeHook, commandBeforeChangeHook } from '../../src/gate/hooks.js';
+import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
+
+// Hooks as commands: JSON on stdin, a JSON decision on stdout, a timeout; fail closed by default.
+describe('command hooks', () => {
+  async function editWith(beforeCommand: string, options: { failOpen?: boolean; timeoutMs?: number } = {}) {
+    const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
+    const tools = ws.tools({
+      hooks: { beforeChange: commandBeforeChangeHook({ command: beforeCommand, ...options }, ws.root) },
+    });
+    await readAll(tools, 'a.txt');
+    const result = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_string: 'alpha',
+      new_string: 'beta',
+    });
+    return { result, text: await ws.text('a.txt') };
+  }
+
+  it('allows on {"decision":"allow"} and receives the proposal as JSON on stdin', async () => {
+    const check = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const p=JSON.parse(s);console.log(JSON.stringify({decision: p.path==='a.txt'&&p.unifiedDiff.includes('+beta')?'allow':'deny', reason:'unexpected payload'}))})"`;
+    const { result, text } = await editWith(check);
+    expect(result.ok).toBe(true);
+    expect(text).toBe('beta\n');
+  });
+
+  it('denies with the reason it prints', async () => {
+    const { result, text } = await editWith(`echo '{"decision":"deny","reason":"frozen file"}'`);
+    expect(result).toMatchObject({ ok: false, code: 'DENIED_HOOK' });
+    expect(result.message).toContain('frozen file');
+    expect(text).toBe('alpha\n');
+  });
+
+  it('fails closed: a silent, failing or slow hook denies', async () => {
+    expect((await editWith('true')).result).toMatchObject({ ok: false, code: 'DENIED_HOOK' });
+    const failing = await editWith('echo "lint broke" >&2; exit 3');
+    expect(failing.result).toMatchObject({ ok: false, code: 'DENIED_HOOK' });
+    expect(failing.result.message).toContain('lint broke');
+    const slow = await editWith('sleep 5', { timeoutMs: 200 });
+    expect(slow.result.message).toContain('timed out');
+    expect(slow.text).toBe('alpha\n');
+    expect((await editWith('echo not-json')).result.ok).toBe(false);
+  });
+
+  it('can be configured to fail open', async () => {
+    expect((await editWith('exit 1', { failOpen: true })).result.ok).toBe(true);
+  });
+
+  it('after-change command output is appended to the message', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
+    const tools = ws.tools({
+      hooks: {
+        afterChange: commandAfterChangeHook({ command: `echo '{"message":"2 lint warnings"}'` }, ws.root),
+      },
+    });
+    await readAll(tools, 'a.txt');
+    const result = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_string: 'alpha',
+      new_string: 'beta',
+    });
+    expect(result.ok).toBe(true);
+    expect(result.message).toContain('2 lint warnings');
+  });
+});
