@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { EditgateError } from '../core/errors.js';
+import { errnoCode } from './fs-errors.js';
+
+export interface FileLockOptions {
+  /**
+   * Folder that holds the lock folders. Default: $EDITGATE_LOCK_DIR, else `<os tmpdir>/editgate-locks-<uid>`,
+   * outside every workspace so projects never see `.lock` litter. Processes coordinate only when they
+   * use the same folder.
+   */
+  dir?: string;
+  /**
+   * A lock not refreshed for this long is taken to belong to a dead process and is broken (a SIGKILLed
+   * holder cannot release it). proper-lockfile's floor is 2000 ms. Default 10000.
+   */
+  staleMs?: number;
+}
+
+export interface FileLock {
+  /** False once proper-lockfile saw the lock taken over (we stalled past `staleMs`). */
+  readonly held: boolean;
+  /** Throws IO when the lock was lost: call right before the irreversible step. */
+  assertHeld(): void;
+}
+
+const DEFAULT_STALE_MS = 10_000;
+const MAX_BACKOFF_MS = 250;
+
+/** In-process queue per lock key: same-process callers wait their turn without polling the disk. */
+const queues = new Map<string, Promise<void>>();
+const checkedDirs = new Set<string>();
+
+/**
+ * Run `fn` while holding an advisory cross-process lock on `path` (which need not exist). Waiters retry with
+ * backoff for longer than the stale period, so a lock left by a killed process is recovered, not waited on
+ * forever. Hold it only around check-and-rename.
+ */
+export async function withFileLock<T>(
+  path: string,
+  fn: (lock: FileLock) => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
+  const canonical = await canonicalPath(path);
+  const dir = options.dir ?? process.env.EDITGATE_LOCK_DIR ?? defaultLockDir();
+  const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2000);
+  const lockPath = join(dir, `${createHash('sha256').update(canonical).digest('hex')}.lock`);
+
+  return serialise(lockPath, async () => {
+    await ensureLockDir(dir);
+    let held = true;
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(canonical, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: staleMs,
+        // Enough attempts to outlast a dead holder's stale period (plus slack), capped backoff.
+        retries: {
+          retries: Math.ceil((staleMs * 1.5) / MAX_BACKOFF_MS) + 10,
+          factor: 1.5,
+          minTimeout: 5,
+          maxTimeout: MAX_BACKOFF_MS,
+          randomize: true,
+        },
+        onCompromised: () => {
+          // The default throws from a timer and would crash the process; we refuse to rename instead.
+          held = false;
+        },
+      });
+    } catch (error) {
+      const code = errnoCode(error);
+      throw new EditgateError(
+        'IO',
+        code === 'ELOCKED'
+          ? 'Another process kept this file locked for too long; nothing was written. Try again in a moment.'
+          : `Could not take the file lock (${code ?? 'unknown error'}); nothing was written. Try again; if it keeps failing, tell the user.`,
+        { errno: code, lock: true },
+      );
+    }
+    const handle: FileLock = {
+      get held() {
+        return held;
+      },
+      assertHeld() {
+        if (!held) {
+          throw new EditgateError(
+            'IO',
+            'The file lock was lost while writing (the system stalled); nothing was written. Try again.',
+            { lock: true },
+          );
+        }
+      },
+    };
+    try {
+      return await fn(handle);
+    } finally {
+      // A failed release (already taken over) must not turn a finished write into a reported failure.
+      await release().catch(() => {});
+    }
+  });
+}
+
+function defaultLockDir(): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return join(tmpdir(), `editgate-locks-${uid}`);
+}
+
+async function ensureLockDir(dir: string): Promise<void> {
+  if (checkedDirs.has(dir)) return;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A shared tmp folder: refuse one planted by someone else (a symlink, or another user's folder).
+  const info = await lstat(dir);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid && uid !== 0)) {
+    throw new EditgateError(
+      'IO',
+      'The editgate lock folder is not a folder owned by this user; nothing was written. Tell the user (they can set EDITGATE_LOCK_DIR).',
+      { lock: true },
+    );
+  }
+  checkedDirs.add(dir);
+}
+
+/** Real path when it exists (else its folder's real path plus the name), so every spelling shares one lock. */
+async function canonicalPath(path: string): Promise<string> {
+  const absolute = resolve(path);
+  try {
+    return await realpath(absolute);
+  } catch {
+    try {
+      return join(await realpath(dirname(absolute)), basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+async function serialise<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const tail = previous.then(() => mine);
+  queues.set(key, tail);
+  await previous;
+  try {
+    return await fn();
+  } finally {
+    done();
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+
+export async function tempDir(prefix = 'editgate-ws-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Run a command; true when it succeeded. Used to probe what this machine allows (mount, chattr). */
+export function tryRun(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Child processes cannot import our TypeScript directly (Node 20 has no type stripping, tsx is not a
+ * dependency) and must not depend on `npm run build` having run. So the modules a child needs are
+ * transpiled here with the TypeScript compiler (a devDependency) into a folder under node_modules/.cache,
+ * where Node still resolves our dependencies (proper-lockfile, iconv-lite). Returns that folder's `src`.
+ */
+export async function transpileForChildren(
+  entry = 'src/workspace/files.ts',
+): Promise<{ src: string; cleanup: () => Promise<void> }> {
+  await mkdir(join(repo, 'node_modules/.cache'), { recursive: true });
+  const out = await mkdtemp(join(repo, 'node_modules/.cache/editgate-ws-test-'));
+  const seen = new Set<string>();
+  const queue = [join(repo, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = await readFile(file, 'utf8');
+    const js = ts.transpileModule(source, {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+      },
+      fileName: file,
+    }).outputText;
+    const target = join(out, relative(repo, file)).replace(/\.ts$/, '.js');
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, js);
+    // Follow relative imports (ours all end in .js and point at a .ts source).
+    for (const match of source.matchAll(/from\s+'(\.{1,2}\/[^']+)\.js'/g)) {
+      queue.push(resolve(dirname(file), `${match[1]}.ts`));
+    }
+  }
+  return { src: join(out, 'src'), cleanup: () => rm(out, { recursive: true, force: true }) };
+}
+
+export const fixtures = join(here, 'fixtures');
