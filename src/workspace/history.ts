@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { EditgateError } from '../core/errors.js';
+import { EditgateError, isEditgateError } from '../core/errors.js';
 import type { CommitOptions, FileBase, Fingerprint } from './files.js';
-import { commitBytes, deleteFile, readFingerprint } from './files.js';
+import { commitBytes, deleteFile } from './files.js';
 import { isErrno } from './fs-errors.js';
 
 export interface HistoryEntry {
@@ -147,18 +147,21 @@ export class History {
         { path: display },
       );
     }
-    const current = await readFingerprint(path, display);
-    if (!current || current.hash !== entry.after.hash) {
+    // The write's own check (under the file lock) compares the file with what editgate wrote: one read.
+    const base: FileBase = { path, exists: true, fingerprint: entry.after, display };
+    let fingerprint: Fingerprint | null = null;
+    try {
+      if (entry.before === null) await deleteFile(base, commit);
+      else fingerprint = (await commitBytes(base, entry.before, commit)).fingerprint;
+    } catch (error) {
+      if (!isEditgateError(error, 'STALE')) throw error;
+      const deleted = error.details.reason === 'deleted';
       throw new EditgateError(
         'STALE',
-        `${capitalise(file)} has ${current ? 'changed' : 'been deleted'} since editgate last wrote it, so undo would throw those changes away; nothing was written. Read it and make the change you want by hand.`,
-        { path: display, reason: current ? 'changed' : 'deleted' },
+        `${capitalise(file)} has ${deleted ? 'been deleted' : 'changed'} since editgate last wrote it, so undo would throw those changes away; nothing was written. Read it and make the change you want by hand.`,
+        { path: display, reason: deleted ? 'deleted' : 'changed' },
       );
     }
-    const base: FileBase = { path, exists: true, fingerprint: current, display };
-    let fingerprint: Fingerprint | null = null;
-    if (entry.before === null) await deleteFile(base, commit);
-    else fingerprint = (await commitBytes(base, entry.before, commit)).fingerprint;
     await this.pop(path);
     return { entry, fingerprint };
   }

@@ -115,7 +115,7 @@ async function ensureLockDir(dir: string): Promise<void> {
   // A shared tmp folder: refuse one planted by someone else (a symlink, or another user's folder).
   const info = await lstat(dir);
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid && uid !== 0)) {
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
     throw new EditgateError(
       'IO',
       'The editgate lock folder is not a folder owned by this user; nothing was written. Tell the user (they can set EDITGATE_LOCK_DIR).',

@@ -112,5 +112,4 @@ it(`a file rewritten by a process SIGKILLed ${KILLS} times is always exactly the
       `${committed} completed; the file was whole after every kill; at most ${mostTemps} temp file(s) left, ` +
       'removed by the next write',
   );
-  expect(committed).toBeGreaterThan(0);
 });
