@@ -1,0 +1,138 @@
+import stringWidth from 'string-width';
+
+/**
+ * Text as a terminal shows it: a sequence of cells, one per grapheme, each with its display width and the
+ * offset of its source in the original string (so styles computed on the text, like word-diff spans and
+ * syntax tokens, can be laid over the cells after tabs are expanded and the line is wrapped).
+ *
+ * File content never reaches the terminal raw: control characters (an ESC in a file could move the cursor
+ * or recolour the screen) become visible symbols, and invisible characters that change how code reads
+ * (bidirectional overrides, zero-width spaces, line separators) are spelled out as <U+XXXX>.
+ */
+export interface Cell {
+  text: string;
+  width: number;
+  /** UTF-16 offset of the source grapheme in the original text. */
+  offset: number;
+  /** A control or invisible character shown as a symbol; rendered in the control style. */
+  control?: boolean;
+}
+
+const INVISIBLE = new Set([
+  0x200b, 0x2028, 0x2029, 0x2060, 0xfeff, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
+  0x2069,
+]);
+
+let segmenter: Intl.Segmenter | undefined;
+
+function graphemes(text: string): Iterable<{ segment: string; index: number }> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+}
+
+/** How a single grapheme is shown, or undefined when it is shown as itself. */
+function visibleForm(grapheme: string): string | undefined {
+  if (grapheme.length > 2) return undefined;
+  const code = grapheme.codePointAt(0)!;
+  if (grapheme.length === 1 || code > 0xffff) {
+    if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟ (␛ for ESC, ␍ for CR)
+    if (code === 0x7f) return '\u2421'; // ␡
+    if (code >= 0x80 && code < 0xa0) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    if (INVISIBLE.has(code)) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  }
+  return undefined;
+}
+
+/**
+ * Cells for one line of text. Tabs expand to the next multiple of `tabWidth` (counted from `startColumn`),
+ * one cell per column so a tab can wrap like spaces do.
+ */
+export function toCells(text: string, tabWidth = 4, startColumn = 0): Cell[] {
+  const cells: Cell[] = [];
+  let column = startColumn;
+  // Fast path for the common case: printable ASCII is one cell per character.
+  const ascii = /^[\x20-\x7e\t]*$/.test(text);
+  const pieces = ascii ? asciiPieces(text) : graphemes(text);
+  for (const { segment, index } of pieces) {
+    if (segment === '\t') {
+      const spaces = tabWidth - (column % tabWidth);
+      for (let i = 0; i < spaces; i++) cells.push({ text: ' ', width: 1, offset: index });
+      column += spaces;
+      continue;
+    }
+    if (ascii) {
+      cells.push({ text: segment, width: 1, offset: index });
+      column += 1;
+      continue;
+    }
+    const visible = visibleForm(segment);
+    if (visible !== undefined) {
+      const width = stringWidth(visible);
+      cells.push({ text: visible, width, offset: index, control: true });
+      column += width;
+      continue;
+    }
+    const width = stringWidth(segment);
+    cells.push({ text: segment, width, offset: index });
+    column += width;
+  }
+  return cells;
+}
+
+function* asciiPieces(text: string): Iterable<{ segment: string; index: number }> {
+  for (let i = 0; i < text.length; i++) yield { segment: text[i]!, index: i };
+}
+
+export function cellsWidth(cells: readonly Cell[]): number {
+  let width = 0;
+  for (const cell of cells) width += cell.width;
+  return width;
+}
+
+/**
+ * Rows of at most `width` columns; nothing dropped. A wide character that does not fit at the end of a row
+ * moves to the next one; a cell wider than the whole row (possible only for tiny widths) gets a row alone.
+ * An empty line is one empty row. With `atSpaces` (prose, not code) a row breaks after its last space when
+ * it has one, so words stay whole.
+ */
+export function wrapCells<T extends Cell>(cells: readonly T[], width: number, atSpaces = false): T[][] {
+  const limit = Math.max(1, Math.floor(width));
+  const rows: T[][] = [];
+  let row: T[] = [];
+  let used = 0;
+  for (const cell of cells) {
+    if (used + cell.width > limit && row.length > 0) {
+      let carry: T[] = [];
+      if (atSpaces && cell.text !== ' ') {
+        const space = row.findLastIndex((c) => c.text === ' ');
+        if (space > 0) carry = row.splice(space + 1);
+      }
+      rows.push(row);
+      row = carry;
+      used = cellsWidth(carry);
+    }
+    row.push(cell);
+    used += cell.width;
+  }
+  rows.push(row);
+  return rows;
+}
+
+/** Display width of a string that holds no escape codes (prompt text, paths). */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/** `text` with control and invisible characters made visible (for paths and other one-line text). */
+export function visibleText(text: string): string {
+  return toCells(text)
+    .map((cell) => cell.text)
+    .join('');
+}
+
+/** `text` without its last grapheme (Backspace in a line editor: one press, one visible character). */
+export function dropLastGrapheme(text: string): string {
+  let last = 0;
+  for (const { index } of graphemes(text)) last = index;
+  return text.slice(0, last);
+}
