@@ -1,0 +1,341 @@
+/**
+ * Edits to a whole decoded text: literal string replacements (found by match.ts) and line-range edits.
+ * Pure: the input is never mutated, and any failure throws an EditgateError before anything is returned,
+ * so a failed batch changes nothing. Every byte outside a replaced region is kept; line breaks that come in
+ * with new text take the file's line ending.
+ */
+import { findClosest } from './closest.js';
+import { EditgateError } from './errors.js';
+import { type Eol, lineStartOffsets, summarizeEol } from './lines.js';
+import { describeTier, findInView, type MatchTier } from './match.js';
+import { chooseEol, countNewlines, type NeutralView, neutralView, toLf } from './neutral.js';
+
+export interface StringEdit {
+  oldText: string;
+  newText: string;
+  replaceAll?: boolean;
+}
+
+export interface StringEditResult {
+  text: string;
+  /** Replacements made by all edits together. */
+  replacements: number;
+  /**
+   * Per edit: the tier that matched and, per replacement, the 1-based inclusive [first, last] line the new
+   * text occupies in the text right after that edit (an empty replacement: the line where it was).
+   */
+  edits: { tier: MatchTier; lines: [number, number][] }[];
+}
+
+export interface LineEdit {
+  /** 1-based [start, end), end exclusive: [n, n] inserts before line n, [n, n + 1] replaces line n. */
+  range: [number, number];
+  replacement: string;
+}
+
+const MAX_LISTED_LINES = 50;
+
+/**
+ * Applies the edits in order, each to the result of the one before. All or nothing: the first failing edit
+ * throws (its message and `details.edit` say which one, counting from 1).
+ */
+export function applyStringEdits(
+  text: string,
+  edits: readonly StringEdit[],
+  options: { matching?: 'exact' | 'tolerant' } = {},
+): StringEditResult {
+  const matching = options.matching ?? 'tolerant';
+  if (matching !== 'exact' && matching !== 'tolerant') {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `matching must be 'exact' or 'tolerant', not ${String(matching)}.`,
+      {
+        matching,
+      },
+    );
+  }
+  if (typeof text !== 'string')
+    throw new EditgateError('INVALID_INPUT', 'The text to edit must be a string.');
+  if (!Array.isArray(edits) || edits.length === 0) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      'No edits were given; give at least one { old_string, new_string }.',
+    );
+  }
+  let current = text;
+  let replacements = 0;
+  const results: StringEditResult['edits'] = [];
+  edits.forEach((edit, i) => {
+    try {
+      const applied = applyOne(current, edit, matching);
+      current = applied.text;
+      replacements += applied.lines.length;
+      results.push({ tier: applied.tier, lines: applied.lines });
+    } catch (error) {
+      throw which(error, i, edits.length);
+    }
+  });
+  return { text: current, replacements, edits: results };
+}
+
+/** The same error, saying which edit failed (1-based) when there are several. */
+function which(error: unknown, index: number, total: number): unknown {
+  if (!(error instanceof EditgateError)) return error;
+  let message = error.message;
+  if (total > 1) {
+    message = `Edit ${index + 1} of ${total} failed, so none were applied: ${message}`;
+    if (index > 0 && error.code === 'NOT_FOUND') {
+      message += ` Edits apply in order: edit ${index + 1} is matched against the text as edits 1-${index} left it.`;
+    }
+  }
+  return new EditgateError(error.code, message, { ...error.details, edit: index + 1 });
+}
+
+interface Applied {
+  text: string;
+  tier: MatchTier;
+  lines: [number, number][];
+}
+
+function applyOne(text: string, edit: StringEdit, matching: 'exact' | 'tolerant'): Applied {
+  const { oldText, newText, replaceAll } = (edit ?? {}) as Partial<StringEdit>;
+  if (typeof oldText !== 'string' || typeof newText !== 'string') {
+    throw new EditgateError('INVALID_INPUT', 'Each edit needs old_string and new_string, both strings.');
+  }
+  if (replaceAll !== undefined && typeof replaceAll !== 'boolean') {
+    throw new EditgateError('INVALID_INPUT', 'replace_all must be true or false.');
+  }
+  if (oldText === newText) {
+    throw new EditgateError(
+      'NO_CHANGE',
+      'old_string and new_string are identical, so the edit would change nothing. Put the changed text in new_string.',
+    );
+  }
+  if (oldText === '') {
+    if (text !== '') {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        'old_string is empty, but the file is not. An empty old_string only fills an empty or new file. Give the exact text to replace (with enough surrounding lines to be unique), or write the whole file with write_file.',
+      );
+    }
+    return { text: newText, tier: 'exact', lines: [occupied(1, toLf(newText))] };
+  }
+
+  const view = neutralView(text);
+  const found = findInView(view, oldText, { matching, replaceAll: replaceAll === true });
+  if (!found) throw notFound(view, oldText, matching);
+  if (!replaceAll && found.ranges.length > 1) throw ambiguous(view, found.tier, found.ranges);
+
+  const newLf = toLf(newText);
+  const pieces: string[] = [];
+  const lines: [number, number][] = [];
+  let inserted = '';
+  let position = 0; // view offset up to which the text has been copied
+  let copiedTo = 0; // the same point in the original
+  let line = 1; // line number, in the result, of `position`
+  found.ranges.forEach(([start, end], i) => {
+    inserted = found.rewrite(newLf, i);
+    const from = view.toOriginal(start);
+    const to = view.toOriginal(end);
+    pieces.push(
+      text.slice(copiedTo, from),
+      withEol(inserted, () => chooseEol(text, from, to, view.eol())),
+    );
+    line += countNewlines(view.text, position, start);
+    lines.push(occupied(line, inserted));
+    line += countNewlines(inserted);
+    position = end;
+    copiedTo = to;
+  });
+  pieces.push(text.slice(copiedTo));
+  const result = pieces.join('');
+  if (result === text) {
+    throw new EditgateError(
+      'NO_CHANGE',
+      'The edit would leave the file exactly as it is (old_string and new_string differ only in ways the file already has, such as line endings). Nothing to do.',
+      { tier: found.tier },
+    );
+  }
+  // An empty replacement at the very end of text that now ends with a line break sits on the line before.
+  if (inserted === '' && position === view.text.length && /[\r\n]$|^$/.test(result)) {
+    const at = Math.max(1, lines[lines.length - 1]![0] - 1);
+    lines[lines.length - 1] = [at, at];
+  }
+  return { text: result, tier: found.tier, lines };
+}
+
+/** First and last line of inserted text starting on line `first` (its final line break ends its last line). */
+function occupied(first: number, inserted: string): [number, number] {
+  const breaks = countNewlines(inserted) - (inserted.endsWith('\n') ? 1 : 0);
+  return [first, first + Math.max(0, breaks)];
+}
+
+function withEol(lf: string, eol: () => Eol): string {
+  if (!lf.includes('\n')) return lf;
+  const chosen = eol();
+  return chosen === '\n' ? lf : lf.split('\n').join(chosen);
+}
+
+// ── errors for the model ─────────────────────────────────────────────────────────────────────────────────
+
+function startLines(view: NeutralView, ranges: readonly [number, number][]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let position = 0;
+  for (const [start] of ranges) {
+    line += countNewlines(view.text, position, start);
+    position = start;
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** "lines 3, 7 (2 matches) and 9", listing at most MAX_LISTED_LINES distinct lines. */
+function formatLines(lines: readonly number[]): string {
+  const counts = new Map<number, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const parts = [...counts].map(([line, count]) => (count > 1 ? `${line} (${count} matches)` : String(line)));
+  const shown = parts.slice(0, MAX_LISTED_LINES);
+  const rest = parts.length - shown.length;
+  const label = parts.length === 1 ? 'line' : 'lines';
+  if (rest > 0) return `${label} ${shown.join(', ')} and ${rest} more`;
+  if (shown.length === 1) return `${label} ${shown[0]}`;
+  return `${label} ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+function ambiguous(view: NeutralView, tier: MatchTier, ranges: readonly [number, number][]): EditgateError {
+  const lines = startLines(view, ranges);
+  const count = ranges.length;
+  const how =
+    tier === 'exact'
+      ? 'old_string matches'
+      : `old_string is not in the file exactly; ${describeTier(tier)} it matches`;
+  return new EditgateError(
+    'AMBIGUOUS',
+    `${how} ${count} places (${formatLines(lines)}), but it must match exactly one. Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
+    { count, lines, tier },
+  );
+}
+
+function notFound(view: NeutralView, oldText: string, matching: 'exact' | 'tolerant'): EditgateError {
+  const closest = findClosest(view.text, view.lines(), view.lineStarts(), toLf(oldText));
+  const tried =
+    matching === 'exact'
+      ? 'old_string was not found in the file (exact matching).'
+      : 'old_string was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
+  let hint: string;
+  if (closest) {
+    const span =
+      closest.startLine === closest.endLine
+        ? `line ${closest.startLine}`
+        : `lines ${closest.startLine}-${closest.endLine}`;
+    const difference = closest.whitespaceOnly ? '; it differs only in whitespace' : '';
+    hint = ` The closest text is at ${span} (similarity ${closest.similarity}${difference}):\n${closest.excerpt}\n`;
+  } else {
+    hint = ' Nothing in the file resembles it; the file may have changed, or this may be the wrong file. ';
+  }
+  const next = closest?.whitespaceOnly
+    ? 'Read the file again with read_file and copy old_string exactly, with the same indentation (tabs or spaces), spacing and blank lines, without the line-number prefixes.'
+    : 'Read the file again with read_file and copy old_string exactly from it, without the line-number prefixes.';
+  return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, {
+    matching,
+    closest,
+  });
+}
+
+// ── line edits ───────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Replaces line ranges of the original text (line numbers always refer to it, as if applied bottom-up).
+ * Ranges must be sorted and must not overlap: each starts at or after the previous one's end, so [3, 5] and
+ * [5, 6] may touch, and several inserts at the same line ([4, 4], [4, 4]) go in in the order given.
+ * A replacement without a final line break gets the file's line ending, except where it ends the file and
+ * the file had no final line break; an empty replacement deletes. Deleting the last lines of a file without
+ * a final line break leaves the line before them as it was (with its line break): bytes outside a range
+ * are never touched. Returns the text unchanged when the edits change nothing.
+ */
+export function applyLineEdits(text: string, edits: readonly LineEdit[]): { text: string } {
+  if (typeof text !== 'string')
+    throw new EditgateError('INVALID_INPUT', 'The text to edit must be a string.');
+  if (!Array.isArray(edits) || edits.length === 0) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      'No edits were given; give at least one { range, replacement }.',
+    );
+  }
+  const starts = lineStartOffsets(text);
+  const count = starts.length;
+  edits.forEach((edit, i) => {
+    validateLineEdit(edit, i, edits, count);
+  });
+
+  const summary = summarizeEol(text);
+  const offsetOf = (line: number) => (line <= count ? starts[line - 1]! : text.length);
+  const pieces: string[] = [];
+  let copiedTo = 0;
+  let endsOpen = false; // what has been emitted so far ends inside a line (no line break yet)
+  const emit = (piece: string) => {
+    if (piece === '') return;
+    pieces.push(piece);
+    const last = piece.charCodeAt(piece.length - 1);
+    endsOpen = last !== 10 && last !== 13;
+  };
+  edits.forEach(({ range: [start, end], replacement }, i) => {
+    const from = offsetOf(start);
+    const to = offsetOf(end);
+    emit(text.slice(copiedTo, from));
+    copiedTo = to;
+    if (replacement === '') return;
+    const eol = chooseEol(text, from, to, summary);
+    let lf = toLf(replacement);
+    const endsFile = end === count + 1 && i === edits.length - 1;
+    if (!lf.endsWith('\n') && !(endsFile && !summary.finalNewline)) lf += '\n';
+    // Appending after a last line that has no line break: that line needs one first.
+    if (endsOpen) emit(eol);
+    emit(withEol(lf, () => eol));
+  });
+  emit(text.slice(copiedTo));
+  return { text: pieces.join('') };
+}
+
+function validateLineEdit(edit: LineEdit, i: number, edits: readonly LineEdit[], count: number): void {
+  const range = (edit as Partial<LineEdit> | undefined)?.range;
+  const valid =
+    count === 0
+      ? 'the file is empty, so the only valid range is [1, 1]'
+      : `the file has ${count} line${count === 1 ? '' : 's'}; ranges go from 1 to ${count + 1} ([${count + 1}, ${count + 1}] appends)`;
+  const fail = (reason: string, why: string) =>
+    new EditgateError('INVALID_RANGE', `Edit ${i + 1}: ${why}; ${valid}. No edit was applied.`, {
+      edit: i + 1,
+      range,
+      reason,
+      lineCount: count,
+    });
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n))) {
+    throw fail(
+      'malformed',
+      `range must be two whole line numbers [start, end], not ${JSON.stringify(range)}`,
+    );
+  }
+  if (typeof edit.replacement !== 'string') {
+    throw new EditgateError('INVALID_INPUT', `Edit ${i + 1}: replacement must be a string.`, { edit: i + 1 });
+  }
+  const [start, end] = range;
+  if (end < start) {
+    throw fail(
+      'reversed',
+      `range [${start}, ${end}] ends before it starts (the end is exclusive: [${start}, ${start + 1}] replaces line ${start}, [${start}, ${start}] inserts before it)`,
+    );
+  }
+  if (start < 1 || end > count + 1)
+    throw fail('out-of-bounds', `range [${start}, ${end}] is outside the file`);
+  const previous = edits[i - 1]?.range;
+  if (previous && start < previous[1]) {
+    const reason = start < previous[0] ? 'unsorted' : 'overlapping';
+    const why =
+      reason === 'unsorted'
+        ? `range [${start}, ${end}] comes after [${previous[0]}, ${previous[1]}] but starts before it; sort the edits by start line`
+        : `range [${start}, ${end}] overlaps edit ${i}'s range [${previous[0]}, ${previous[1]}] (ends are exclusive, so a range may start where the previous one ends); merge them or fix the numbers`;
+    throw fail(reason, why);
+  }
+}

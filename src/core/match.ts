@@ -1,0 +1,319 @@
+/**
+ * Finding where old text is in a file. Exact first, on the line-ending-neutral view; only when exact finds
+ * nothing, the tolerant tiers in a fixed order, and the first tier that finds anything decides (if it finds
+ * several places, that is the caller's AMBIGUOUS, never "take the first"). No tier uses edit distance or
+ * anchors on first/last lines: each one is an exact comparison after one well-defined normalisation.
+ */
+import { EditgateError } from './errors.js';
+import { type NeutralView, neutralView, toLf } from './neutral.js';
+import {
+  foldTypography,
+  foldWithMap,
+  hasContent,
+  hasEscapes,
+  hasTypography,
+  type IndentShift,
+  indentShift,
+  keepUnchangedLines,
+  lineContent,
+  reindentLine,
+  sameIgnoringTrailing,
+  stripLineNumbers,
+  stripLineNumbersLoose,
+  trimTrailingBlanks,
+  unescapeText,
+} from './tolerant.js';
+
+/** Which comparison found the text; shown to the model, so the names are short and plain. */
+export type MatchTier =
+  | 'exact'
+  | 'trailing-whitespace'
+  | 'indentation'
+  | 'typographic'
+  | 'line-numbers'
+  | 'unescaped';
+
+export const TOLERANT_TIERS: readonly MatchTier[] = [
+  'trailing-whitespace',
+  'indentation',
+  'typographic',
+  'line-numbers',
+  'unescaped',
+];
+
+/** The tier in words, for messages: "found <description>". */
+export function describeTier(tier: MatchTier): string {
+  switch (tier) {
+    case 'exact':
+      return 'exactly';
+    case 'trailing-whitespace':
+      return 'when trailing spaces and tabs are ignored';
+    case 'indentation':
+      return 'when indentation is shifted uniformly (tabs and spaces compared by width)';
+    case 'typographic':
+      return 'when curly quotes, dashes, ellipses and no-break spaces are read as ASCII';
+    case 'line-numbers':
+      return 'after removing read_file line-number prefixes';
+    case 'unescaped':
+      return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters';
+  }
+}
+
+export interface FindOptions {
+  /** 'exact' turns the tolerant tiers off. Default 'tolerant'. */
+  matching?: 'exact' | 'tolerant';
+  /** Return the left-to-right non-overlapping matches instead of every match. */
+  replaceAll?: boolean;
+}
+
+export interface FoundMatches {
+  tier: MatchTier;
+  /**
+   * [start, end) offsets, ascending by start. Without replaceAll: every match, overlapping ones included, so
+   * a count is honest ("aa" is twice in "aaa"). With replaceAll: scanning left to right, each match that
+   * starts at or after the end of the last one kept, so every replaced character was matched exactly once.
+   */
+  ranges: [number, number][];
+  /**
+   * The text to put in place of ranges[i], given the model's new text with "\n" line breaks; its line breaks
+   * are "\n" too (the caller gives them the file's line ending). Exact: the new text as written.
+   */
+  rewrite(newText: string, index: number): string;
+}
+
+/** Matches in `text` itself (offsets into `text`, whatever its line endings); null when nothing matches. */
+export function findMatches(text: string, oldText: string, options: FindOptions = {}): FoundMatches | null {
+  const view = neutralView(text);
+  const found = findInView(view, oldText, options);
+  if (!found) return null;
+  return {
+    tier: found.tier,
+    ranges: found.ranges.map(([start, end]) => [view.toOriginal(start), view.toOriginal(end)]),
+    rewrite: found.rewrite,
+  };
+}
+
+/** Like findMatches, with offsets into the view's "\n"-only text (what edit.ts works in). */
+export function findInView(
+  view: NeutralView,
+  oldText: string,
+  options: FindOptions = {},
+): FoundMatches | null {
+  const old = toLf(oldText);
+  if (old === '') {
+    throw new EditgateError('INVALID_INPUT', 'old_string is empty; there is nothing to look for.', {});
+  }
+  const exact = indexAll(view.text, old);
+  let found: FoundMatches | null =
+    exact.length > 0 ? { tier: 'exact', ranges: exact, rewrite: (newText) => newText } : null;
+  if (!found && options.matching !== 'exact') {
+    for (const tier of TIERS) {
+      found = tier(view, old);
+      if (found) break;
+    }
+  }
+  if (!found || !options.replaceAll) return found;
+  return nonOverlapping(found);
+}
+
+function indexAll(haystack: string, needle: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (let p = haystack.indexOf(needle); p !== -1; p = haystack.indexOf(needle, p + 1)) {
+    ranges.push([p, p + needle.length]);
+  }
+  return ranges;
+}
+
+function nonOverlapping(found: FoundMatches): FoundMatches {
+  const kept: number[] = [];
+  let end = -1;
+  found.ranges.forEach(([start, stop], i) => {
+    if (start >= end) {
+      kept.push(i);
+      end = stop;
+    }
+  });
+  if (kept.length === found.ranges.length) return found;
+  return {
+    tier: found.tier,
+    ranges: kept.map((i) => found.ranges[i]!),
+    rewrite: (newText, index) => found.rewrite(newText, kept[index]!),
+  };
+}
+
+// ── the tiers, in order ──────────────────────────────────────────────────────────────────────────────────
+
+type Tier = (view: NeutralView, old: string) => FoundMatches | null;
+
+const TIERS: readonly Tier[] = [trailingWhitespace, indentation, typographic, lineNumbers, unescaped];
+
+/** Old text as whole lines: the pieces between "\n", and whether it ends with a line break. */
+function oldLinesOf(old: string): { lines: string[]; endsWithNewline: boolean } {
+  const endsWithNewline = old.endsWith('\n');
+  return { lines: (endsWithNewline ? old.slice(0, -1) : old).split('\n'), endsWithNewline };
+}
+
+/** Index of the longest string: the most selective line to test first. */
+function longest(strings: readonly string[]): number {
+  let best = 0;
+  strings.forEach((s, i) => {
+    if (s.length > strings[best]!.length) best = i;
+  });
+  return best;
+}
+
+/**
+ * Whole-line windows of the file where every old line passes `lineTest` (the anchor line first, so most
+ * windows cost one cheap test) and the whole window passes `windowTest`. A window covers its lines from the
+ * first one's start to the last one's end, plus that line's "\n" when the old text ends with one.
+ */
+function scanWindows<T>(
+  view: NeutralView,
+  oldLines: readonly string[],
+  endsWithNewline: boolean,
+  anchor: number,
+  lineTest: (fileLine: string, j: number) => boolean,
+  windowTest: (first: number) => T | null,
+): { ranges: [number, number][]; data: T[] } {
+  const lines = view.lines();
+  const starts = view.lineStarts();
+  const k = oldLines.length;
+  const terminatedLast = view.text.endsWith('\n');
+  const ranges: [number, number][] = [];
+  const data: T[] = [];
+  for (let i = 0; i + k <= lines.length; i++) {
+    if (!lineTest(lines[i + anchor]!, anchor)) continue;
+    let ok = true;
+    for (let j = 0; j < k && ok; j++) if (j !== anchor) ok = lineTest(lines[i + j]!, j);
+    if (!ok) continue;
+    const last = i + k - 1;
+    if (endsWithNewline && last === lines.length - 1 && !terminatedLast) continue;
+    const found = windowTest(i);
+    if (found === null) continue;
+    ranges.push([starts[i]!, starts[last]! + lines[last]!.length + (endsWithNewline ? 1 : 0)]);
+    data.push(found);
+  }
+  return { ranges, data };
+}
+
+/** The matched region's lines, one per old-text line (a trailing '' when the region ends with "\n"). */
+function regionLines(view: NeutralView, [start, end]: [number, number]): string[] {
+  return view.text.slice(start, end).split('\n');
+}
+
+/** Whole lines equal once trailing spaces and tabs are dropped on both sides. */
+function trailingWhitespace(view: NeutralView, old: string): FoundMatches | null {
+  const { lines, endsWithNewline } = oldLinesOf(old);
+  const keys = lines.map(trimTrailingBlanks);
+  if (keys.every((key) => key === '')) return null;
+  const { ranges } = scanWindows(
+    view,
+    keys,
+    endsWithNewline,
+    longest(keys),
+    (fileLine, j) => sameIgnoringTrailing(fileLine, keys[j]!),
+    () => true,
+  );
+  if (ranges.length === 0) return null;
+  const oldPieces = old.split('\n');
+  return {
+    tier: 'trailing-whitespace',
+    ranges,
+    rewrite: (newText, i) =>
+      keepUnchangedLines(oldPieces, regionLines(view, ranges[i]!), newText.split('\n'), (line) => line),
+  };
+}
+
+/** Whole lines with equal content whose indentation differs by one uniform shift (see IndentShift). */
+function indentation(view: NeutralView, old: string): FoundMatches | null {
+  const { lines, endsWithNewline } = oldLinesOf(old);
+  const contents = lines.map(lineContent);
+  if (contents.every((content) => content === '')) return null;
+  const fileLines = view.lines();
+  const { ranges, data } = scanWindows<IndentShift>(
+    view,
+    lines,
+    endsWithNewline,
+    longest(contents),
+    (fileLine, j) => hasContent(fileLine, contents[j]!),
+    (first) => indentShift(fileLines.slice(first, first + lines.length), lines),
+  );
+  if (ranges.length === 0) return null;
+  const oldPieces = old.split('\n');
+  return {
+    tier: 'indentation',
+    ranges,
+    rewrite: (newText, i) =>
+      keepUnchangedLines(oldPieces, regionLines(view, ranges[i]!), newText.split('\n'), (line) =>
+        reindentLine(line, data[i]!),
+      ),
+  };
+}
+
+/**
+ * Substrings equal once typographic punctuation is read as ASCII on both sides. The new text goes in as the
+ * model wrote it, except: lines it left unchanged keep the file's characters, and when the matched file text
+ * has no typographic characters at all (so they came from the model, not the file) the new text's are made
+ * ASCII too, so "smart quotes" the model invented never land in code.
+ */
+function typographic(view: NeutralView, old: string): FoundMatches | null {
+  const foldedOld = foldTypography(old);
+  const fileHasTypography = hasTypography(view.text);
+  if (!fileHasTypography && foldedOld === old) return null;
+  const { folded, toSource } = fileHasTypography
+    ? foldWithMap(view.text)
+    : { folded: view.text, toSource: (offset: number) => offset };
+  const ranges: [number, number][] = [];
+  for (const [start, end] of indexAll(folded, foldedOld)) {
+    const from = toSource(start);
+    const to = toSource(end);
+    if (from !== -1 && to !== -1) ranges.push([from, to]);
+  }
+  if (ranges.length === 0) return null;
+  const oldPieces = old.split('\n');
+  return {
+    tier: 'typographic',
+    ranges,
+    rewrite: (newText, i) => {
+      const region = regionLines(view, ranges[i]!);
+      const fromModel = !region.some(hasTypography);
+      return keepUnchangedLines(oldPieces, region, newText.split('\n'), (line) =>
+        fromModel ? foldTypography(line) : line,
+      );
+    },
+  };
+}
+
+/**
+ * Old text copied from read_file output with its line-number prefixes: when every line carries one (see
+ * stripLineNumbers), the stripped text must match exactly, on whole lines; prefixes are stripped from the
+ * new text's lines too.
+ */
+function lineNumbers(view: NeutralView, old: string): FoundMatches | null {
+  const { lines, endsWithNewline } = oldLinesOf(old);
+  const stripped = stripLineNumbers(lines);
+  if (!stripped || stripped.every((line) => trimTrailingBlanks(line) === '')) return null;
+  const target = stripped.join('\n') + (endsWithNewline ? '\n' : '');
+  const text = view.text;
+  const ranges = indexAll(text, target).filter(
+    ([start, end]) =>
+      (start === 0 || text[start - 1] === '\n') &&
+      (endsWithNewline || end === text.length || text[end] === '\n'),
+  );
+  if (ranges.length === 0) return null;
+  return {
+    tier: 'line-numbers',
+    ranges,
+    rewrite: (newText) => stripLineNumbersLoose(newText.split('\n')).join('\n'),
+  };
+}
+
+/** Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly; so is the new text. */
+function unescaped(view: NeutralView, old: string): FoundMatches | null {
+  if (!hasEscapes(old)) return null;
+  const target = toLf(unescapeText(old));
+  if (target === '') return null;
+  const ranges = indexAll(view.text, target);
+  if (ranges.length === 0) return null;
+  return { tier: 'unescaped', ranges, rewrite: (newText) => toLf(unescapeText(newText)) };
+}
