@@ -1,0 +1,69 @@
+import type { ApprovalRequest } from '../gate/approval.js';
+import { visibleText } from './cells.js';
+import { paint } from './colors.js';
+import { renderDiff, renderPlainUnified } from './diff-view.js';
+import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
+import { type LineHighlighter, loadHighlighter } from './highlight.js';
+import { paletteFor } from './palette.js';
+
+/**
+ * Showing a proposed change without asking: the preview printed when a session grant or a policy rule
+ * approves an edit (the diff is shown for every change, asked or not), and the parts the prompt shares with
+ * it: the call on one line and the diff for a request.
+ */
+
+/** `⚙ edit_file(path=src/app.ts)`: which tool, on which file. */
+export function formatCallLine(request: Pick<ApprovalRequest, 'tool' | 'path'>, display?: Display): string {
+  const text = `⚙ ${visibleText(request.tool)}(path=${visibleText(request.path)})`;
+  return display ? paint(text, paletteFor(display.theme).header, display.level) : text;
+}
+
+/** The syntax highlighter for a request's file, when colours are rich enough to use one. */
+export async function highlighterFor(
+  request: Pick<ApprovalRequest, 'path' | 'kind'>,
+  display: Display,
+): Promise<LineHighlighter | undefined> {
+  if (display.level < 2 || request.kind === 'read') return undefined;
+  return loadHighlighter(request.path);
+}
+
+/** The diff view of a request at `width`; none for a read request, which has no diff. */
+export function renderRequestDiff(
+  request: ApprovalRequest,
+  display: Display,
+  width: number,
+  highlighter?: LineHighlighter,
+): string[] {
+  if (request.kind === 'read') return [];
+  const options = { width, color: display.level, theme: display.theme, tabWidth: display.tabWidth };
+  return renderDiff(
+    { path: request.path, kind: request.kind, diff: request.diff },
+    highlighter ? { ...options, highlighter } : options,
+  );
+}
+
+export interface PreviewOptions extends DisplayOptions {
+  /** A line after the diff, e.g. "Approved by the session grant for src/app.ts". */
+  note?: string;
+  /**
+   * 'view': the diff view; 'unified': plain unified diff text (for output that is not a terminal, where it
+   * stays machine-readable). Default: 'view' on a terminal, 'unified' otherwise.
+   */
+  format?: 'view' | 'unified';
+}
+
+export async function showPreview(request: ApprovalRequest, options: PreviewOptions): Promise<void> {
+  const display = resolveDisplay(options);
+  const format = options.format ?? (options.output.isTTY ? 'view' : 'unified');
+  const palette = paletteFor(display.theme);
+  const lines = [formatCallLine(request, display)];
+  if (format === 'unified') {
+    const { kind } = request;
+    const text = kind === 'read' ? '' : renderPlainUnified({ ...request, kind });
+    if (text !== '') lines.push(text.replace(/\n$/, ''));
+  } else {
+    lines.push(...renderRequestDiff(request, display, display.width, await highlighterFor(request, display)));
+  }
+  if (options.note) lines.push(paint(options.note, palette.note, display.level));
+  options.output.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,239 @@
+import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
+import { paint } from './colors.js';
+import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
+import { createKeyReader, type KeyReader } from './keys.js';
+import { runPager } from './pager.js';
+import { type Palette, paletteFor } from './palette.js';
+import { formatCallLine, highlighterFor, renderRequestDiff } from './preview.js';
+import { enterRawMode, type TerminalInput } from './tty-modes.js';
+
+/**
+ * The approval question in a terminal: the call on one line, the diff, then one key to answer.
+ *
+ *   y  yes                     a  yes, and don't ask again for this file this session
+ *   A  yes to every edit this session
+ *   n  no                      r  no, and type a reason the agent will read
+ *   v  view the whole diff (full screen), then come back to the question
+ *
+ * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards.
+ */
+
+export interface TerminalApproverOptions extends DisplayOptions {
+  input: TerminalInput;
+}
+
+interface Choice {
+  key: string;
+  label: string;
+}
+
+/** Fewer diff rows than this and the prompt would show too little to judge; the pager is one key away. */
+const MIN_DIFF_ROWS = 3;
+
+const TYPE_AHEAD_TURNS = 3;
+
+export function createTerminalApprover(options: TerminalApproverOptions): Approver {
+  // One question at a time: concurrent requests wait their turn instead of fighting over the keyboard.
+  let queue: Promise<unknown> = Promise.resolve();
+  return (request) => {
+    const result = queue.then(() => ask(request, options));
+    queue = result.catch(() => undefined);
+    return result;
+  };
+}
+
+async function ask(request: ApprovalRequest, options: TerminalApproverOptions): Promise<Decision> {
+  const { output, input } = options;
+  const display = resolveDisplay(options);
+  const palette = paletteFor(display.theme);
+  const highlighter = await highlighterFor(request, display);
+  const render = (width: number) => renderRequestDiff(request, display, width, highlighter);
+  const diff = render(display.width);
+
+  const choices: Choice[] = [
+    { key: 'y', label: 'yes' },
+    { key: 'a', label: "yes, and don't ask again for this file" },
+    { key: 'A', label: 'yes to every edit this session' },
+    { key: 'n', label: 'no' },
+    { key: 'r', label: 'no, with a reason for the agent' },
+  ];
+  if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
+  const question = [paint(questionText(request), palette.question, display.level)];
+  question.push(...choiceRows(choices, display, palette));
+
+  const lines = [formatCallLine(request, display)];
+  const room = Math.max(MIN_DIFF_ROWS, display.height - lines.length - question.length - 1);
+  if (diff.length <= room) lines.push(...diff);
+  else {
+    // Never silently cut: say how much is hidden and how to see it.
+    const shown = Math.max(MIN_DIFF_ROWS, room - 1);
+    lines.push(...diff.slice(0, shown));
+    const hint = `… ${diff.length - shown} more lines. Press v to view the whole diff.`;
+    lines.push(paint(hint, palette.note, display.level));
+  }
+  lines.push(...question);
+  output.write(`${lines.join('\n')}\n`);
+
+  const restoreRaw = enterRawMode(input);
+  const keys = createKeyReader(input);
+  try {
+    if (input.isTTY) {
+      // Keys typed before the question was on screen (while the agent was still talking) must not answer
+      // it. Bytes already waiting in the terminal arrive in the first poll after reading starts, which
+      // lies between the first and second turn of the event loop (measured in a real pty); wait a few
+      // turns (no timer), then drop them.
+      for (let turn = 0; turn < TYPE_AHEAD_TURNS; turn++)
+        await new Promise((resolve) => setImmediate(resolve));
+      keys.discardPending();
+    }
+    const decision = await readDecision(keys, request, options, display, palette, render);
+    output.write(`${describeDecision(decision, request, display, palette)}\n`);
+    return decision;
+  } finally {
+    keys.close();
+    restoreRaw();
+  }
+}
+
+async function readDecision(
+  keys: KeyReader,
+  request: ApprovalRequest,
+  options: TerminalApproverOptions,
+  display: Display,
+  palette: Palette,
+  render: (width: number) => string[],
+): Promise<Decision> {
+  for (;;) {
+    const key = await keys.next();
+    if (key.name === 'escape' || key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') {
+      return 'deny';
+    }
+    if (key.name !== 'char') continue;
+    switch (key.char) {
+      case 'y':
+        return 'once';
+      case 'a':
+        return 'file';
+      case 'A':
+        return 'all';
+      case 'n':
+        return 'deny';
+      case 'r': {
+        const reason = await readReason(keys, options, display, palette);
+        return reason ? { deny: reason } : 'deny';
+      }
+      case 'v':
+        if (request.kind !== 'read') {
+          // The pager re-renders at its own width (and on resize); on q the main screen, with the
+          // question, comes back as it was.
+          await runPager(render, {
+            output: options.output,
+            keys,
+            color: display.level,
+            theme: display.theme,
+            ...(options.width !== undefined ? { width: options.width } : {}),
+            ...(options.height !== undefined ? { height: options.height } : {}),
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/**
+ * A one-line editor for the reason: characters, Backspace, Ctrl-U (clear), Ctrl-W (last word), Enter to
+ * send. Esc, Ctrl-C or the input ending cancel the reason; the edit is still refused.
+ */
+async function readReason(
+  keys: KeyReader,
+  options: TerminalApproverOptions,
+  display: Display,
+  palette: Palette,
+): Promise<string | undefined> {
+  const { output } = options;
+  const label = 'Reason (Enter to send, Esc to cancel): ';
+  const painted = paint(label, palette.question, display.level);
+  // Only a terminal can redraw the line; elsewhere the reason shows once, in the answer line.
+  const live = output.isTTY === true;
+  let text = '';
+  const redraw = () => {
+    if (!live) return;
+    const room = Math.max(1, display.width - displayWidth(label) - 1);
+    const cells = toCells(text);
+    let used = 0;
+    let start = cells.length;
+    while (start > 0 && used + cells[start - 1]!.width <= room) used += cells[--start]!.width;
+    const tail = cells
+      .slice(start)
+      .map((cell) => cell.text)
+      .join('');
+    output.write(`\r\x1b[2K${painted}${tail}`);
+  };
+  output.write(live ? painted : `${label}\n`);
+  for (;;) {
+    const key = await keys.next();
+    if (key.name === 'enter') {
+      if (live) output.write('\n');
+      return text.trim();
+    }
+    if (key.name === 'escape' || key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') {
+      if (live) output.write('\n');
+      return undefined;
+    }
+    if (key.name === 'backspace') text = dropLastGrapheme(text);
+    else if (key.name === 'ctrl-u') text = '';
+    else if (key.name === 'ctrl-w') text = text.replace(/\S*\s*$/, '');
+    else if (key.name === 'tab') text += ' ';
+    else if (key.name === 'char') text += key.char;
+    else continue;
+    redraw();
+  }
+}
+
+function questionText(request: ApprovalRequest): string {
+  const path = visibleText(request.path);
+  switch (request.kind) {
+    case 'create':
+      return `Create ${path}?`;
+    case 'delete':
+      return `Delete ${path}?`;
+    case 'read':
+      return request.question ? visibleText(request.question) : `Allow reading ${path}?`;
+    default:
+      return `Apply this edit to ${path}?`;
+  }
+}
+
+/** The choices, as many to a row as fit the width. */
+function choiceRows(choices: readonly Choice[], display: Display, palette: Palette): string[] {
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  for (const choice of choices) {
+    const width = displayWidth(`${choice.key} ${choice.label}`);
+    const gap = used === 0 ? 2 : 3;
+    if (used > 0 && used + gap + width > display.width) {
+      rows.push(row);
+      row = '';
+      used = 0;
+    }
+    row += `${used === 0 ? '  ' : ' · '}${paint(choice.key, palette.key, display.level)} ${choice.label}`;
+    used += (used === 0 ? 2 : 3) + width;
+  }
+  if (row !== '') rows.push(row);
+  return rows;
+}
+
+function describeDecision(decision: Decision, request: ApprovalRequest, display: Display, palette: Palette) {
+  const yes = (text: string) => `${paint('✓', palette.addedMarker, display.level)} ${text}`;
+  const no = (text: string) => `${paint('✗', palette.removedMarker, display.level)} ${text}`;
+  if (decision === 'once') return yes('Yes');
+  if (decision === 'file')
+    return yes(`Yes, and no more questions about ${visibleText(request.path)} this session`);
+  if (decision === 'all') return yes('Yes to every edit this session');
+  if (decision === 'deny') return no('No');
+  return no(`No: ${visibleText(decision.deny)}`);
+}

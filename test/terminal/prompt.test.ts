@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest, Decision } from '../../src/gate/approval.js';
+import { denyWithoutTerminal, noTerminalMessage } from '../../src/terminal/no-terminal.js';
+import { showPreview } from '../../src/terminal/preview.js';
+import { createTerminalApprover, type TerminalApproverOptions } from '../../src/terminal/prompt.js';
+import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from '../../src/terminal/tty-modes.js';
+import { diffOf, hunk } from './fixtures.js';
+import { fakeInput, fakeOutput, settle } from './streams.js';
+
+const request: ApprovalRequest = {
+  tool: 'edit_file',
+  path: 'src/app.ts',
+  kind: 'modify',
+  diff: diffOf(hunk(1, 1, [' const a = 1;', '-const b = 2;', '+const b = 3;', ' const c = 4;'])),
+  unifiedDiff:
+    '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const c = 4;\n',
+  stats: { added: 1, removed: 1 },
+  input: { file_path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' },
+};
+
+function setup(options: Partial<TerminalApproverOptions> = {}, tty = false) {
+  const input = fakeInput(tty);
+  const out = fakeOutput();
+  const approver = createTerminalApprover({
+    input,
+    output: out.output,
+    color: 0,
+    width: 80,
+    height: 24,
+    ...options,
+  });
+  return { input, approver, ...out };
+}
+
+/** Answers the question with `keys` (typed after it is shown) and returns the decision. */
+async function answer(keys: string, options: Partial<TerminalApproverOptions> = {}): Promise<Decision> {
+  const { input, approver } = setup(options);
+  input.write(keys);
+  return approver(request);
+}
+
+describe('createTerminalApprover', () => {
+  it('shows the call, the diff and the question, line by line, then the answer', async () => {
+    const { input, approver, text } = setup();
+    input.write('y');
+    expect(await approver(request)).toBe('once');
+    expect(text().split('\n')).toEqual([
+      '⚙ edit_file(path=src/app.ts)',
+      'src/app.ts  modified  +1 -1',
+      '@@ -1,3 +1,3 @@',
+      '1 1   const a = 1;',
+      '2   - const b = 2;',
+      '  2 + const b = 3;',
+      '3 3   const c = 4;',
+      'Apply this edit to src/app.ts?',
+      "  y yes · a yes, and don't ask again for this file",
+      '  A yes to every edit this session · n no · r no, with a reason for the agent',
+      '  v view the whole diff',
+      '✓ Yes',
+      '',
+    ]);
+  });
+
+  it('maps each key to its decision', async () => {
+    expect(await answer('a')).toBe('file');
+    expect(await answer('A')).toBe('all');
+    expect(await answer('n')).toBe('deny');
+    expect(await answer('\x1b')).toBe('deny');
+    expect(await answer('\x03')).toBe('deny');
+    // Other keys are ignored until a real answer.
+    expect(await answer('xz?Y y')).toBe('once');
+  });
+
+  it('denies with a typed reason, edited with Backspace', async () => {
+    expect(await answer('rtoo risky\r')).toEqual({ deny: 'too risky' });
+    expect(await answer('rabx\x7fc\r')).toEqual({ deny: 'abc' });
+    expect(await answer('r日本\x7f語\r')).toEqual({ deny: '日語' });
+  });
+
+  it('still denies when the reason is cancelled or empty', async () => {
+    expect(await answer('rnever mind\x1b')).toBe('deny');
+    expect(await answer('rabc\x03')).toBe('deny');
+    expect(await answer('r   \r')).toBe('deny');
+  });
+
+  it('prints the reason in the answer line', async () => {
+    const { input, approver, text } = setup();
+    input.write('ruse the helper instead\r');
+    await approver(request);
+    expect(text()).toContain('Reason (Enter to send, Esc to cancel): \n');
+    expect(text().endsWith('✗ No: use the helper instead\n')).toBe(true);
+  });
+
+  it('denies when the input ends, never blocking', async () => {
+    const { input, approver } = setup();
+    input.end();
+    expect(await approver(request)).toBe('deny');
+  });
+
+  it('opens the whole diff in the pager with v, and q comes back to the question', async () => {
+    const { input, approver, text } = setup();
+    input.write('vjqy');
+    expect(await approver(request)).toBe('once');
+    const written = text();
+    const enter = written.indexOf(ENTER_ALTERNATE_SCREEN);
+    const leave = written.indexOf(LEAVE_ALTERNATE_SCREEN);
+    expect(enter).toBeGreaterThan(written.indexOf('v view the whole diff'));
+    expect(leave).toBeGreaterThan(enter);
+    const pager = written.slice(enter, leave);
+    expect(pager).toContain('\x1b[1;1Hsrc/app.ts  modified  +1 -1');
+    // Drawn twice: on opening and after j (the diff fits, so j does not move it).
+    expect(pager.split('lines 1-6 of 6 (100%)')).toHaveLength(3);
+    expect(written.slice(leave)).toContain('✓ Yes');
+  });
+
+  it('shows what fits of a tall diff and says how to see the rest', async () => {
+    const tall: ApprovalRequest = {
+      ...request,
+      diff: diffOf(
+        hunk(
+          1,
+          1,
+          Array.from({ length: 40 }, (_, i) => `+line ${i + 1}`),
+        ),
+      ),
+    };
+    const { input, approver, text } = setup({ height: 12 });
+    input.write('n');
+    await approver(tall);
+    const lines = text().split('\n');
+    // 12 rows: the call, 5 rows of diff, the hint, the question and its 3 rows of keys, the answer.
+    expect(lines).toHaveLength(13);
+    expect(lines.slice(0, 8)).toEqual([
+      '⚙ edit_file(path=src/app.ts)',
+      'src/app.ts  modified  +40 -0',
+      '@@ -1,0 +1,40 @@',
+      '    1 + line 1',
+      '    2 + line 2',
+      '    3 + line 3',
+      '… 37 more lines. Press v to view the whole diff.',
+      'Apply this edit to src/app.ts?',
+    ]);
+  });
+
+  it('asks a read request with its own question, offering no diff view', async () => {
+    const read: ApprovalRequest = {
+      ...request,
+      kind: 'read',
+      question: 'Read src/app.ts to preview the change?',
+      diff: diffOf(),
+    };
+    const { input, approver, text } = setup();
+    input.write('v y');
+    expect(await approver(read)).toBe('once');
+    expect(text()).toContain('\nRead src/app.ts to preview the change?\n');
+    expect(text()).not.toContain('view the whole diff');
+    expect(text()).not.toContain(ENTER_ALTERNATE_SCREEN);
+  });
+
+  it('puts a terminal in raw mode while asking, restores it, and ignores keys typed before the question', async () => {
+    const { input, approver, waitFor } = setup({}, true);
+    input.write('y'); // typed ahead, before the diff was shown: must not approve
+    const decision = approver(request);
+    await waitFor('view the whole diff');
+    // Let the prompt finish draining what was typed ahead (a few event-loop turns, no timers).
+    for (let turn = 0; turn < 5; turn++) await settle();
+    expect(input.rawCalls).toEqual([true]);
+    input.write('n');
+    expect(await decision).toBe('deny');
+    expect(input.rawCalls).toEqual([true, false]);
+    expect(input.isRaw).toBe(false);
+    expect(input.isPaused()).toBe(true);
+  });
+
+  it('asks one question at a time', async () => {
+    const { input, approver, text } = setup();
+    input.write('yn');
+    const first = approver(request);
+    const second = approver({ ...request, path: 'src/other.ts' });
+    expect(await first).toBe('once');
+    expect(await second).toBe('deny');
+    const written = text();
+    expect(written.indexOf('✓ Yes')).toBeLessThan(written.indexOf('⚙ edit_file(path=src/other.ts)'));
+  });
+
+  it('colours the prompt when asked, and writes no escape code without colour', async () => {
+    const plain = setup();
+    plain.input.write('rwhy\r');
+    await plain.approver(request);
+    expect(plain.text()).not.toContain('\x1b');
+    const colored = setup({ color: 3 });
+    colored.input.write('y');
+    await colored.approver(request);
+    expect(colored.text()).toContain('\x1b[');
+  });
+
+  it('detects colour from the environment: NO_COLOR and a non-terminal output mean none', async () => {
+    const { input, approver, text } = setup({
+      color: undefined,
+      env: { NO_COLOR: '1', FORCE_COLOR: undefined },
+    });
+    input.write('y');
+    await approver(request);
+    expect(text()).not.toContain('\x1b');
+  });
+});
+
+describe('showPreview', () => {
+  it('prints the call and the diff view without a question', async () => {
+    const { output, text } = fakeOutput();
+    await showPreview(request, {
+      output,
+      color: 0,
+      width: 80,
+      format: 'view',
+      note: 'Approved for this session.',
+    });
+    expect(text().split('\n')).toEqual([
+      '⚙ edit_file(path=src/app.ts)',
+      'src/app.ts  modified  +1 -1',
+      '@@ -1,3 +1,3 @@',
+      '1 1   const a = 1;',
+      '2   - const b = 2;',
+      '  2 + const b = 3;',
+      '3 3   const c = 4;',
+      'Approved for this session.',
+      '',
+    ]);
+  });
+
+  it('prints plain unified text when the output is not a terminal', async () => {
+    const { output, text } = fakeOutput();
+    await showPreview(request, { output, env: {} });
+    expect(text()).toBe(`⚙ edit_file(path=src/app.ts)\n${request.unifiedDiff}`);
+  });
+});
+
+describe('denyWithoutTerminal', () => {
+  it('denies, saying how to approve', async () => {
+    const decision = await denyWithoutTerminal()(request);
+    expect(decision).toEqual({ deny: noTerminalMessage(request) });
+    const message = noTerminalMessage(request);
+    expect(message).toContain('The edit to src/app.ts needs approval');
+    expect(message).toContain('--yes');
+    expect(message).toContain('editgate.config.json');
+  });
+});
