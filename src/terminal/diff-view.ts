@@ -50,7 +50,8 @@ export function renderDiff(change: RenderableChange, options: DiffViewOptions = 
     out.push(...wrapStyled([[binaryDescription(change), palette.note]], width, level));
     return out;
   }
-  if (change.kind === 'noop' || diff.identical) {
+  // Creating or deleting an empty file diffs '' against '': identical text, but not "no changes".
+  if (change.kind === 'noop' || (diff.identical && change.kind === 'modify')) {
     out.push(...wrapStyled([[`${change.path}  unchanged`, palette.header]], width, level));
     out.push(...wrapStyled([[NO_CHANGES_MESSAGE, palette.note]], width, level));
     return out;
@@ -70,7 +71,9 @@ export function renderDiff(change: RenderableChange, options: DiffViewOptions = 
     const header = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
     out.push(...wrapStyled([[header, palette.hunk]], width, level));
     const emphasis =
-      options.wordDiff === false ? { spans: new Map(), partner: new Map() } : emphasizeHunk(hunk.lines);
+      options.wordDiff === false
+        ? { spans: new Map<number, Span[]>(), partner: new Map<number, number>() }
+        : emphasizeHunk(hunk.lines);
     const syntax = useSyntax ? highlightHunk(hunk, useSyntax) : undefined;
     hunk.lines.forEach((line, index) => {
       const partner = emphasis.partner.get(index);

@@ -64,6 +64,17 @@ describe('renderDiff, plain', () => {
     expect(NO_CHANGES_MESSAGE).toBe('No changes: the new content is identical.');
   });
 
+  it('does not call creating or deleting an empty file "no changes"', () => {
+    expect(renderDiff({ path: 'empty.txt', kind: 'create', diff: diffLines('', '') })).toEqual([
+      '/dev/null → empty.txt  created  +0 -0',
+      'An empty file.',
+    ]);
+    expect(renderDiff({ path: 'empty.txt', kind: 'delete', diff: IDENTICAL })).toEqual([
+      'empty.txt → /dev/null  deleted  +0 -0',
+      'The file was empty.',
+    ]);
+  });
+
   it('describes a binary file instead of dumping it', () => {
     const change: RenderableChange = {
       path: 'logo.png',
