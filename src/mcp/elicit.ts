@@ -1,0 +1,134 @@
+import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { currentCall } from './call-context.js';
+
+/** How much of a diff goes into the prompt; the change itself is always complete. */
+export const MAX_PROMPT_DIFF_LINES = 200;
+export const MAX_PROMPT_DIFF_CHARS = 16_000;
+
+/**
+ * The choices are plain enum values that read well as they are: every client that supports form
+ * elicitation can show a plain string enum, while titled options (oneOf) and enumNames are not universal.
+ */
+const CHANGE_CHOICES = {
+  once: 'Allow once',
+  file: 'Allow this file for the session',
+  all: 'Allow all edits this session',
+  deny: 'Deny',
+} as const;
+
+const READ_CHOICES = {
+  once: 'Allow once',
+  file: 'Allow reading this file for the session',
+  all: 'Allow reading any file this session',
+  deny: 'Deny',
+} as const;
+
+type Choices = typeof CHANGE_CHOICES | typeof READ_CHOICES;
+
+function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'] {
+  return {
+    type: 'object',
+    properties: {
+      decision: {
+        type: 'string',
+        title: 'Decision',
+        enum: [choices.once, choices.file, choices.all, choices.deny],
+      },
+      reason: {
+        type: 'string',
+        title: 'Reason (optional)',
+        description: 'Told to the assistant, e.g. why you denied the change or what to do instead',
+        maxLength: 2000,
+      },
+    },
+    required: ['decision'],
+  };
+}
+
+/** The unified diff, cut at a line boundary when long, saying so. */
+export function capDiff(unifiedDiff: string): string {
+  const lines = unifiedDiff.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (kept.length >= MAX_PROMPT_DIFF_LINES || chars + line.length + 1 > MAX_PROMPT_DIFF_CHARS) break;
+    kept.push(line);
+    chars += line.length + 1;
+  }
+  if (kept.length === lines.length) return kept.join('\n');
+  return `${kept.join('\n')}\n… diff cut here: ${kept.length} of ${lines.length} lines shown. The change is complete; allowing it writes all of it.`;
+}
+
+const VERB = { create: 'create', modify: 'modify', delete: 'delete', read: 'read' } as const;
+
+/** The prompt text: what, where, how big, and the diff. */
+export function promptMessage(request: ApprovalRequest): string {
+  if (request.kind === 'read') {
+    return `${request.question ?? `Read ${request.path}?`}\n\n${request.tool} needs to read ${request.path}.`;
+  }
+  const head = `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`;
+  return request.unifiedDiff ? `${head}\n\n${capDiff(request.unifiedDiff)}` : head;
+}
+
+/** The person's answer as a gate Decision. Decline and cancel are denials; the reason reaches the model. */
+export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalRequest['kind']): Decision {
+  const content = answer.content ?? {};
+  const reason = typeof content.reason === 'string' ? content.reason.trim() : '';
+  if (answer.action === 'cancel') {
+    return { deny: reason || 'the user dismissed the approval prompt without answering' };
+  }
+  if (answer.action === 'decline') return reason ? { deny: reason } : 'deny';
+  const choices = kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
+  switch (content.decision) {
+    case choices.once:
+      return 'once';
+    case choices.file:
+      return 'file';
+    case choices.all:
+      return 'all';
+    case choices.deny:
+      return reason ? { deny: reason } : 'deny';
+    default:
+      return { deny: reason || 'the user accepted the prompt without choosing to allow the change' };
+  }
+}
+
+export type Elicit = (
+  params: ElicitRequestFormParams,
+  options: { relatedRequestId?: RequestId; signal?: AbortSignal; timeout: number },
+) => Promise<ElicitResult>;
+
+/**
+ * An Approver that asks the person through the client's elicitation form. The request goes out as part of
+ * the tool call being served (so Streamable HTTP sends it on that call's stream, and cancelling the call
+ * cancels the question). No answer in time is a denial that says so.
+ */
+export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver {
+  return async (request) => {
+    const call = currentCall();
+    if (call) call.status = `waiting for the user to approve ${request.path}`;
+    try {
+      const answer = await elicit(
+        {
+          mode: 'form',
+          message: promptMessage(request),
+          requestedSchema: formSchema(request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES),
+        },
+        { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
+      );
+      return decisionFromAnswer(answer, request.kind);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (/timed? ?out/i.test(text)) {
+        return {
+          deny: `no answer to the approval prompt within ${Math.round(timeoutMs / 1000)} seconds, so nothing was written`,
+        };
+      }
+      return { deny: `the approval prompt failed (${text}), so nothing was written` };
+    } finally {
+      if (call) call.status = `running ${request.tool} on ${request.path}`;
+    }
+  };
+}

@@ -1,0 +1,34 @@
+import type { ApprovalMode } from './approval-mode.js';
+
+const CHANGE_TOOLS = 'write_file, edit_file, multi_edit, edit_lines and undo_edit';
+
+function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
+  const minutes = Math.max(1, Math.round(changeTtlMs / 60_000));
+  if (approval.unavailable) {
+    return `Approval: elicit (${approval.why}). Tell the user: this client cannot show editgate's approval prompt; they can restart editgate with --approve preview.`;
+  }
+  switch (approval.mode) {
+    case 'elicit':
+      return `Approval: elicit (${approval.why}). Each change is shown to the user as a diff in an approval prompt before it is written. If they deny it, the result says so (with their reason when they gave one): do not retry the same change; follow their reason or ask them.`;
+    case 'preview':
+      return `Approval: preview (${approval.why}). ${CHANGE_TOOLS} write nothing: they return the diff and a change_id. Show the user the diff, then call apply_change with the change_id to write it; the user approves that call in their client. A change_id works once and expires after about ${minutes} minute${minutes === 1 ? '' : 's'}; if the file changed in the meantime apply_change refuses with STALE: read the file and make the change again.`;
+    case 'policy':
+      return `Approval: policy (${approval.why}). The workspace policy alone allows or refuses each change; no one is asked. A refused change fails with DENIED_POLICY: do not retry it.`;
+    default:
+      return `Approval: deny (${approval.why}). This server is read-only: only read_file is available.`;
+  }
+}
+
+/** The server's instructions to the model: where it works, how changes are approved, the editing rules. */
+export function serverInstructions(roots: readonly string[], approval: ApprovalMode, changeTtlMs: number) {
+  const where =
+    roots.length === 1
+      ? `editgate reads and edits files in the workspace ${roots[0]}; relative paths are relative to it.`
+      : `editgate reads and edits files in the workspaces ${roots.join(', ')}; relative paths are relative to ${roots[0]}.`;
+  return [
+    where,
+    approvalText(approval, changeTtlMs),
+    'Read a file in full with read_file before editing or overwriting it. Prefer edit_file and multi_edit (exact text replacement) to rewriting whole files. Never copy the line-number prefix of read_file output into old_string.',
+    'Every failure comes back as a tool result with an editgate code (NOT_FOUND, AMBIGUOUS, STALE, ...) and a message that says what to do next.',
+  ].join('\n\n');
+}

@@ -1,0 +1,25 @@
+import type { LoadedConfig } from '../tools/config.js';
+import type { ApproveChoice } from './approval-mode.js';
+import type { Logger } from './logger.js';
+
+/** Everything a server needs, decided once at start-up and shared by every session. */
+export interface McpServeOptions {
+  /** Absolute workspace roots; relative paths resolve against the first. */
+  roots: string[];
+  approve: ApproveChoice;
+  /** The root's editgate.config.json (or --config), loaded once: it applies to every session. */
+  config: LoadedConfig;
+  /** Narrow the roots to the client's MCP roots (never wider). */
+  useClientRoots: boolean;
+  /** Preview mode: how long a change_id stays valid. */
+  changeTtlMs: number;
+  /** Elicit mode: how long to wait for the person's answer before counting it as a denial. */
+  approvalTimeoutMs: number;
+  /** Tool arguments larger than this (as JSON, in bytes) are refused with TOO_LARGE. */
+  maxInputBytes: number;
+  log: Logger;
+}
+
+export const DEFAULT_CHANGE_TTL_MS = 10 * 60_000;
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024;

@@ -1,0 +1,32 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { ToolResult } from '../tools/result.js';
+
+/**
+ * A library ToolResult as an MCP tool result: the message as text for the model, the whole result as
+ * structuredContent for programs, and isError for failures, so a client shows every failure as a tool
+ * result the model can act on, never as a protocol error.
+ */
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: result.message }],
+    // Details are plain data, but a round trip drops undefined fields and anything JSON cannot carry.
+    structuredContent: JSON.parse(JSON.stringify(result)) as Record<string, unknown>,
+    isError: !result.ok,
+  };
+}
+
+/** A failure raised by the MCP layer itself (before the tools run), in the same shape as the tools' own. */
+export function failureResult(
+  tool: string,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): CallToolResult {
+  return toCallToolResult({
+    ok: false,
+    code,
+    message: `${tool} failed (${code}): ${message}`,
+    details: { tool, ...details },
+  });
+}

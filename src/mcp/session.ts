@@ -1,0 +1,218 @@
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Approver } from '../gate/approval.js';
+import { createEditTools } from '../tools/index.js';
+import type { ToolResult } from '../tools/result.js';
+import { type ApprovalMode, chooseApprovalMode } from './approval-mode.js';
+import { type CallContext, runInCall } from './call-context.js';
+import { elicitationApprover } from './elicit.js';
+import { serverInstructions } from './instructions.js';
+import { type Logger, sessionLogger } from './logger.js';
+import type { McpServeOptions } from './options.js';
+import { outputSchemaFor } from './output-schema.js';
+import { startProgress } from './progress.js';
+import { failureResult, toCallToolResult } from './result.js';
+import { SessionTools } from './session-tools.js';
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+let version: string | undefined;
+function serverVersion(): string {
+  version ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
+  return version;
+}
+
+/** The reason a change is refused in a mode where no person can be asked. */
+function noOneToAsk(approval: ApprovalMode): Approver {
+  return (request) => {
+    const what = request.kind === 'read' ? `reading ${request.path}` : `${request.tool} on ${request.path}`;
+    if (approval.unavailable) {
+      return {
+        deny: `${what} needs the user's approval, but this client cannot show editgate's approval prompt (it does not support MCP elicitation) and editgate was started with --approve elicit. Tell the user; they can restart editgate with --approve preview.`,
+      };
+    }
+    switch (approval.mode) {
+      case 'policy':
+        return {
+          deny: `no policy rule allows ${what}. This server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done, and no one is asked. Do not retry; tell the user if it is needed.`,
+        };
+      case 'deny':
+        return { deny: `${what} is not allowed: this editgate server is read-only (--approve deny).` };
+      default:
+        return {
+          deny: `the policy asks before ${what}, and this client cannot show editgate's approval prompt (preview mode). Tell the user; a policy rule in editgate.config.json can allow it.`,
+        };
+    }
+  };
+}
+
+/**
+ * Where no person is ever asked, a refusal comes from the mode, not from a user: say DENIED_POLICY, so the
+ * model does not tell the person they refused something they never saw.
+ */
+function asPolicyDenial(result: ToolResult): ToolResult {
+  if (result.ok || result.code !== 'DENIED_USER') return result;
+  const tool = typeof result.details.tool === 'string' ? result.details.tool : 'tool';
+  const reason = typeof result.details.reason === 'string' ? result.details.reason : 'not allowed';
+  return {
+    ok: false,
+    code: 'DENIED_POLICY',
+    message: `${tool} failed (DENIED_POLICY): ${reason[0]!.toUpperCase()}${reason.slice(1)}`,
+    details: result.details,
+  };
+}
+
+function summary(name: string, result: ToolResult): string {
+  const d = result.details;
+  if (!result.ok) return `${name}: ${result.code}${typeof d.path === 'string' ? ` on ${d.path}` : ''}`;
+  if (name === 'read_file') return `read_file ${String(d.path)}`;
+  const counts = `+${String(d.added)} -${String(d.removed)}`;
+  if (d.changeId) return `${name} ${String(d.path)} ${counts}: staged as change ${String(d.changeId)}`;
+  if (!d.written) return `${name} ${String(d.path)}: no change`;
+  return `${name} ${String(d.path)} ${counts}: written (${String(d.decision)}, by ${String(d.decidedBy)})`;
+}
+
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The first path-like argument, for progress messages. */
+function targetOf(args: Record<string, unknown> | undefined): string {
+  const path = args?.file_path ?? args?.path ?? args?.change_id;
+  return typeof path === 'string' ? ` on ${path.slice(0, 200)}` : '';
+}
+
+/**
+ * One client session's MCP server, built from the client's first message (initialize): the approval mode,
+ * the tool list and the instructions depend on the capabilities it declares.
+ */
+export function createSessionServer(
+  first: JSONRPCMessage,
+  options: McpServeOptions,
+  label = 'client',
+): Server {
+  const init = isInitializeRequest(first) ? first.params : undefined;
+  const approval = chooseApprovalMode(options.approve, init?.capabilities);
+  const server = new Server(
+    { name: 'editgate', title: 'editgate', version: serverVersion() },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions: serverInstructions(options.roots, approval, options.changeTtlMs),
+    },
+  );
+  const log: Logger = sessionLogger(options.log, (params) => server.sendLoggingMessage(params));
+  const client = init ? `${init.clientInfo.name} ${init.clientInfo.version}` : 'an unnamed client';
+  (approval.unavailable ? log.warn : log.info)(
+    `${label} ${client}: approval mode ${approval.mode} (${approval.why})`,
+  );
+
+  const asksPerson = approval.mode === 'elicit' && !approval.unavailable;
+  const approve: Approver = asksPerson
+    ? elicitationApprover((params, request) => server.elicitInput(params, request), options.approvalTimeoutMs)
+    : noOneToAsk(approval);
+  const tools = new SessionTools({
+    configuredRoots: options.roots,
+    useClientRoots: options.useClientRoots,
+    clientHasRoots: () => Boolean(server.getClientCapabilities()?.roots),
+    listRoots: async (relatedRequestId) => (await server.listRoots(undefined, { relatedRequestId })).roots,
+    log,
+    build: (roots) =>
+      createEditTools({
+        ...options.config.options,
+        root: roots,
+        approve,
+        mode: approval.mode === 'preview' ? 'preview' : 'apply',
+        stagedTtlMs: options.changeTtlMs,
+      }),
+  });
+
+  // Read-only: the change tools are not offered at all, and a call to one (from a stale list) is refused.
+  const hidden = new Set(
+    approval.mode === 'deny'
+      ? tools.definitions.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)
+      : [],
+  );
+  const listed: Tool[] = tools.definitions
+    .filter((tool) => !hidden.has(tool.name))
+    .map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema as Tool['inputSchema'],
+      outputSchema: outputSchemaFor(tool.name) as Tool['outputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    }));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => tools.rootsChanged());
+
+  async function call(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
+    const { name, arguments: args } = request.params;
+    const size = Buffer.byteLength(JSON.stringify(args ?? {}));
+    if (size > options.maxInputBytes) {
+      log.info(`${name}: TOO_LARGE (${byteSize(size)} of arguments)`);
+      return failureResult(
+        name,
+        'TOO_LARGE',
+        `The arguments are ${byteSize(size)}, more than this server accepts (${byteSize(options.maxInputBytes)}). Send less at once: edit_file or multi_edit with only the text that changes, or create a large file in parts (write_file, then edits that append).`,
+        { size, limit: options.maxInputBytes },
+      );
+    }
+    if (hidden.has(name)) {
+      return failureResult(
+        name,
+        'DENIED_POLICY',
+        'This editgate server is read-only (started with --approve deny): only read_file is available. Do not retry; tell the user if a change is needed.',
+      );
+    }
+    const context: CallContext = {
+      requestId: extra.requestId,
+      signal: extra.signal,
+      status: `running ${name}${targetOf(args)}`,
+    };
+    const stop = startProgress(extra._meta?.progressToken, extra.sendNotification, () => context.status);
+    try {
+      const set = await tools.get(extra.requestId);
+      if (!('execute' in set)) return failureResult(name, set.code, set.message);
+      let result = await runInCall(context, () => set.execute(name, args ?? {}));
+      if (!asksPerson) result = asPolicyDenial(result);
+      log.info(summary(name, result));
+      return toCallToolResult(result);
+    } finally {
+      stop();
+    }
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await call(request, extra);
+    } catch (error) {
+      // execute never throws; this is the MCP layer's own failure, still shown as a tool result.
+      const text = error instanceof Error ? error.message : String(error);
+      log.error(`${request.params.name}: unexpected error: ${text}`);
+      return failureResult(
+        request.params.name,
+        'IO',
+        `unexpected error in the editgate MCP server: ${text}. Nothing was written. If this persists, tell the user.`,
+      );
+    }
+  });
+  return server;
+}

@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Connected, call, connectStdio, ensureBuilt, workspace } from './helpers.js';
+
+beforeAll(ensureBuilt, 120_000);
+
+let session: Connected | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+interface Asked {
+  message: string;
+  schema: Record<string, unknown>;
+}
+
+/** A client that declares form elicitation and answers each prompt with the next scripted answer. */
+async function eliciting(root: string, answers: ElicitResult[], args: string[] = []) {
+  const asked: Asked[] = [];
+  session = await connectStdio([root, ...args], {
+    capabilities: { elicitation: { form: {} } },
+    setup: (client) =>
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
+        asked.push({ message: params.message, schema: params.requestedSchema });
+        const answer = answers.shift();
+        if (!answer) throw new Error('no scripted answer left');
+        return answer;
+      }),
+  });
+  return { client: session.client, asked };
+}
+
+const choose = (decision: string, reason?: string): ElicitResult => ({
+  action: 'accept',
+  content: reason === undefined ? { decision } : { decision, reason },
+});
+
+async function readAndEdit(client: Client, file: string, from: string, to: string) {
+  await call(client, 'read_file', { file_path: file });
+  return call(client, 'edit_file', { file_path: file, old_string: from, new_string: to });
+}
+
+describe('approval through elicitation', () => {
+  it('auto-detects elicitation, says so, and asks with the path, the counts and the diff', async () => {
+    const root = workspace({ 'a.txt': 'one\ntwo\n' });
+    const { client, asked } = await eliciting(root, [choose('Allow once')]);
+    expect(client.getInstructions()).toContain(
+      'Approval: elicit (auto-detected: the client supports elicitation)',
+    );
+    expect(session!.stderr()).toContain('approval mode elicit');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain('apply_change');
+
+    const edit = await readAndEdit(client, 'a.txt', 'two', 'TWO');
+    expect(edit.isError).toBe(false);
+    expect(edit.structured?.details).toMatchObject({ decision: 'once', decidedBy: 'user', written: true });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+
+    expect(asked).toHaveLength(1);
+    const prompt = asked[0]!;
+    expect(prompt.message).toContain('edit_file wants to modify a.txt (+1 -1)');
+    expect(prompt.message).toContain('-two');
+    expect(prompt.message).toContain('+TWO');
+    expect(prompt.schema).toMatchObject({
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          enum: ['Allow once', 'Allow this file for the session', 'Allow all edits this session', 'Deny'],
+        },
+        reason: { type: 'string' },
+      },
+      required: ['decision'],
+    });
+  });
+
+  it('"this file for the session" stops asking for that file only', async () => {
+    const root = workspace({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+    const { client, asked } = await eliciting(root, [
+      choose('Allow this file for the session'),
+      choose('Allow once'),
+    ]);
+    expect((await readAndEdit(client, 'a.txt', 'a1', 'a2')).isError).toBe(false);
+    const again = await call(client, 'edit_file', { file_path: 'a.txt', old_string: 'a2', new_string: 'a3' });
+    expect(again.structured?.details).toMatchObject({ decidedBy: 'session', written: true });
+    expect((await readAndEdit(client, 'b.txt', 'b1', 'b2')).isError).toBe(false);
+    expect(asked.map((prompt) => prompt.message.split('\n')[0])).toEqual([
+      'edit_file wants to modify a.txt (+1 -1)',
+      'edit_file wants to modify b.txt (+1 -1)',
+    ]);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a3\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b2\n');
+  });
+
+  it('"all edits this session" stops asking altogether', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    const { client, asked } = await eliciting(root, [choose('Allow all edits this session')]);
+    expect((await readAndEdit(client, 'a.txt', 'a1', 'a2')).isError).toBe(false);
+    expect((await call(client, 'write_file', { file_path: 'c.txt', content: 'c\n' })).isError).toBe(false);
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(root, 'c.txt'), 'utf8')).toBe('c\n');
+  });
+
+  it('deny with a reason: nothing written, the reason reaches the model', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    const { client } = await eliciting(root, [choose('Deny', 'use a constant instead')]);
+    const denied = await readAndEdit(client, 'a.txt', 'a1', 'a2');
+    expect(denied.isError).toBe(true);
+    expect(denied.structured?.code).toBe('DENIED_USER');
+    expect(denied.text).toContain('use a constant instead');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  });
+
+  it('decline and cancel are denials; nothing is written', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    const { client } = await eliciting(root, [{ action: 'decline' }, { action: 'cancel' }]);
+    const declined = await readAndEdit(client, 'a.txt', 'a1', 'a2');
+    expect(declined.structured?.code).toBe('DENIED_USER');
+    const cancelled = await call(client, 'edit_file', {
+      file_path: 'a.txt',
+      old_string: 'a1',
+      new_string: 'a3',
+    });
+    expect(cancelled.structured?.code).toBe('DENIED_USER');
+    expect(cancelled.text).toContain('dismissed');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  });
+
+  it('caps a very long diff in the prompt, saying so, and still writes all of it', async () => {
+    const root = workspace();
+    const content = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const { client, asked } = await eliciting(root, [choose('Allow once')]);
+    expect((await call(client, 'write_file', { file_path: 'long.txt', content })).isError).toBe(false);
+    expect(asked[0]!.message).toContain('write_file wants to create long.txt (+1000 -0)');
+    expect(asked[0]!.message).toContain('diff cut here');
+    expect(asked[0]!.message).not.toContain('line 1000');
+    expect(readFileSync(join(root, 'long.txt'), 'utf8')).toBe(content);
+  });
+
+  it('asks the read question when the policy asks before reading', async () => {
+    const config = JSON.stringify({
+      policy: { rules: [{ tool: 'read_file', path: 'secret/**', action: 'ask' }] },
+    });
+    const root = workspace({ 'editgate.config.json': config, 'secret/k.txt': 'k\n' });
+    const { client, asked } = await eliciting(root, [choose('Deny', 'private'), choose('Allow once')]);
+    const denied = await call(client, 'read_file', { file_path: 'secret/k.txt' });
+    expect(denied.structured?.code).toBe('DENIED_USER');
+    expect(denied.text).toContain('private');
+    expect(asked[0]!.message).toContain('Read secret/k.txt?');
+    expect(asked[0]!.schema).toMatchObject({
+      properties: { decision: { enum: expect.arrayContaining(['Allow reading this file for the session']) } },
+    });
+    expect((await call(client, 'read_file', { file_path: 'secret/k.txt' })).isError).toBe(false);
+  });
+
+  it('a client without elicitation gets preview mode; --approve elicit there refuses changes', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    session = await connectStdio([root]);
+    const { tools } = await session.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('apply_change');
+    await session.close();
+
+    session = await connectStdio([root, '--approve', 'elicit']);
+    expect(session.client.getInstructions()).toContain('does not support elicitation');
+    const refused = await readAndEdit(session.client, 'a.txt', 'a1', 'a2');
+    expect(refused.structured?.code).toBe('DENIED_POLICY');
+    expect(refused.text).toContain('--approve preview');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  });
+
+  it('sends progress notifications while a person is deciding', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    let progressSeen!: () => void;
+    const seen = new Promise<void>((resolve) => {
+      progressSeen = resolve;
+    });
+    const progress: string[] = [];
+    session = await connectStdio([root], {
+      capabilities: { elicitation: {} },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, async () => {
+          // The person takes their time: answer only once the server has reported progress.
+          await seen;
+          return choose('Allow once');
+        }),
+    });
+    await call(session.client, 'read_file', { file_path: 'a.txt' });
+    const result = await session.client.callTool(
+      { name: 'edit_file', arguments: { file_path: 'a.txt', old_string: 'a1', new_string: 'a2' } },
+      undefined,
+      {
+        onprogress: (update) => {
+          progress.push(update.message ?? '');
+          progressSeen();
+        },
+      },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(progress[0]).toContain('waiting for the user to approve a.txt');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
+  });
+});
