@@ -1,0 +1,95 @@
+import type OpenAI from 'openai';
+import type { EditTools } from '../tools/index.js';
+import type { ToolResult } from '../tools/result.js';
+import { portableSchema } from './portable-schema.js';
+
+// strict is left unset: strict mode needs every property required, so editgate's optional fields (offset,
+// limit, replace_all, encoding) would have to become nullable, and the tools do not take null for them.
+
+/** The editgate tools as Chat Completions function tools, for `chat.completions.create({ tools })`. */
+export function openAIChatTools(tools: EditTools): OpenAI.Chat.ChatCompletionFunctionTool[] {
+  return tools.definitions.map((definition) => ({
+    type: 'function',
+    function: {
+      name: definition.name,
+      description: definition.description,
+      parameters: portableSchema(definition.inputSchema),
+    },
+  }));
+}
+
+/**
+ * Runs the tool calls of an assistant message (`message.tool_calls`, absent or empty is fine) one after
+ * another, in order, and returns one `tool` message per call. Arguments that are not valid JSON come back
+ * as an INVALID_INPUT message, never as a throw; every call gets an answer, as the API requires.
+ */
+export async function runOpenAIChatToolCalls(
+  tools: EditTools,
+  toolCalls: readonly OpenAI.Chat.ChatCompletionMessageToolCall[] | null | undefined,
+): Promise<OpenAI.Chat.ChatCompletionToolMessageParam[]> {
+  const messages: OpenAI.Chat.ChatCompletionToolMessageParam[] = [];
+  for (const call of toolCalls ?? []) {
+    // editgate defines only function tools; a custom-tool call still needs an answer (UNKNOWN_TOOL).
+    const { name, text } =
+      call.type === 'function'
+        ? { name: call.function.name, text: call.function.arguments }
+        : { name: call.custom.name, text: call.custom.input };
+    const result = await executeJsonCall(tools, name, text);
+    messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });
+  }
+  return messages;
+}
+
+/** The editgate tools as Responses API function tools, for `responses.create({ tools })`. */
+export function openAIResponsesTools(tools: EditTools): OpenAI.Responses.FunctionTool[] {
+  return tools.definitions.map((definition) => ({
+    type: 'function',
+    name: definition.name,
+    description: definition.description,
+    parameters: portableSchema(definition.inputSchema),
+    strict: false,
+  }));
+}
+
+/**
+ * Runs the `function_call` items of a response's `output` one after another, in order, and returns one
+ * `function_call_output` item per call for the next request's `input`. Other items are skipped.
+ */
+export async function runOpenAIResponsesCalls(
+  tools: EditTools,
+  outputItems: readonly OpenAI.Responses.ResponseOutputItem[],
+): Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]> {
+  const outputs: OpenAI.Responses.ResponseInputItem.FunctionCallOutput[] = [];
+  for (const item of outputItems) {
+    if (item.type !== 'function_call') continue;
+    const result = await executeJsonCall(tools, item.name, item.arguments);
+    outputs.push({
+      type: 'function_call_output',
+      call_id: item.call_id,
+      output: result.message,
+      // A call made by a program (programmatic tool calling) is answered to that program.
+      ...(item.caller ? { caller: item.caller } : {}),
+    });
+  }
+  return outputs;
+}
+
+/** Parses a model's JSON arguments and runs the call; text that is not JSON becomes a failure to read. */
+async function executeJsonCall(tools: EditTools, name: string, text: string): Promise<ToolResult> {
+  // An unknown name is the first thing to tell the model, whatever its arguments look like.
+  if (!tools.definitions.some((definition) => definition.name === name)) return tools.execute(name, {});
+  let input: unknown;
+  try {
+    // Some models send "" for a call they think needs no arguments; editgate then names what is missing.
+    input = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      code: 'INVALID_INPUT',
+      message: `${name} failed (INVALID_INPUT): the arguments are not valid JSON (${reason}). Nothing was done. Call ${name} again with its arguments as one JSON object.`,
+      details: { tool: name },
+    };
+  }
+  return tools.execute(name, input);
+}
