@@ -1,0 +1,152 @@
+// Small helpers shared by the bench/*.bench.mjs files: timing, processes, temp folders, tables.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Run the collector if node was started with --expose-gc, so one measurement does not pay for another. */
+export function collectGarbage() {
+  if (typeof globalThis.gc === 'function') globalThis.gc();
+}
+
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Time `fn` in this process: `warmup` untimed calls (JIT, caches), then `runs` timed calls; returns the
+ * median in milliseconds, and the last result.
+ */
+export function timeInProcess(fn, { warmup = 1, runs = 5 } = {}) {
+  let result;
+  for (let i = 0; i < warmup; i++) result = fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    collectGarbage();
+    const start = performance.now();
+    result = fn();
+    times.push(performance.now() - start);
+  }
+  return { ms: median(times), times, result };
+}
+
+/** Time a whole external process (start to exit), output discarded; median of `runs` after `warmup`. */
+export function timeProcess(command, args, { warmup = 1, runs = 5, env, okStatus = [0] } = {}) {
+  const once = () => {
+    const start = performance.now();
+    const child = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const ms = performance.now() - start;
+    if (child.error) throw child.error;
+    if (!okStatus.includes(child.status)) {
+      throw new Error(`${command} exited with ${child.status}: ${String(child.stderr).slice(0, 500)}`);
+    }
+    return ms;
+  };
+  for (let i = 0; i < warmup; i++) once();
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(once());
+  return { ms: median(times), times };
+}
+
+/**
+ * Run a node script in a child process that prints one JSON line last, killing it `timeoutMs` after it
+ * prints a line `started` (or after it starts, if it never does). Resolves to the parsed JSON, or to
+ * `{ timedOut: true }`. Keeps a slow competitor from stalling the bench.
+ */
+export function runNodeChild(script, args, { timeoutMs }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const kill = () => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    };
+    let timer = setTimeout(kill, timeoutMs);
+    let started = false;
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (!started && /^started$/m.test(stdout)) {
+        started = true;
+        clearTimeout(timer);
+        timer = setTimeout(kill, timeoutMs);
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) return resolve({ timedOut: true });
+      if (code !== 0)
+        return reject(new Error(`child ${script} exited with ${code}: ${stderr.slice(0, 500)}`));
+      const line = stdout.trim().split('\n').pop();
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(new Error(`child ${script} printed no JSON: ${stdout.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+/** A fresh temp folder, removed by `remove()` and, failing that, when the process exits. */
+export function tempDir(prefix = 'editgate-bench-') {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => rmSync(path, { recursive: true, force: true });
+  process.once('exit', remove);
+  return { path, remove };
+}
+
+/** Peak resident set size of this process so far, in MB. */
+export function peakRssMb() {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+export function formatMs(ms) {
+  if (ms === undefined || Number.isNaN(ms)) return '-';
+  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  return `${ms.toFixed(1)} ms`;
+}
+
+/** `mine / reference` as "0.42x"; '-' when either is missing, "<" when the reference was cut off. */
+export function formatRatio(mine, reference, { referenceCapped = false } = {}) {
+  if (mine === undefined || reference === undefined) return '-';
+  const ratio = mine / reference;
+  const text =
+    ratio >= 10 ? `${ratio.toFixed(0)}x` : ratio >= 0.1 ? `${ratio.toFixed(2)}x` : `${ratio.toFixed(3)}x`;
+  return referenceCapped ? `< ${text}` : text;
+}
+
+/** Print rows (arrays of cells) under `headers`, columns padded; numbers-looking cells right-aligned. */
+export function printTable(headers, rows) {
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => String(row[i]).length)),
+  );
+  const numeric = (cell) => /^[<>]?\s?[\d.,]+\s?(ms|s|x|MB)?$/.test(String(cell));
+  const line = (cells) =>
+    cells
+      .map((cell, i) => (numeric(cell) ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i])))
+      .join('  ');
+  console.log(line(headers));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+/** A deterministic pseudo-random generator (mulberry32): the same inputs on every run and machine. */
+export function random(seed) {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
