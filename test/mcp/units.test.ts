@@ -1,0 +1,145 @@
+// The MCP layer's pure parts, without a process: mode choice, prompt text, answers, roots, HTTP checks, flags.
+
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseDuration, parseSize } from '../../src/cli/commands/mcp.js';
+import { chooseApprovalMode, supportsFormElicitation } from '../../src/mcp/approval-mode.js';
+import { capDiff, decisionFromAnswer, MAX_PROMPT_DIFF_LINES, promptMessage } from '../../src/mcp/elicit.js';
+import { checkRequest } from '../../src/mcp/http-guard.js';
+import { narrowRoots } from '../../src/mcp/roots.js';
+
+describe('approval mode', () => {
+  it('reads the elicitation capability in both spellings', () => {
+    expect(supportsFormElicitation({ elicitation: {} })).toBe(true);
+    expect(supportsFormElicitation({ elicitation: { form: {} } })).toBe(true);
+    expect(supportsFormElicitation({ elicitation: { url: {} } })).toBe(false);
+    expect(supportsFormElicitation({})).toBe(false);
+    expect(supportsFormElicitation(undefined)).toBe(false);
+  });
+
+  it('auto-detect picks elicit or preview; explicit elicit never falls back', () => {
+    expect(chooseApprovalMode('auto-detect', { elicitation: {} }).mode).toBe('elicit');
+    expect(chooseApprovalMode('auto-detect', {}).mode).toBe('preview');
+    expect(chooseApprovalMode('elicit', {})).toMatchObject({ mode: 'elicit', unavailable: true });
+    expect(chooseApprovalMode('policy', { elicitation: {} })).toMatchObject({
+      mode: 'policy',
+      unavailable: false,
+    });
+  });
+});
+
+describe('elicitation prompt', () => {
+  const request = {
+    tool: 'edit_file',
+    path: 'src/a.ts',
+    kind: 'modify' as const,
+    diff: { hunks: [], added: 1, removed: 2, identical: false },
+    unifiedDiff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1 @@\n-a\n-b\n+c\n',
+    stats: { added: 1, removed: 2 },
+  };
+
+  it('carries the path, the counts and the diff', () => {
+    expect(promptMessage(request)).toBe(
+      `edit_file wants to modify src/a.ts (+1 -2)\n\n${request.unifiedDiff.trimEnd()}`,
+    );
+  });
+
+  it('cuts long diffs at a line, saying how much is shown', () => {
+    const long = Array.from({ length: 500 }, (_, i) => `+line ${i}`).join('\n');
+    const capped = capDiff(long);
+    expect(capped.split('\n')).toHaveLength(MAX_PROMPT_DIFF_LINES + 1);
+    expect(capped).toContain(`${MAX_PROMPT_DIFF_LINES} of 500 lines shown`);
+    expect(capDiff('+a\n+b\n')).toBe('+a\n+b');
+  });
+
+  it('maps every answer to a decision; only an explicit allow allows', () => {
+    const accept = (content: Record<string, string>) =>
+      decisionFromAnswer({ action: 'accept', content }, 'modify');
+    expect(accept({ decision: 'Allow once' })).toBe('once');
+    expect(accept({ decision: 'Allow this file for the session' })).toBe('file');
+    expect(accept({ decision: 'Allow all edits this session' })).toBe('all');
+    expect(accept({ decision: 'Deny' })).toBe('deny');
+    expect(accept({ decision: 'Deny', reason: ' not now ' })).toEqual({ deny: 'not now' });
+    expect(accept({})).toMatchObject({ deny: expect.any(String) });
+    expect(accept({ decision: 'Allow reading this file for the session' })).toMatchObject({
+      deny: expect.any(String),
+    });
+    expect(decisionFromAnswer({ action: 'decline' }, 'modify')).toBe('deny');
+    expect(decisionFromAnswer({ action: 'cancel' }, 'modify')).toMatchObject({
+      deny: expect.stringContaining('dismissed'),
+    });
+    expect(
+      decisionFromAnswer(
+        { action: 'accept', content: { decision: 'Allow reading this file for the session' } },
+        'read',
+      ),
+    ).toBe('file');
+  });
+});
+
+describe('narrowRoots', () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-roots-')));
+  const root = join(base, 'root');
+  mkdirSync(join(root, 'sub'), { recursive: true });
+  mkdirSync(join(base, 'elsewhere'));
+  symlinkSync(join(base, 'elsewhere'), join(root, 'link'));
+  const uri = (path: string) => ({ uri: pathToFileURL(path).href });
+
+  it('keeps client roots inside, shrinks client roots around, drops the rest', async () => {
+    expect((await narrowRoots([root], [uri(join(root, 'sub'))])).roots).toEqual([join(root, 'sub')]);
+    expect((await narrowRoots([root], [uri(base)])).roots).toEqual([root]);
+    const out = await narrowRoots(
+      [root],
+      [uri(join(base, 'elsewhere')), uri(join(base, 'missing')), { uri: 'x:y' }],
+    );
+    expect(out.roots).toEqual([]);
+    expect(out.ignored).toHaveLength(3);
+  });
+
+  it('compares real paths: a link inside the root to a folder outside does not count as inside', async () => {
+    const out = await narrowRoots([root], [uri(join(root, 'link'))]);
+    expect(out.roots).toEqual([]);
+  });
+});
+
+describe('HTTP request checks', () => {
+  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+  it('accepts loopback Host and Origin, refuses others', () => {
+    expect(checkRequest(req({ host: '127.0.0.1:3000' }), undefined)).toBeUndefined();
+    expect(
+      checkRequest(req({ host: 'localhost:3000', origin: 'http://localhost:5173' }), undefined),
+    ).toBeUndefined();
+    expect(checkRequest(req({ host: '[::1]:3000' }), undefined)).toBeUndefined();
+    expect(checkRequest(req({ host: 'attacker.example:3000' }), undefined)?.status).toBe(403);
+    expect(checkRequest(req({}), undefined)?.status).toBe(403);
+    expect(
+      checkRequest(req({ host: '127.0.0.1:1', origin: 'https://127.0.0.1.evil.example' }), undefined)?.status,
+    ).toBe(403);
+  });
+
+  it('needs the bearer token when one is set', () => {
+    const host = '127.0.0.1:3000';
+    expect(checkRequest(req({ host }), 'secret')?.status).toBe(401);
+    expect(checkRequest(req({ host, authorization: 'Bearer nope' }), 'secret')?.status).toBe(401);
+    expect(checkRequest(req({ host, authorization: 'Basic secret' }), 'secret')?.status).toBe(401);
+    expect(checkRequest(req({ host, authorization: 'Bearer secret' }), 'secret')).toBeUndefined();
+  });
+});
+
+describe('command-line units', () => {
+  it('parses durations and sizes', () => {
+    expect(parseDuration('1s')).toBe(1000);
+    expect(parseDuration('10m')).toBe(600_000);
+    expect(parseDuration('250')).toBe(250);
+    expect(parseDuration('0s')).toBeUndefined();
+    expect(parseDuration('soon')).toBeUndefined();
+    expect(parseSize('64kb')).toBe(65_536);
+    expect(parseSize('8MB')).toBe(8 * 1024 * 1024);
+    expect(parseSize('-1')).toBeUndefined();
+  });
+});
