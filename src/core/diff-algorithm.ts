@@ -7,7 +7,7 @@
  * edit script. Finally changed groups slide to where a person expects them, as git's xdl_change_compact.
  */
 
-import { createLcsScratch, lcsByBits } from './lcs-bits.js';
+import { createLcsScratch, type LcsScratch, lcsByBits } from './lcs-bits.js';
 
 /** `removed[i]` is 1 when line i of `a` is not kept; `added[j]` is 1 when line j of `b` is new. */
 export interface ChangeMarks {
@@ -27,6 +27,8 @@ const LINE_MAX = 0x3fffffff;
 const BITS_MAX_AREA = 1 << 20;
 /** Switch once Myers has spent about as much as the bit-parallel pass would: ec^2 > area / BITS_COST. */
 const BITS_COST = 16;
+/** Regions up to this many lines (both sides) skip the cleanup. */
+const SMALL_REGION = 256;
 
 /** `a` and `b` are line ids in `[0, idCount)`; equal ids mean equal lines. */
 export function diffIds(a: Int32Array, b: Int32Array, idCount: number): ChangeMarks {
@@ -44,18 +46,36 @@ export function diffIds(a: Int32Array, b: Int32Array, idCount: number): ChangeMa
     end2--;
   }
 
-  const kept1 = keepLines(a, b, idCount, start, end1, removed);
-  const kept2 = keepLines(b, a, idCount, start, end2, added);
-  compare(kept1, kept2, idCount, removed, added);
+  if (end1 - start + (end2 - start) <= SMALL_REGION) {
+    // Small: the cleanup would cost more than it saves, and without it the result is minimal.
+    compare(
+      { ids: a, index: undefined, start, end: end1 },
+      { ids: b, index: undefined, start, end: end2 },
+      idCount,
+      removed,
+      added,
+    );
+  } else {
+    compare(
+      keepLines(a, b, idCount, start, end1, removed),
+      keepLines(b, a, idCount, start, end2, added),
+      idCount,
+      removed,
+      added,
+    );
+  }
   compact(a, removed, added);
   compact(b, added, removed);
   return { removed, added };
 }
 
+/** The lines the search works on: `ids[start, end)`. */
 interface Kept {
   ids: Int32Array;
-  /** Index in the full sequence of each kept line. */
-  index: Int32Array;
+  /** Index in the full sequence of each kept line; undefined when `ids` is the full sequence. */
+  index: Int32Array | undefined;
+  start: number;
+  end: number;
 }
 
 /**
@@ -91,7 +111,7 @@ function keepLines(
       size++;
     } else marks[start + i] = 1;
   }
-  return { ids: ids.subarray(0, size), index: index.subarray(0, size) };
+  return { ids, index, start: 0, end: size };
 }
 
 /** git's xdl_clean_mmatch: is a many-partner line surrounded mostly by partnerless lines? */
@@ -153,6 +173,7 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
   const ha2 = kept2.ids;
   const n1 = ha1.length;
   const n2 = ha2.length;
+  // Sized for the full arrays so diagonal indexes need no shifting; allocation is cheap next to the search.
   const diagonals = n1 + n2 + 3;
   const env: Env = {
     ha1,
@@ -163,15 +184,17 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
     maxCost: Math.max(bogoSqrt(diagonals), MAX_COST_MIN),
   };
   const split: Split = { i1: 0, i2: 0, j1: -1, j2: -1, minLo: false, minHi: false };
-  const scratch = createLcsScratch(idCount);
+  let scratch: LcsScratch | undefined;
+  const index1 = kept1.index;
+  const index2 = kept2.index;
   const markRemoved = (i: number) => {
-    removed[kept1.index[i]!] = 1;
+    removed[index1 ? index1[i]! : i] = 1;
   };
   const markAdded = (j: number) => {
-    added[kept2.index[j]!] = 1;
+    added[index2 ? index2[j]! : j] = 1;
   };
   // Boxes to solve, five numbers each: off1, lim1, off2, lim2, needMin.
-  const stack: number[] = [0, n1, 0, n2, 0];
+  const stack: number[] = [kept1.start, kept1.end, kept2.start, kept2.end, 0];
   while (stack.length > 0) {
     const needMin = stack.pop() === 1;
     let lim2 = stack.pop()!;
@@ -187,13 +210,14 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
       lim2--;
     }
     if (off1 === lim1) {
-      for (let i = off2; i < lim2; i++) added[kept2.index[i]!] = 1;
+      for (let i = off2; i < lim2; i++) markAdded(i);
     } else if (off2 === lim2) {
-      for (let i = off1; i < lim1; i++) removed[kept1.index[i]!] = 1;
+      for (let i = off1; i < lim1; i++) markRemoved(i);
     } else {
       const area = (lim1 - off1) * (lim2 - off2);
       const bitsAfter = area <= BITS_MAX_AREA ? Math.ceil(Math.sqrt(area / BITS_COST)) : LINE_MAX;
       if (findSplit(env, off1, lim1, off2, lim2, needMin, bitsAfter, split)) {
+        scratch ??= createLcsScratch(idCount);
         lcsByBits(ha1, off1, lim1, ha2, off2, lim2, scratch, markRemoved, markAdded);
         continue;
       }

@@ -15,6 +15,8 @@ export interface InternedLines {
   count: number;
 }
 
+const SMALL = 64;
+
 interface Side {
   bytes: Uint8Array;
   view: DataView;
@@ -30,6 +32,8 @@ export function internLines(
   fromB: number,
   toB: number,
 ): InternedLines {
+  // A few lines: setting up the byte path costs more than it saves.
+  if (toA - fromA + (toB - fromB) < SMALL) return internWithMap(a, fromA, toA, b, fromB, toB);
   const sideA = encodeSide(a, fromA, toA);
   const sideB = sideA && encodeSide(b, fromB, toB);
   if (!sideA || !sideB) return internWithMap(a, fromA, toA, b, fromB, toB);

@@ -3,8 +3,8 @@ import type { Eol } from './lines.js';
 /**
  * Where every line of a text starts, in the universal-newline model of `lines.ts` ("\r\n", "\n" or a lone
  * "\r" ends a line; the terminator belongs to the line). Line `i` spans `[starts[i], starts[i + 1])`,
- * terminator included; `starts[count]` is `text.length`. Offsets only, so a million-line text costs one
- * Int32Array instead of a million objects.
+ * terminator included; `starts[count]` is `text.length` (entries past it are unused). Offsets only, so a
+ * million-line text costs one Int32Array instead of a million objects.
  */
 export interface LineTable {
   text: string;
@@ -41,18 +41,14 @@ export function buildLineTable(text: string): LineTable {
     if (size === starts.length) starts = grow(starts);
     starts[size++] = length;
   }
-  return { text, starts: starts.subarray(0, size), count: size - 1, hasCr };
+  // No subarray: `starts` may be longer than needed, `count` says how much is used.
+  return { text, starts, count: size - 1, hasCr };
 }
 
 function grow(array: Int32Array): Int32Array {
   const bigger = new Int32Array(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-/** Line `index` with its terminator, the identity the diff compares. */
-export function lineWithEol(table: LineTable, index: number): string {
-  return table.text.slice(table.starts[index], table.starts[index + 1]);
 }
 
 export function eolLength(table: LineTable, index: number): number {

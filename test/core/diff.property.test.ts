@@ -85,12 +85,6 @@ function lcsLength(a: number[], b: number[]): number {
   return row[b.length]!;
 }
 
-function hasManyPartners(seq: number[], other: number[]): boolean {
-  let limit = 1;
-  for (let n = seq.length; n > 0; n >>= 2) limit <<= 1;
-  return seq.some((x) => other.filter((y) => y === x).length >= limit);
-}
-
 /** The lines both sides keep must be the same sequence; returns its length. */
 function keptLength(a: number[], b: number[], removed: ArrayLike<number>, added: ArrayLike<number>): number {
   const keptA = a.filter((_, i) => removed[i] === 0);
@@ -102,14 +96,14 @@ function keptLength(a: number[], b: number[], removed: ArrayLike<number>, added:
 describe('diff engine', () => {
   const ids = (max: number, length: number) => fc.array(fc.integer({ min: 0, max }), { maxLength: length });
 
-  it('keeps a common subsequence, and a longest one when no heuristic applies', () => {
+  it('keeps a longest common subsequence on small inputs', () => {
     fc.assert(
       fc.property(ids(12, 50), ids(12, 50), (a, b) => {
         const { removed, added } = diffIds(Int32Array.from(a), Int32Array.from(b), 13);
         const kept = keptLength(a, b, removed, added);
-        // git's cleanup may set aside lines with many partners (>= about sqrt(n)); without them the result
-        // is minimal.
-        if (!hasManyPartners(a, b) && !hasManyPartners(b, a)) expect(kept).toBe(lcsLength(a, b));
+        // Up to 256 lines the engine skips git's cleanup (which may set aside lines with many partners), so
+        // the result is a longest common subsequence.
+        expect(kept).toBe(lcsLength(a, b));
       }),
       { numRuns: 3000 },
     );
