@@ -4,9 +4,10 @@
  * (they are changed whatever happens), run Myers' O(ND) search with a linear-space middle-snake split, and cap
  * the cost of each split: past a bound it takes the furthest-reaching point instead of the optimal one, so
  * pathological inputs (shuffled lines, unrelated files) stay fast and still yield a correct, if not minimal,
- * edit script. Finally changed groups slide to where a person expects them, as git's xdl_change_compact.
+ * edit script. Finally changed groups slide to where a person expects them (`diff-slide.ts`).
  */
 
+import { type LineShape, slideGroups } from './diff-slide.js';
 import { createLcsScratch, type LcsScratch, lcsByBits } from './lcs-bits.js';
 
 /** `removed[i]` is 1 when line i of `a` is not kept; `added[j]` is 1 when line j of `b` is new. */
@@ -30,8 +31,11 @@ const BITS_COST = 16;
 /** Regions up to this many lines (both sides) skip the cleanup. */
 const SMALL_REGION = 256;
 
-/** `a` and `b` are line ids in `[0, idCount)`; equal ids mean equal lines. */
-export function diffIds(a: Int32Array, b: Int32Array, idCount: number): ChangeMarks {
+/**
+ * `a` and `b` are line ids in `[0, idCount)`; equal ids mean equal lines. With `shape`, changed groups that
+ * can slide are placed by git's indent heuristic.
+ */
+export function diffIds(a: Int32Array, b: Int32Array, idCount: number, shape?: LineShape): ChangeMarks {
   const n1 = a.length;
   const n2 = b.length;
   const removed = new Uint8Array(n1);
@@ -64,8 +68,8 @@ export function diffIds(a: Int32Array, b: Int32Array, idCount: number): ChangeMa
       added,
     );
   }
-  compact(a, removed, added);
-  compact(b, added, removed);
+  slideGroups(a, removed, added, 0, shape);
+  slideGroups(b, added, removed, 1, shape);
   return { removed, added };
 }
 
@@ -420,83 +424,4 @@ function setSplit(out: Split, i1: number, i2: number, minLo: boolean, minHi: boo
   out.i2 = i2;
   out.minLo = minLo;
   out.minHi = minHi;
-}
-
-/**
- * git's xdl_change_compact (without its indent heuristic): slide each group of changed lines as far down as
- * it goes, merging groups it bumps into, then back up to line up with a change on the other side if it can.
- * The edit script stays valid (only equal lines trade places); the diff reads the way people expect.
- */
-function compact(seq: Int32Array, marks: Uint8Array, otherMarks: Uint8Array): void {
-  const n = seq.length;
-  const no = otherMarks.length;
-  const g = { start: 0, end: 0 };
-  const go = { start: 0, end: 0 };
-  while (g.end < n && marks[g.end]) g.end++;
-  while (go.end < no && otherMarks[go.end]) go.end++;
-
-  for (;;) {
-    if (g.end !== g.start) {
-      let groupSize: number;
-      let earliestEnd: number;
-      let endMatchingOther: number;
-      do {
-        groupSize = g.end - g.start;
-        endMatchingOther = -1;
-        while (slideUp(seq, marks, g)) previousGroup(otherMarks, go);
-        earliestEnd = g.end;
-        if (go.end > go.start) endMatchingOther = g.end;
-        while (slideDown(seq, marks, g)) {
-          nextGroup(otherMarks, go);
-          if (go.end > go.start) endMatchingOther = g.end;
-        }
-      } while (groupSize !== g.end - g.start);
-
-      if (g.end !== earliestEnd && endMatchingOther !== -1) {
-        while (go.end === go.start) {
-          slideUp(seq, marks, g);
-          previousGroup(otherMarks, go);
-        }
-      }
-    }
-    if (!nextGroup(marks, g)) break;
-    nextGroup(otherMarks, go);
-  }
-}
-
-interface Group {
-  start: number;
-  end: number;
-}
-
-function nextGroup(marks: Uint8Array, g: Group): boolean {
-  if (g.end === marks.length) return false;
-  g.start = g.end + 1;
-  g.end = g.start;
-  while (g.end < marks.length && marks[g.end]) g.end++;
-  return true;
-}
-
-function previousGroup(marks: Uint8Array, g: Group): boolean {
-  if (g.start === 0) return false;
-  g.end = g.start - 1;
-  g.start = g.end;
-  while (g.start > 0 && marks[g.start - 1]) g.start--;
-  return true;
-}
-
-function slideDown(seq: Int32Array, marks: Uint8Array, g: Group): boolean {
-  if (g.end >= seq.length || seq[g.start] !== seq[g.end]) return false;
-  marks[g.start++] = 0;
-  marks[g.end++] = 1;
-  while (g.end < seq.length && marks[g.end]) g.end++;
-  return true;
-}
-
-function slideUp(seq: Int32Array, marks: Uint8Array, g: Group): boolean {
-  if (g.start === 0 || seq[g.start - 1] !== seq[g.end - 1]) return false;
-  marks[--g.start] = 1;
-  marks[--g.end] = 0;
-  while (g.start > 0 && marks[g.start - 1]) g.start--;
-  return true;
 }

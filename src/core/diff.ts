@@ -9,6 +9,7 @@
  */
 import { commonPrefixLength, commonSuffixLength } from './common-affix.js';
 import { diffIds } from './diff-algorithm.js';
+import type { LineShape } from './diff-slide.js';
 import { EditgateError } from './errors.js';
 import { internLines } from './line-interner.js';
 import { buildLineTable, isLfBoundary, type LineTable, lineEol, lineText } from './line-table.js';
@@ -112,7 +113,12 @@ function findChanges(a: LineTable, b: LineTable): Change[] {
   const endA = a.count - tail + margin;
   const endB = b.count - tail + margin;
   const ids = internLines(a, start, endA, b, start, endB);
-  const { removed, added } = diffIds(ids.a, ids.b, ids.count);
+  const shape: LineShape = {
+    indent: indentCache(a, b, start, endA - start, endB - start),
+    first: -start,
+    end: [a.count - start, b.count - start],
+  };
+  const { removed, added } = diffIds(ids.a, ids.b, ids.count, shape);
 
   const changes: Change[] = [];
   const n1 = removed.length;
@@ -133,6 +139,33 @@ function findChanges(a: LineTable, b: LineTable): Change[] {
     changes.push({ os: start + os, oe: start + i, ns: start + ns, ne: start + j });
   }
   return changes;
+}
+
+/** Indentation as git's indent heuristic measures it, computed on demand and cached for the diffed region. */
+function indentCache(a: LineTable, b: LineTable, start: number, lengthA: number, lengthB: number) {
+  const cache = [new Int16Array(lengthA).fill(-2), new Int16Array(lengthB).fill(-2)] as const;
+  return (side: 0 | 1, index: number): number => {
+    const table = side === 0 ? a : b;
+    const cached = cache[side];
+    if (index < 0 || index >= cached.length) return indentOf(table, start + index);
+    let value = cached[index]!;
+    if (value === -2) value = cached[index] = indentOf(table, start + index);
+    return value;
+  };
+}
+
+/** Leading whitespace width (tab to the next multiple of 8, capped at 200); -1 for a whitespace-only line. */
+function indentOf(table: LineTable, line: number): number {
+  const { text, starts } = table;
+  let width = 0;
+  for (let i = starts[line]!, end = starts[line + 1]!; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) width += 1;
+    else if (c === 9) width += 8 - (width % 8);
+    else if (c < 9 || c > 13) return width; // not whitespace (git's isspace: space, \t \n \v \f \r)
+    if (width >= 200) return 200;
+  }
+  return -1;
 }
 
 /** Number of lines that start at or before `offset` (lines fully before `offset` when it is a line end). */

@@ -157,6 +157,20 @@ describe('diffLines', () => {
     expect(added).toEqual(['function b() {', '  return 2;', '}', '']);
   });
 
+  it('places a slidable change by indentation, as git does', () => {
+    // The inserted pair could show right after line 1 or after line 2 ('' + '  if (x) {'); sliding down
+    // alone picks the latter, git's indent heuristic (and editgate) the former.
+    const oldText = '  }\n  if (x) {\n  z();\n    y();\n\nfunction f() {\n';
+    const newText = '  }\n  if (x) {\n\n  if (x) {\n  z();\n    y();\n\nfunction f() {\n';
+    const diff = roundTrip(oldText, newText);
+    expect(diff.hunks[0]!.lines.slice(0, 4).map((l) => [l.kind, l.text])).toEqual([
+      ['context', '  }'],
+      ['add', '  if (x) {'],
+      ['add', ''],
+      ['context', '  if (x) {'],
+    ]);
+  });
+
   it('handles non-ASCII text and text UTF-8 cannot encode', () => {
     roundTrip('héllo\nwörld\n日本\n', 'héllo\nwörld!\n日本\n');
     roundTrip('a\n\uD800\nb\n', 'a\n\uDBFF\nb\n');

@@ -201,3 +201,56 @@ describe.skipIf(!hasGit || !hasPatch)('random edits round-trip through git apply
     }
   });
 });
+
+describe.skipIf(!hasGit)('hunks match git diff', () => {
+  /** git diff --no-index output without its header lines and the function names after @@. */
+  function gitDiff(oldText: string, newText: string): string {
+    const dir = workspace('x', undefined, false);
+    writeFileSync(join(dir, 'old'), oldText);
+    writeFileSync(join(dir, 'new'), newText);
+    const result = spawnSync('git', ['diff', '--no-index', '--no-color', 'old', 'new'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    return result.stdout
+      .split('\n')
+      .slice(4)
+      .map((line) => (line.startsWith('@@') ? line.replace(/ @@.*/, ' @@') : line))
+      .join('\n');
+  }
+
+  it('gives the same hunks as git (indent heuristic included) for typical code edits', () => {
+    const next = random(3);
+    const pick = (items: string[]) => items[Math.floor(next() * items.length)]!;
+    const fn = (name: string) => {
+      const body: string[] = [];
+      for (let i = 0; i < 1 + Math.floor(next() * 4); i++) {
+        if (next() < 0.3) body.push('  if (x) {', `    return ${pick(['a', 'b'])};`, '  }');
+        else body.push(`  ${pick(['x++;', 'y = x;', 'call();', 'return;'])}`);
+      }
+      return [`function ${name}() {`, ...body, '}', ''];
+    };
+    let compared = 0;
+    for (let round = 0; round < 40; round++) {
+      const functions = Array.from({ length: 6 }, (_, i) => fn(`f${i}`));
+      const edited = functions.map((lines) => lines.slice());
+      const kind = round % 4;
+      if (kind === 0) edited.splice(Math.floor(next() * edited.length), 0, fn('added'));
+      else if (kind === 1) edited.splice(Math.floor(next() * edited.length), 1);
+      else {
+        const target = edited[Math.floor(next() * edited.length)]!;
+        const at = 1 + Math.floor(next() * (target.length - 2));
+        if (kind === 2) target.splice(at, 0, '  if (x) {', '    return b;', '  }');
+        else target.splice(at, 1);
+      }
+      const oldText = `${functions.flat().join('\n')}\n`;
+      const newText = `${edited.flat().join('\n')}\n`;
+      if (oldText === newText) continue;
+      const mine = formatUnifiedDiff(diffLines(oldText, newText), { oldPath: 'old', newPath: 'new' });
+      expect(mine.split('\n').slice(2).join('\n')).toBe(gitDiff(oldText, newText));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(30);
+  });
+});
