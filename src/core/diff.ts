@@ -67,13 +67,8 @@ interface Change {
 export function diffLines(oldText: string, newText: string, options: { context?: number } = {}): Diff {
   const context = options.context ?? DEFAULT_CONTEXT;
   if (!(context >= 0)) {
-    throw new EditgateError(
-      'INVALID_INPUT',
-      `context must be a number of lines, 0 or more (got ${context}).`,
-      {
-        context,
-      },
-    );
+    const message = `context must be a number of lines, 0 or more (got ${context}).`;
+    throw new EditgateError('INVALID_INPUT', message, { context });
   }
   if (oldText === newText) return { hunks: [], added: 0, removed: 0, identical: true };
 
@@ -168,7 +163,7 @@ function indentOf(table: LineTable, line: number): number {
   return -1;
 }
 
-/** Number of lines that start at or before `offset` (lines fully before `offset` when it is a line end). */
+/** Index of the line holding `offset`, i.e. how many lines end at or before it (`count` at the very end). */
 function upperBound(starts: Int32Array, count: number, offset: number): number {
   let low = 0;
   let high = count;

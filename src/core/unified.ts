@@ -1,16 +1,18 @@
 /**
  * A Diff as unified-diff text that `git apply` and `patch -p1` accept.
  *
- * Paths: pass plain relative paths ('src/x.ts'); they are written as `a/src/x.ts` and `b/src/x.ts`, and
- * '/dev/null' (a created or deleted file) is written as is. A path with a space gets a trailing tab (as git
- * writes it) and one with a quote, backslash or control character is C-quoted (as git quotes it).
+ * Paths: pass plain relative paths with "/" separators ('src/x.ts'); they are written as `a/src/x.ts` and
+ * `b/src/x.ts` (the form `git apply` and `patch -p1` expect), and '/dev/null' (a created or deleted file) is
+ * written as is. A path with a space gets a trailing tab and one with a quote, backslash or control character
+ * is C-quoted, both as git writes them.
  *
  * Lines: the patch carries every line's own terminator, so CRLF content stays CRLF. A line without a final
  * terminator is followed by `\ No newline at end of file`. git and patch split lines only at "\n", so lines
  * joined by a lone "\r" are written as the single line those tools see (changed as a whole if any part
- * changed); `diffLines` keeps such lines inside one hunk. Hunk positions then count editgate lines, which for
- * a file with lone "\r" can be more than the tools count: both find the hunk by its context, as with any
- * offset. With `context: 0` use `git apply --unidiff-zero` (git wants context to place a hunk; patch does not).
+ * changed); `diffLines` keeps such lines inside one hunk and with enough trailing context. Hunk positions
+ * still count editgate lines, which in a file with lone "\r" are more than the tools count: both find the
+ * hunk by its context, as with any offset. With `context: 0` use `git apply --unidiff-zero` (git otherwise
+ * wants context to place a hunk; patch does not).
  *
  * An identical diff gives ''. A plain unified diff cannot express creating or deleting an empty file.
  */
