@@ -2,9 +2,11 @@
  * The line-diff engine, on interned line ids. It follows git's xdiff (xdiffi.c, xprepare.c), whose speed and
  * bounds are well proven: trim the common ends, set aside lines that have no partner in the other side
  * (they are changed whatever happens), run Myers' O(ND) search with a linear-space middle-snake split, and cap
- * the cost of each split: past a bound it takes the furthest-reaching point instead of the optimal one, so
- * pathological inputs (shuffled lines, unrelated files) stay fast and still yield a correct, if not minimal,
- * edit script. Finally changed groups slide to where a person expects them (`diff-slide.ts`).
+ * the cost of each split: past 256 edits it cuts at the furthest-reaching points instead of the optimal one,
+ * so pathological inputs (shuffled lines, unrelated files) stay fast and still yield a correct, if not
+ * minimal, edit script. Two additions: small boxes where Myers turns out expensive are solved exactly by
+ * bit-parallel LCS (`lcs-bits.ts`), and a capped split keeps both the forward and the backward cut. Finally
+ * changed groups slide to where a person expects them (`diff-slide.ts`).
  */
 
 import { type LineShape, slideGroups } from './diff-slide.js';
@@ -16,16 +18,22 @@ export interface ChangeMarks {
   added: Uint8Array;
 }
 
-const SNAKE_CNT = 20; // a run of this many equal lines is a "good snake"
-const K_HEUR = 4;
-const HEUR_MIN_COST = 256;
-const MAX_COST_MIN = 256;
+/**
+ * Edits a split may spend before cutting at the furthest-reaching point. git uses max(256, ~sqrt(N)), which
+ * is 256 below ~32k lines per side; keeping 256 above that bounds hard regions of huge files at O(N * 256)
+ * (2x faster on a reversed 200k-line file) for a diff that is at most slightly less minimal there.
+ */
+const MAX_COST = 256;
 const MAX_EQLIMIT = 1024; // lines occurring more often than this (or sqrt(n)) are "multimatch"
 const SIMSCAN_WINDOW = 100;
 const KPDIS_RUN = 4;
 const LINE_MAX = 0x3fffffff;
-/** Boxes up to this many cells may switch to bit-parallel LCS (its traceback keeps area / 32 words). */
+/**
+ * Boxes up to this many cells, and this many old lines, may switch to bit-parallel LCS: its traceback keeps
+ * area / 32 words, its match masks up to (old lines)^2 / 32.
+ */
 const BITS_MAX_AREA = 1 << 20;
+const BITS_MAX_SIDE = 4096;
 /** Switch once Myers has spent about as much as the bit-parallel pass would: ec^2 > area / BITS_COST. */
 const BITS_COST = 16;
 /** Regions up to this many lines (both sides) skip the cleanup. */
@@ -168,7 +176,6 @@ interface Env {
   kvdb: Int32Array;
   /** Offset of diagonal 0 in kvdf / kvdb (diagonals run from -n2 to n1). */
   zero: number;
-  maxCost: number;
 }
 
 /** git's xdl_recs_cmp, with an explicit stack instead of recursion so that depth never matters. */
@@ -185,7 +192,6 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
     kvdf: new Int32Array(diagonals + 2),
     kvdb: new Int32Array(diagonals + 2),
     zero: n2 + 1,
-    maxCost: Math.max(bogoSqrt(diagonals), MAX_COST_MIN),
   };
   const split: Split = { i1: 0, i2: 0, j1: -1, j2: -1, minLo: false, minHi: false };
   let scratch: LcsScratch | undefined;
@@ -219,7 +225,8 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
       for (let i = off1; i < lim1; i++) markRemoved(i);
     } else {
       const area = (lim1 - off1) * (lim2 - off2);
-      const bitsAfter = area <= BITS_MAX_AREA ? Math.ceil(Math.sqrt(area / BITS_COST)) : LINE_MAX;
+      const small = area <= BITS_MAX_AREA && lim1 - off1 <= BITS_MAX_SIDE;
+      const bitsAfter = small ? Math.ceil(Math.sqrt(area / BITS_COST)) : LINE_MAX;
       if (findSplit(env, off1, lim1, off2, lim2, needMin, bitsAfter, split)) {
         scratch ??= createLcsScratch(idCount);
         lcsByBits(ha1, off1, lim1, ha2, off2, lim2, scratch, markRemoved, markAdded);
@@ -237,8 +244,10 @@ function compare(kept1: Kept, kept2: Kept, idCount: number, removed: Uint8Array,
 
 /**
  * git's xdl_split: search forward from (off1, off2) and backward from (lim1, lim2) until the paths meet
- * (the middle snake). Unless `needMin`, give up early with a good-enough split: at a long snake far along,
- * or, past `maxCost` edits, at the furthest-reaching point.
+ * (the middle snake). Unless `needMin`, give up past `MAX_COST` edits with a good-enough split at the
+ * furthest-reaching point. (git's other early cut, at a long snake, needs a cost above 256 to start, which
+ * git itself only allows in files over ~32k lines; with the cost capped at 256 it never applies.)
+ * Returns true when the box should rather be solved by `lcsByBits` (it is small and turned out hard).
  */
 function findSplit(
   env: Env,
@@ -250,7 +259,7 @@ function findSplit(
   bitsAfter: number,
   out: Split,
 ): boolean {
-  const { ha1, ha2, kvdf, kvdb, zero, maxCost } = env;
+  const { ha1, ha2, kvdf, kvdb, zero } = env;
   // Diagonal k (= i1 - i2) lives at index k + zero; all diagonal variables below hold that index.
   const dmin = off1 - lim2 + zero;
   const dmax = lim1 - off2 + zero;
@@ -266,8 +275,6 @@ function findSplit(
   kvdb[bmid] = lim1;
 
   for (let ec = 1; ; ec++) {
-    let gotSnake = false;
-
     // Widen the forward diagonal range by one on each side, or shrink it where it would leave the box.
     if (fmin > dmin) kvdf[--fmin - 1] = -1;
     else ++fmin;
@@ -278,13 +285,11 @@ function findSplit(
       const below = kvdf[d - 1]!;
       const above = kvdf[d + 1]!;
       let i1 = below >= above ? below + 1 : above;
-      const prev1 = i1;
       let i2 = i1 - d + zero;
       while (i1 < lim1 && i2 < lim2 && ha1[i1] === ha2[i2]) {
         i1++;
         i2++;
       }
-      if (i1 - prev1 > SNAKE_CNT) gotSnake = true;
       kvdf[d] = i1;
       if (odd && bmin <= d && d <= bmax && kvdb[d]! <= i1) {
         setSplit(out, i1, i2, true, true);
@@ -301,13 +306,11 @@ function findSplit(
       const below = kvdb[d - 1]!;
       const above = kvdb[d + 1]!;
       let i1 = below < above ? below : above - 1;
-      const prev1 = i1;
       let i2 = i1 - d + zero;
       while (i1 > off1 && i2 > off2 && ha1[i1 - 1] === ha2[i2 - 1]) {
         i1--;
         i2--;
       }
-      if (prev1 - i1 > SNAKE_CNT) gotSnake = true;
       kvdb[d] = i1;
       if (!odd && fmin <= d && d <= fmax && i1 <= kvdf[d]!) {
         setSplit(out, i1, i2, true, true);
@@ -318,52 +321,8 @@ function findSplit(
     if (ec >= bitsAfter) return true;
     if (needMin) continue;
 
-    // A long snake far from the start is a good place to cut: the part before it is solved optimally.
-    if (gotSnake && ec > HEUR_MIN_COST) {
-      let best = 0;
-      for (let d = fmax; d >= fmin; d -= 2) {
-        const dd = d > fmid ? d - fmid : fmid - d;
-        const i1 = kvdf[d]!;
-        const i2 = i1 - d + zero;
-        const v = i1 - off1 + (i2 - off2) - dd;
-        if (
-          v > K_HEUR * ec &&
-          v > best &&
-          off1 + SNAKE_CNT <= i1 &&
-          i1 < lim1 &&
-          off2 + SNAKE_CNT <= i2 &&
-          i2 < lim2 &&
-          endsInSnake(ha1, ha2, i1, i2)
-        ) {
-          best = v;
-          setSplit(out, i1, i2, true, false);
-        }
-      }
-      if (best > 0) return false;
-
-      for (let d = bmax; d >= bmin; d -= 2) {
-        const dd = d > bmid ? d - bmid : bmid - d;
-        const i1 = kvdb[d]!;
-        const i2 = i1 - d + zero;
-        const v = lim1 - i1 + (lim2 - i2) - dd;
-        if (
-          v > K_HEUR * ec &&
-          v > best &&
-          off1 < i1 &&
-          i1 <= lim1 - SNAKE_CNT &&
-          off2 < i2 &&
-          i2 <= lim2 - SNAKE_CNT &&
-          startsSnake(ha1, ha2, i1, i2)
-        ) {
-          best = v;
-          setSplit(out, i1, i2, false, true);
-        }
-      }
-      if (best > 0) return false;
-    }
-
     // Enough: cut at the furthest-reaching point of either search.
-    if (ec >= maxCost) {
+    if (ec >= MAX_COST) {
       let fbest = -1;
       let fbest1 = -1;
       for (let d = fmax; d >= fmin; d -= 2) {
@@ -406,16 +365,6 @@ function findSplit(
       return false;
     }
   }
-}
-
-function endsInSnake(ha1: Int32Array, ha2: Int32Array, i1: number, i2: number): boolean {
-  for (let k = 1; k <= SNAKE_CNT; k++) if (ha1[i1 - k] !== ha2[i2 - k]) return false;
-  return true;
-}
-
-function startsSnake(ha1: Int32Array, ha2: Int32Array, i1: number, i2: number): boolean {
-  for (let k = 0; k < SNAKE_CNT; k++) if (ha1[i1 + k] !== ha2[i2 + k]) return false;
-  return true;
 }
 
 function setSplit(out: Split, i1: number, i2: number, minLo: boolean, minHi: boolean): void {
