@@ -121,7 +121,7 @@ export function formatRatio(mine, reference, { referenceCapped = false } = {}) {
   if (mine === undefined || reference === undefined) return '-';
   const ratio = mine / reference;
   const text =
-    ratio >= 10 ? `${ratio.toFixed(0)}x` : ratio >= 0.1 ? `${ratio.toFixed(2)}x` : `${ratio.toFixed(3)}x`;
+    ratio >= 10 ? `${ratio.toFixed(0)}x` : ratio >= 0.1 ? `${ratio.toFixed(2)}x` : `${ratio.toPrecision(2)}x`;
   return referenceCapped ? `< ${text}` : text;
 }
 
