@@ -5,11 +5,20 @@ import { EditgateError, isEditgateError } from '../core/errors.js';
 import type { CommitOptions, FileBase, Fingerprint } from './files.js';
 import { commitBytes, deleteFile } from './files.js';
 import { isErrno } from './fs-errors.js';
+import { isStatFingerprint } from './stream/fingerprint.js';
+import { Streamer } from './stream/streamer.js';
+import { undoStreamed } from './stream/undo.js';
+import { keepPatch, removePatch } from './stream/undo-patch.js';
 
 export interface HistoryEntry {
   id: string;
-  /** The bytes before the change; null: the file did not exist (undo deletes it). */
+  /** The bytes before the change; null: the file did not exist (undo deletes it), or see `patch`. */
   before: Buffer | null;
+  /**
+   * A streamed change to a huge file keeps a reverse patch file (stream/undo-patch.ts) instead of the
+   * bytes: undo applies it to the file as editgate left it.
+   */
+  patch?: string;
   /** What editgate wrote: undo only goes ahead while the file still has this hash. */
   after: Fingerprint;
   tool?: string;
@@ -49,6 +58,8 @@ interface Stored {
   before?: Buffer;
   /** `before` is saved in the state folder. */
   onDisk?: boolean;
+  /** Path of the reverse patch of a streamed change. */
+  patch?: string;
 }
 
 interface IndexFile {
@@ -67,6 +78,7 @@ export class History {
   private readonly onError: (error: unknown) => void;
   private readonly files = new Map<string, Stored[]>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private streamer: Streamer | undefined;
 
   constructor(options: HistoryOptions = {}) {
     this.stateDir = options.stateDir;
@@ -76,17 +88,23 @@ export class History {
   }
 
   /** Remember how to restore `path` to `before` after a change that left it as `after`. */
-  record(path: string, change: { before: Buffer | null; after: Fingerprint; tool?: string }): Promise<void> {
+  record(
+    path: string,
+    change: { before: Buffer | null; after: Fingerprint; tool?: string; patch?: string },
+  ): Promise<void> {
     return this.queue(path, async () => {
       const entries = await this.load(path);
       const entry: Stored = {
         id: randomUUID(),
-        existed: change.before !== null,
+        existed: change.before !== null || change.patch !== undefined,
         after: change.after,
         tool: change.tool,
         at: Date.now(),
         before: change.before ?? undefined,
+        patch: change.patch,
       };
+      // A history kept on disk keeps the patch past this process too.
+      if (change.patch && this.stateDir) keepPatch(change.patch);
       entries.push(entry);
       const dropped = entries.splice(0, Math.max(0, entries.length - this.max));
       if (this.stateDir) {
@@ -104,6 +122,8 @@ export class History {
         // Memory keeps only the latest entry's bytes; older ones load from disk when undo reaches them.
         for (const stored of entries) if (stored !== entry && stored.onDisk) stored.before = undefined;
         for (const old of dropped) await this.removeBlob(path, old);
+      } else {
+        for (const old of dropped) if (old.patch) await removePatch(old.patch);
       }
     });
   }
@@ -113,17 +133,23 @@ export class History {
     return this.queue(path, () => this.latest(path));
   }
 
-  /** Remove the latest change (after it has been undone); returns what it described, without the bytes. */
-  pop(path: string): Promise<Omit<HistoryEntry, 'before'> | undefined> {
+  /**
+   * Remove the latest change (after it has been undone); returns what it described, without the bytes.
+   * `now`: the fingerprint of the file the undo wrote. The entry below describes that content; if it holds
+   * a stat fingerprint (a streamed change, stream/fingerprint.ts), that is moved to the rewritten file.
+   */
+  pop(path: string, now?: Fingerprint): Promise<Omit<HistoryEntry, 'before'> | undefined> {
     return this.queue(path, async () => {
       const entries = await this.load(path);
       const popped = entries.pop();
       if (!popped) return undefined;
+      const below = entries.at(-1);
+      if (now && below && isStatFingerprint(below.after)) below.after = now;
       if (this.stateDir) {
         await this.saveIndex(path, entries).catch((error) => this.onError(error));
         await this.removeBlob(path, popped);
-      }
-      return { id: popped.id, after: popped.after, tool: popped.tool, at: popped.at };
+      } else if (popped.patch) await removePatch(popped.patch);
+      return { id: popped.id, after: popped.after, tool: popped.tool, at: popped.at, patch: popped.patch };
     });
   }
 
@@ -151,7 +177,15 @@ export class History {
     const base: FileBase = { path, exists: true, fingerprint: entry.after, display };
     let fingerprint: Fingerprint | null = null;
     try {
-      if (entry.before === null) await deleteFile(base, commit);
+      if (entry.patch) {
+        this.streamer ??= new Streamer();
+        fingerprint = await undoStreamed(
+          this.streamer,
+          path,
+          { patch: entry.patch, after: entry.after },
+          options,
+        );
+      } else if (entry.before === null) await deleteFile(base, commit);
       else fingerprint = (await commitBytes(base, entry.before, commit)).fingerprint;
     } catch (error) {
       if (!isEditgateError(error, 'STALE')) throw error;
@@ -162,7 +196,7 @@ export class History {
         { path: display, reason: deleted ? 'deleted' : 'changed' },
       );
     }
-    await this.pop(path);
+    await this.pop(path, fingerprint ?? undefined);
     return { entry, fingerprint };
   }
 
@@ -171,7 +205,7 @@ export class History {
     for (;;) {
       const top = entries.at(-1);
       if (!top) return undefined;
-      if (!top.existed) return publicEntry(top, null);
+      if (!top.existed || top.patch) return publicEntry(top, null);
       if (!top.before && this.stateDir) {
         try {
           top.before = await readFile(this.blobPath(path, top.id));
@@ -196,7 +230,7 @@ export class History {
         const index = JSON.parse(await readFile(this.indexPath(path), 'utf8')) as IndexFile;
         // The name is a hash: check the path too rather than trust it.
         if (index.version === 1 && index.path === path && Array.isArray(index.entries)) {
-          entries = index.entries.map((e) => ({ ...e, onDisk: e.existed }));
+          entries = index.entries.map((e) => ({ ...e, onDisk: e.existed && !e.patch }));
         }
       } catch (error) {
         if (!isErrno(error, 'ENOENT')) this.onError(error);
@@ -222,6 +256,7 @@ export class History {
   }
 
   private async removeBlob(path: string, entry: Stored): Promise<void> {
+    if (entry.patch) await removePatch(entry.patch);
     if (!this.stateDir || !entry.onDisk) return;
     await unlink(this.blobPath(path, entry.id)).catch((error) => {
       if (!isErrno(error, 'ENOENT')) this.onError(error);
@@ -249,7 +284,15 @@ export class History {
 }
 
 function publicEntry(stored: Stored, before: Buffer | null): HistoryEntry {
-  return { id: stored.id, before, after: stored.after, tool: stored.tool, at: stored.at };
+  const entry: HistoryEntry = {
+    id: stored.id,
+    before,
+    after: stored.after,
+    tool: stored.tool,
+    at: stored.at,
+  };
+  if (stored.patch) entry.patch = stored.patch;
+  return entry;
 }
 
 function key(path: string): string {

@@ -1,0 +1,105 @@
+/**
+ * edit_lines on a huge file: the ranges become byte spans (line starts from the sparse index, each found
+ * by a short scan from a checkpoint), and the replacements get exactly the line endings core's
+ * applyLineEdits gives them, so the written bytes are the same as the in-memory path's. Validation and its
+ * messages are the same too (INVALID_RANGE for ranges out of bounds, reversed, unsorted or overlapping).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import type { LineEdit } from '../../core/edit.js';
+import { EditgateError } from '../../core/errors.js';
+import type { Eol } from '../../core/lines.js';
+import { toLf } from '../../core/neutral.js';
+import { chooseEolAt } from './eol-choice.js';
+import { encodeInsert } from './insert-text.js';
+import { type LineIndex, lineStart } from './line-index.js';
+import type { Span } from './span-writer.js';
+
+export async function planLineEdits(
+  handle: FileHandle,
+  index: LineIndex,
+  edits: readonly LineEdit[],
+  chunkSize: number,
+): Promise<Span[]> {
+  if (!Array.isArray(edits) || edits.length === 0) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      'No edits were given; give at least one { range, replacement }.',
+    );
+  }
+  const count = index.lineCount;
+  edits.forEach((edit, i) => {
+    validateLineEdit(edit, i, edits, count);
+  });
+  const offsetOf = (line: number) =>
+    line <= count ? lineStart(handle, index, line, chunkSize) : Promise.resolve(index.size);
+
+  const spans: Span[] = [];
+  let copiedTo = index.bodyStart;
+  let endsOpen = false; // what has been emitted so far ends inside a line
+  for (let i = 0; i < edits.length; i++) {
+    const { range, replacement } = edits[i]!;
+    const [start, end] = range;
+    const from = await offsetOf(start);
+    const to = await offsetOf(end);
+    // Bytes copied before this span end where the span starts: at a line start (after a terminator), or at
+    // the end of a file whose last line has none.
+    if (from > copiedTo) endsOpen = from === index.size && !index.finalNewline;
+    copiedTo = to;
+    if (replacement === '') {
+      spans.push({ start: from, end: to, insert: Buffer.alloc(0) });
+      continue;
+    }
+    const eol: Eol = await chooseEolAt(handle, index, from, to, chunkSize);
+    let lf = toLf(replacement);
+    const endsFile = end === count + 1 && i === edits.length - 1;
+    if (!lf.endsWith('\n') && !(endsFile && !index.finalNewline)) lf += '\n';
+    // Appending after a last line that has no line break: that line needs one first.
+    const text: string = (endsOpen ? eol : '') + (eol === '\n' ? lf : lf.split('\n').join(eol));
+    const last: number = text.charCodeAt(text.length - 1);
+    endsOpen = last !== 10 && last !== 13;
+    spans.push({ start: from, end: to, insert: encodeInsert(text) });
+  }
+  return spans;
+}
+
+function validateLineEdit(edit: LineEdit, i: number, edits: readonly LineEdit[], count: number): void {
+  const range = (edit as Partial<LineEdit> | undefined)?.range;
+  const valid =
+    count === 0
+      ? 'the file is empty, so the only valid range is [1, 1]'
+      : `the file has ${count} line${count === 1 ? '' : 's'}; ranges go from 1 to ${count + 1} ([${count + 1}, ${count + 1}] appends)`;
+  const fail = (reason: string, why: string) =>
+    new EditgateError('INVALID_RANGE', `Edit ${i + 1}: ${why}; ${valid}. No edit was applied.`, {
+      edit: i + 1,
+      range,
+      reason,
+      lineCount: count,
+    });
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n))) {
+    throw fail(
+      'malformed',
+      `range must be two whole line numbers [start, end], not ${JSON.stringify(range)}`,
+    );
+  }
+  if (typeof edit.replacement !== 'string') {
+    throw new EditgateError('INVALID_INPUT', `Edit ${i + 1}: replacement must be a string.`, { edit: i + 1 });
+  }
+  const [start, end] = range;
+  if (end < start) {
+    throw fail(
+      'reversed',
+      `range [${start}, ${end}] ends before it starts (the end is exclusive: [${start}, ${start + 1}] replaces line ${start}, [${start}, ${start}] inserts before it)`,
+    );
+  }
+  if (start < 1 || end > count + 1)
+    throw fail('out-of-bounds', `range [${start}, ${end}] is outside the file`);
+  const previous = edits[i - 1]?.range;
+  if (previous && start < previous[1]) {
+    const reason = start < previous[0] ? 'unsorted' : 'overlapping';
+    const why =
+      reason === 'unsorted'
+        ? `range [${start}, ${end}] comes after [${previous[0]}, ${previous[1]}] but starts before it; sort the edits by start line`
+        : `range [${start}, ${end}] overlaps edit ${i}'s range [${previous[0]}, ${previous[1]}] (ends are exclusive, so a range may start where the previous one ends); merge them or fix the numbers`;
+    throw fail(reason, why);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * A streamed change ready to commit: the new content complete and fsynced in a temp file beside the target,
+ * the reverse patch for undo, and the new content's line index. Nothing of it is visible until the commit
+ * renames the temp file into place; a change that is denied, fails or is never applied is discarded, and
+ * anything left when the process exits is removed then (temp files of killed processes are swept by the
+ * next write to the same file, as for the normal path).
+ */
+import { unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import type { LineIndex, LineIndexCache } from './line-index.js';
+import { removePatch } from './undo-patch.js';
+
+export interface PreparedWrite {
+  /** The new content, in the target's folder, with the target's owner and mode. */
+  temp: string;
+  /** The reverse patch (old bytes of every span); null for an undo. */
+  patch: string | null;
+  /** Size of the new content. */
+  size: number;
+  /** Line index of the new content; keyed to its fingerprint once committed. */
+  index: LineIndex;
+  /** The cache the committed content's index goes into. */
+  indexes?: LineIndexCache;
+}
+
+const temps = new Set<string>();
+let hooked = false;
+
+/** Remember a temp file until it is committed or discarded. */
+export function trackTemp(path: string): void {
+  temps.add(path);
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    for (const temp of temps) {
+      try {
+        unlinkSync(temp);
+      } catch {}
+    }
+  });
+}
+
+/** The temp file became the target. */
+export function untrackTemp(path: string): void {
+  temps.delete(path);
+}
+
+/** Remove everything a prepared change left on disk. Never throws. */
+export async function discardPrepared(prepared: PreparedWrite): Promise<void> {
+  temps.delete(prepared.temp);
+  await unlink(prepared.temp).catch(() => {});
+  if (prepared.patch) await removePatch(prepared.patch);
+}

@@ -1,0 +1,257 @@
+/**
+ * The streaming path as the tools use it: which files go through it (size at or above the threshold), and
+ * for those, reading lines and preparing changes with memory bounded whatever the size. One Streamer per
+ * tool set: it holds the line-index cache and the options.
+ */
+import type { BigIntStats } from 'node:fs';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import type { Diff } from '../../core/diff.js';
+import type { MatchTier } from '../../core/match.js';
+import { type Fingerprint, type Snapshot, tempPathFor } from '../files.js';
+import { isErrno, mapFsError } from '../fs-errors.js';
+import { staleError } from './commit.js';
+import { statFingerprint } from './fingerprint.js';
+import { formatBytes } from './format-bytes.js';
+import { buildLineIndex, dominantEol, isMixed, type LineIndex, LineIndexCache } from './line-index.js';
+import { chunkSizeOf, DEFAULT_INDEX_STRIDE, type StreamOptions } from './options.js';
+import { discardPrepared, type PreparedWrite, trackTemp } from './prepared.js';
+import { ProgressReporter } from './progress.js';
+import { diffSpans } from './span-diff.js';
+import { type Span, writeWithSpans } from './span-writer.js';
+import { defaultPatchDir } from './undo-patch.js';
+
+export const DEFAULT_STREAM_THRESHOLD = 32 << 20;
+/** Above this the normal path would come too close to V8's string limit (~512 MiB) with a UTF-8 file. */
+export const MAX_STREAM_THRESHOLD = 256 << 20;
+
+export interface StreamerOptions extends StreamOptions {
+  /** Files of at least this many bytes are streamed. Default 32 MiB; at most 256 MiB. */
+  threshold?: number;
+  /** Folder for reverse patches (undo). Default: a private folder in the OS temp folder. */
+  patchDir?: string;
+}
+
+/** A file opened for the streaming path; close() it when done. */
+export interface StreamFile {
+  handle: FileHandle;
+  path: string;
+  display: string;
+  stats: BigIntStats;
+  fingerprint: Fingerprint;
+  size: number;
+  close(): Promise<void>;
+}
+
+/** What a tool plans against the file's bytes: spans to replace, in order. */
+export interface ChangePlan {
+  spans: () => AsyncIterable<Span> | Iterable<Span>;
+  replacements?: number;
+  tier?: MatchTier;
+  /** Keep a reverse patch so the change can be undone (an undo itself keeps none). */
+  reversible: boolean;
+  /** What to throw when the spans change nothing; without it, the change is a no-op. */
+  noChange?: () => Error;
+}
+
+/** A streamed change, computed and prepared, for the gate to turn into a Proposal. */
+export interface StreamedChange {
+  /** The file as it was: its text is NOT in memory (''), its fingerprint is a stat fingerprint. */
+  base: Snapshot;
+  kind: 'modify' | 'noop';
+  diff: Diff;
+  stats: { added: number; removed: number };
+  replacements?: number;
+  tiers?: MatchTier[];
+  /** null for a no-op. */
+  prepared: PreparedWrite | null;
+  /** For people and the model, e.g. that the diff shows only part of the change. */
+  note?: string;
+}
+
+const O_READ = constants.O_RDONLY | constants.O_NONBLOCK;
+/** Changed places kept for the preview diff. */
+const DIFF_PLACES = 200;
+
+export class Streamer {
+  readonly threshold: number;
+  readonly indexes = new LineIndexCache();
+  readonly chunkSize: number;
+  private readonly stride: number;
+  private readonly patchDir: string;
+
+  constructor(private readonly options: StreamerOptions = {}) {
+    this.threshold = Math.min(
+      Math.max(1, options.threshold ?? DEFAULT_STREAM_THRESHOLD),
+      MAX_STREAM_THRESHOLD,
+    );
+    this.chunkSize = chunkSizeOf(options);
+    // Checkpoints no denser than every 64 chunks: tests with chunks of a few bytes get many of them.
+    this.stride = options.indexStride ?? Math.min(DEFAULT_INDEX_STRIDE, 64 * this.chunkSize);
+    this.patchDir = options.patchDir ?? defaultPatchDir();
+  }
+
+  /**
+   * The file, open, if it exists and is large enough to stream; null otherwise (use the normal path).
+   * `prefer` overrides the size rule: 'stream' for a file the session already handles by streaming (its
+   * ledger entry is a stat fingerprint), 'memory' for one it holds a content hash of (if small enough).
+   */
+  async open(
+    path: string,
+    display: string,
+    options: { prefer?: 'stream' | 'memory' } = {},
+  ): Promise<StreamFile | null> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, O_READ);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw mapFsError(error, { display, action: 'read' });
+    }
+    try {
+      const stats = await handle.stat({ bigint: true });
+      const size = Number(stats.size);
+      const wanted =
+        options.prefer === 'stream' ||
+        (options.prefer === 'memory' ? size > MAX_STREAM_THRESHOLD : size > 0 && size >= this.threshold);
+      if (!stats.isFile() || !wanted) {
+        await handle.close();
+        return null;
+      }
+      return {
+        handle,
+        path,
+        display,
+        stats,
+        fingerprint: statFingerprint(stats),
+        size,
+        close: () => handle.close().catch(() => {}),
+      };
+    } catch (error) {
+      await handle.close().catch(() => {});
+      throw mapFsError(error, { display, action: 'read' });
+    }
+  }
+
+  progress(file: StreamFile): ProgressReporter {
+    return new ProgressReporter(this.options.onProgress, file.display, file.size);
+  }
+
+  /** The line index of this version of the file: cached, or built in one pass (refusing non-UTF-8 text). */
+  async index(
+    file: StreamFile,
+    encoding: string | undefined,
+    progress: ProgressReporter,
+  ): Promise<LineIndex> {
+    const cached = this.indexes.get(file.path, file.fingerprint.hash);
+    if (cached) return cached;
+    const index = await buildLineIndex(file.handle, file.size, file.fingerprint.hash, {
+      chunkSize: this.chunkSize,
+      stride: this.stride,
+      display: file.display,
+      encoding,
+      progress,
+    });
+    this.indexes.set(file.path, index);
+    return index;
+  }
+
+  /**
+   * Plans and prepares a change: the new content written to a temp file beside the target (bytes outside
+   * the spans copied untouched), its reverse patch, and the preview diff. Nothing is visible until the gate
+   * commits it (commit.ts).
+   */
+  async change(
+    file: StreamFile,
+    encoding: string | undefined,
+    plan: (handle: FileHandle, index: LineIndex, progress: ProgressReporter) => Promise<ChangePlan>,
+  ): Promise<StreamedChange> {
+    const progress = this.progress(file);
+    const index = await this.index(file, encoding, progress);
+    const planned = await plan(file.handle, index, progress);
+    const result = await writeWithSpans(file.handle, index, planned.spans(), {
+      temp: tempPathFor(file.path),
+      owner: {
+        uid: Number(file.stats.uid),
+        gid: Number(file.stats.gid),
+        mode: Number(file.stats.mode) & 0o7777,
+      },
+      chunkSize: this.chunkSize,
+      patchDir: planned.reversible ? this.patchDir : null,
+      keep: DIFF_PLACES,
+      stride: this.stride,
+      progress,
+    });
+    const prepared: PreparedWrite = {
+      temp: result.temp,
+      patch: result.patch,
+      size: result.size,
+      index: result.index,
+      indexes: this.indexes,
+    };
+    trackTemp(prepared.temp);
+    try {
+      // The bytes the spans were planned on must be the bytes that were copied.
+      if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {
+        throw staleError(file.display, 'changed');
+      }
+      const base = this.baseOf(file, index);
+      if (!result.changed) {
+        await discardPrepared(prepared);
+        if (planned.noChange) throw planned.noChange();
+        const none: Diff = { hunks: [], added: 0, removed: 0, identical: true };
+        return { base, kind: 'noop', diff: none, stats: { added: 0, removed: 0 }, prepared: null };
+      }
+      const temp = await open(prepared.temp, 'r');
+      let diff: Diff;
+      let shownAll: boolean;
+      try {
+        ({ diff, shownAll } = await diffSpans(
+          file.handle,
+          index,
+          temp,
+          result.index,
+          result.places,
+          { ...result.rest, count: result.count - result.places.length },
+          { chunkSize: this.chunkSize },
+        ));
+      } finally {
+        await temp.close().catch(() => {});
+      }
+      const change: StreamedChange = {
+        base,
+        kind: 'modify',
+        diff,
+        stats: { added: diff.added, removed: diff.removed },
+        replacements: planned.replacements,
+        tiers: planned.tier ? [planned.tier] : undefined,
+        prepared,
+      };
+      if (!shownAll) {
+        change.note = `The diff shows only part of this change (${result.count} places in ${formatBytes(file.size)}); the line counts of the rest are estimates.`;
+      }
+      return change;
+    } catch (error) {
+      await discardPrepared(prepared);
+      throw error;
+    }
+  }
+
+  private baseOf(file: StreamFile, index: LineIndex): Snapshot {
+    return {
+      path: file.path,
+      exists: true,
+      text: '',
+      codec: {
+        encoding: 'utf8',
+        bom: index.bom,
+        eol: dominantEol(index),
+        mixedEol: isMixed(index),
+        finalNewline: index.finalNewline,
+      },
+      mode: Number(file.stats.mode) & 0o7777,
+      fingerprint: file.fingerprint,
+      display: file.display,
+    };
+  }
+}
