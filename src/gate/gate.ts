@@ -7,6 +7,8 @@ import { commitText, deleteFile, type Fingerprint, readSnapshot, type Snapshot }
 import type { Guard, ResolvedPath } from '../workspace/guard.js';
 import type { History } from '../workspace/history.js';
 import type { Ledger } from '../workspace/ledger.js';
+import { commitPrepared } from '../workspace/stream/commit.js';
+import type { StreamedChange } from '../workspace/stream/streamer.js';
 import type { ApprovalRequest, Approver, Decision } from './approval.js';
 import { appendAudit } from './audit.js';
 import type { Hooks } from './hooks.js';
@@ -14,6 +16,7 @@ import { PendingChanges, type StagedChange } from './pending.js';
 import { type Policy, PolicyEngine } from './policy.js';
 import type { Proposal, ProposalKind } from './proposal.js';
 import { SessionGrants } from './session.js';
+import { discardProposal, streamedProposal } from './streamed-proposal.js';
 
 export interface GateOptions {
   guard: Guard;
@@ -53,6 +56,11 @@ export interface ChangeRequest {
   requireRead: boolean;
   encoding?: string;
   compute: (base: Snapshot, resolved: ResolvedPath) => ComputedChange | Promise<ComputedChange>;
+  /**
+   * Huge files: the change computed by streaming (workspace/stream), read check included; null when the
+   * file is small enough for `compute`.
+   */
+  stream?: (resolved: ResolvedPath, options: { requireRead: boolean }) => Promise<StreamedChange | null>;
 }
 
 export interface Approval {
@@ -98,7 +106,18 @@ export class Gate {
   }
 
   /** Resolve a path and read it as a reader: applies read policy; records nothing. */
-  async readForTool(tool: string, path: string, options: { encoding?: string } = {}) {
+  async readForTool(
+    tool: string,
+    path: string,
+    options: { encoding?: string; resolved?: ResolvedPath } = {},
+  ) {
+    const resolved = options.resolved ?? (await this.resolveForRead(tool, path));
+    const snapshot = await readSnapshot(resolved.absolute, { encoding: options.encoding, display: resolved.relative });
+    return { resolved, snapshot };
+  }
+
+  /** Resolve a path for reading and apply read policy, reading nothing (huge files are read by streaming). */
+  async resolveForRead(tool: string, path: string): Promise<ResolvedPath> {
     const resolved = await this.guard.resolve(path);
     await this.ensureReadable(tool, resolved);
     if (!resolved.exists) {
@@ -108,15 +127,18 @@ export class Gate {
         { path: resolved.relative },
       );
     }
-    const snapshot = await readSnapshot(resolved.absolute, { encoding: options.encoding });
-    return { resolved, snapshot };
+    return resolved;
   }
 
   /** Compute a change and its diff; nothing is asked or written yet. */
   async propose(request: ChangeRequest): Promise<Proposal> {
     const resolved = await this.guard.resolve(request.path);
     if (resolved.exists) await this.ensureReadable(request.tool, resolved);
-    const base = await readSnapshot(resolved.absolute, { encoding: request.encoding });
+    const streamed = await request.stream?.(resolved, {
+      requireRead: request.requireRead && this.requireReads,
+    });
+    if (streamed) return streamedProposal(request, resolved, streamed);
+    const base = await readSnapshot(resolved.absolute, { encoding: request.encoding, display: resolved.relative });
     if (request.requireRead && this.requireReads && base.exists) {
       this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
     }
@@ -209,7 +231,10 @@ export class Gate {
   async stage(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request);
     if (proposal.kind === 'noop') return { proposal };
-    await this.screen(proposal);
+    await this.screen(proposal).catch(async (error) => {
+      await discardProposal(proposal);
+      throw error;
+    });
     return { proposal, staged: this.pending.stage(proposal) };
   }
 
@@ -226,12 +251,24 @@ export class Gate {
     let fingerprint: Fingerprint | undefined;
     if (proposal.kind === 'delete') {
       await deleteFile(base, { verify });
+    } else if (proposal.streamed) {
+      fingerprint = (await commitPrepared(base, proposal.streamed, { verify })).fingerprint;
     } else {
       fingerprint = (await commitText(base, proposal.after, { verify })).fingerprint;
     }
 
     if (proposal.tool === 'undo_edit') {
-      await this.history.pop(resolved.absolute);
+      await this.history.pop(resolved.absolute, fingerprint);
+    } else if (proposal.streamed) {
+      // A streamed change keeps a reverse patch for undo, not the old bytes (which were never in memory).
+      const patch = proposal.streamed.patch ?? undefined;
+      if (fingerprint)
+        await this.history.record(resolved.absolute, {
+          before: null,
+          patch,
+          after: fingerprint,
+          tool: proposal.tool,
+        });
     } else {
       const before = base.exists ? encodeText(base.text, base.codec) : null;
       if (fingerprint)
@@ -273,7 +310,10 @@ export class Gate {
   async change(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request);
     if (proposal.kind === 'noop') return { proposal };
-    const approval = await this.decide(proposal);
+    const approval = await this.decide(proposal).catch(async (error) => {
+      await discardProposal(proposal);
+      throw error;
+    });
     return this.commit(proposal, approval);
   }
 

@@ -90,7 +90,9 @@ export function beforeChangePayload(proposal: Proposal): Record<string, unknown>
     kind: proposal.kind,
     stats: proposal.stats,
     unifiedDiff: proposal.unifiedDiff,
-    content: proposal.after,
+    // A huge file's new content is not in memory: hooks get the prepared file to read instead.
+    content: proposal.streamed ? null : proposal.after,
+    ...(proposal.streamed ? { contentFile: proposal.streamed.temp } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Diff } from '../core/diff.js';
 import type { MatchTier } from '../core/match.js';
 import type { Snapshot } from '../workspace/files.js';
 import type { ResolvedPath } from '../workspace/guard.js';
+import type { PreparedWrite } from '../workspace/stream/prepared.js';
 
 export type ProposalKind = 'create' | 'modify' | 'delete' | 'noop';
 
@@ -26,4 +27,11 @@ export interface Proposal {
   tiers?: MatchTier[];
   /** The tool call's input, for showing the call. */
   input: Record<string, unknown>;
+  /**
+   * A huge file's change, computed by streaming: the new content is this prepared temp file and `after`
+   * is '' (and `base.text` is '' too: the old text was never held in memory).
+   */
+  streamed?: PreparedWrite;
+  /** Something people and the model should know about the change (e.g. its diff is shown in part). */
+  note?: string;
 }

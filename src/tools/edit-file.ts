@@ -4,6 +4,7 @@ import { EditgateError } from '../core/errors.js';
 import type { Snapshot } from '../workspace/files.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
+import { streamEditFile } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
@@ -70,6 +71,7 @@ export const editFileTool = defineTool({
       input,
       requireRead: true,
       encoding: input.encoding,
+      stream: streamEditFile(context, input),
       compute: (base, resolved) => {
         checkStringEditTarget(base, resolved.relative, [input]);
         const result = applyStringEdits(

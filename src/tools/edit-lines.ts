@@ -3,6 +3,7 @@ import { applyLineEdits } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
+import { streamEditLines } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const lineNumber = z
@@ -42,6 +43,7 @@ export const editLinesTool = defineTool({
       input,
       requireRead: true,
       encoding: input.encoding,
+      stream: streamEditLines(context, input),
       compute: (base, resolved) => {
         if (!base.exists) {
           throw new EditgateError(

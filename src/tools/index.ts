@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import type { Approver } from '../gate/approval.js';
@@ -11,6 +11,8 @@ import { SessionGrants } from '../gate/session.js';
 import { Guard } from '../workspace/guard.js';
 import { History } from '../workspace/history.js';
 import { Ledger } from '../workspace/ledger.js';
+import type { ProgressCallback } from '../workspace/stream/progress.js';
+import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD, Streamer } from '../workspace/stream/streamer.js';
 import { applyChangeTool } from './apply-change.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
@@ -52,6 +54,16 @@ export interface CreateEditToolsOptions {
   mode?: 'apply' | 'preview';
   /** Preview mode: how long a proposed change can wait for apply_change. Default 10 minutes. */
   stagedTtlMs?: number;
+  /**
+   * Files of at least this many bytes are read and edited by streaming, with memory bounded whatever their
+   * size (write_file and multi_edit refuse them with TOO_LARGE). Default 32 MiB; at most 256 MiB, well
+   * below the ~512 MiB where a file no longer fits in a JavaScript string.
+   */
+  streamThreshold?: number;
+  /** Progress of streamed work on huge files (indexing, searching, writing), at most every 100 ms. */
+  onProgress?: ProgressCallback;
+  /** Bytes per read/write on the streaming path. Default 1 MiB; tests use a few bytes. */
+  streamChunkSize?: number;
 }
 
 export interface ToolDefinition {
@@ -118,6 +130,23 @@ function checkRoots(root: string | string[]): string[] {
   });
 }
 
+function createStreamer(options: CreateEditToolsOptions): Streamer {
+  const threshold = options.streamThreshold ?? DEFAULT_STREAM_THRESHOLD;
+  if (!(threshold >= 1 && threshold <= MAX_STREAM_THRESHOLD)) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `streamThreshold must be a size in bytes from 1 to ${MAX_STREAM_THRESHOLD} (256 MiB), not ${threshold}.`,
+    );
+  }
+  return new Streamer({
+    threshold,
+    onProgress: options.onProgress,
+    chunkSize: options.streamChunkSize,
+    // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+    patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+  });
+}
+
 /** The editgate tools over a workspace: definitions for a model, and execute for its calls. */
 export function createEditTools(options: CreateEditToolsOptions): EditTools {
   if (
@@ -130,6 +159,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     );
   }
   const roots = checkRoots(options.root);
+  const streamer = createStreamer(options);
   const ledger = new Ledger();
   const history = new History({ stateDir: options.stateDir });
   const coverage = new ReadCoverage();
@@ -194,6 +224,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           coverage,
           readLimit: options.readLimit ?? 2000,
           maxReadChars: 256_000,
+          streamer,
         };
         return await tool.run(parsed, context);
       } catch (error) {

@@ -4,6 +4,7 @@ import { checkStringEditTarget } from './edit-file.js';
 import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
+import { refuseHuge } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const editSchema = z.preprocess(
@@ -33,6 +34,7 @@ export const multiEditTool = defineTool({
     'If any edit fails, nothing is written and the error says which one.',
     'Read the file with read_file first. Never include read_file line-number prefixes in the strings.',
     'An empty old_string in the first edit creates a new file.',
+    'Huge files (32 MiB or more by default) are refused (TOO_LARGE): change them with one edit_file or edit_lines call per change.',
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -43,6 +45,7 @@ export const multiEditTool = defineTool({
       input,
       requireRead: true,
       encoding: input.encoding,
+      stream: refuseHuge(context, 'multi_edit'),
       compute: (base, resolved) => {
         checkStringEditTarget(base, resolved.relative, input.edits);
         const result = applyStringEdits(

@@ -3,6 +3,7 @@ import { EditgateError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import { numberedLine } from './messages.js';
 import { success } from './result.js';
+import { readHugeFile } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
@@ -20,13 +21,18 @@ export const readFileTool = defineTool({
     'The numbers are NOT part of the file: never copy them (or the tab after them) into old_string. edit_lines counts lines exactly as these numbers do.',
     'Reads at most 2000 lines by default; use offset (1-based first line) and limit to page through longer files. The result says when a read was partial.',
     'You must read a file in full (in one read or in pages that cover every line) before editing or overwriting it, and read it again if it changed.',
+    'Huge files (32 MiB or more by default) are the exception: reading the part you will change is enough to edit them with edit_file or edit_lines.',
     'Binary files are described, not shown. Pass encoding (e.g. "latin1") only for a file that is not UTF-8/UTF-16.',
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, context) {
-    const { resolved, snapshot } = await context.gate.readForTool('read_file', input.file_path, {
+    const resolved = await context.gate.resolveForRead('read_file', input.file_path);
+    const huge = await readHugeFile(context, resolved, input);
+    if (huge) return huge;
+    const { snapshot } = await context.gate.readForTool('read_file', input.file_path, {
       encoding: input.encoding,
+      resolved,
     });
     const lines = splitLines(snapshot.text);
     const total = lines.length;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChangeOutcome, ChangeRequest, Gate } from '../gate/gate.js';
+import type { Streamer } from '../workspace/stream/streamer.js';
 import type { ReadCoverage } from './read-coverage.js';
 import type { ToolSuccess } from './result.js';
 
@@ -13,6 +14,8 @@ export interface ToolContext {
   readLimit: number;
   /** read_file stops before its output passes this many characters. */
   maxReadChars: number;
+  /** Huge files (at or above its threshold) are read and edited by streaming (tools/streaming.ts). */
+  streamer?: Streamer;
 }
 
 /** MCP-style hints: what a client may tell a person about a tool before it runs. */

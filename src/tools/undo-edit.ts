@@ -3,6 +3,7 @@ import { EditgateError } from '../core/errors.js';
 import { decodeText } from '../core/text.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
+import { streamUndo } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
@@ -26,6 +27,7 @@ export const undoEditTool = defineTool({
       path: input.file_path,
       input,
       requireRead: false,
+      stream: streamUndo(context),
       compute: async (base, resolved) => {
         const entry = await history.peek(resolved.absolute);
         if (!entry) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adoptLineEnding } from '../core/lines.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
+import { refuseHuge } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
@@ -19,6 +20,7 @@ export const writeFileTool = defineTool({
     'Prefer edit_file or multi_edit for changes to an existing file: they send only the changed text and cannot lose the rest.',
     "An existing file keeps its encoding, byte-order mark and line endings (\\n in content becomes the file's own line ending).",
     'If content is identical to the file, nothing is written.',
+    'Huge files (32 MiB or more by default) cannot be rewritten whole: this tool refuses them (TOO_LARGE); change them with edit_file or edit_lines.',
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -29,6 +31,7 @@ export const writeFileTool = defineTool({
       input,
       requireRead: true,
       encoding: input.encoding,
+      stream: refuseHuge(context, 'write_file'),
       compute: (base) => ({
         after: base.exists ? adoptLineEnding(input.content, base.codec.eol) : input.content,
       }),
