@@ -1,13 +1,14 @@
 import type { LineTable } from './line-table.js';
 
-/**
- * Give every line an integer id, equal exactly when the lines are equal (terminator included), for lines
- * `[from, to)` of two texts. This is the per-line cost every diff pays, so it avoids a string per line:
- * the region is encoded to UTF-8 once (native), each line is hashed four bytes at a time and confirmed byte
- * for byte in an open-addressing table. That is several times faster than a Map of sliced strings and
- * leaves nothing for the garbage collector. Text with lone surrogates (which UTF-8 cannot tell apart) takes
- * the Map path.
+/*
+ * Give every line an integer id, equal exactly when the lines are equal (terminator included). This is the
+ * per-line cost every diff pays, so it avoids a string per line: the region is encoded to UTF-8 once
+ * (natively), each line is hashed four bytes at a time and confirmed byte for byte in an open-addressing
+ * table. That is several times faster than a Map of sliced strings and leaves nothing for the garbage
+ * collector. Text with lone surrogates (which UTF-8 cannot tell apart) and tiny regions take the Map path.
  */
+
+/** Ids of lines `[fromA, toA)` of one text and `[fromB, toB)` of the other. */
 export interface InternedLines {
   a: Int32Array;
   b: Int32Array;
@@ -99,12 +100,17 @@ function sameBytes(first: Side, line: number, side: Side, start: number, end: nu
 
 const encoder = new TextEncoder();
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// String.prototype.isWellFormed (ES2024, Node 20) is native and ~8x faster than the regex on non-ASCII text.
+const isWellFormed = (text: string): boolean => {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(text) : !LONE_SURROGATE.test(text);
+};
 
 /** UTF-8 bytes and byte line starts of lines `[from, to)`, or undefined for text UTF-8 cannot represent. */
 function encodeSide(table: LineTable, from: number, to: number): Side | undefined {
   const charStart = table.starts[from]!;
   const region = table.text.slice(charStart, table.starts[to]);
-  if (LONE_SURROGATE.test(region)) return undefined;
+  if (!isWellFormed(region)) return undefined;
   let bytes = new Uint8Array(region.length);
   let { read, written } = encoder.encodeInto(region, bytes);
   const ascii = read === region.length && written === region.length;

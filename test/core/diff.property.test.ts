@@ -60,6 +60,28 @@ describe('diffLines properties', () => {
     );
   });
 
+  it('applying the diff to the old text gives the new text, for longer texts (byte interning path)', () => {
+    // ASCII texts (byte and char offsets agree) and texts with multi-byte characters (they do not).
+    const ascii = fc.constantFrom('', 'x', 'y', '}', '  z');
+    const wide = fc.constantFrom('', 'x', '}', 'héllo', '😀', 'ü');
+    const longText = fc
+      .constantFrom(ascii, wide)
+      .chain((text) =>
+        fc.array(fc.record({ text, eol: fc.constantFrom('\n', '\n', '\r\n', '\r', '') }), {
+          minLength: 40,
+          maxLength: 160,
+        }),
+      )
+      .map((lines) => lines.map((l) => l.text + l.eol).join(''));
+    fc.assert(
+      fc.property(longText, longText, fc.integer({ min: 0, max: 3 }), (a, b, context) => {
+        expect(applyDiff(a, diffLines(a, b, { context }))).toBe(b);
+        expect(applyDiff(a, diffLines(a, a + b, { context }))).toBe(a + b);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('line tables agree with splitLines', () => {
     fc.assert(
       fc.property(rawText, (text) => {

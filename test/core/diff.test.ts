@@ -175,6 +175,17 @@ describe('diffLines', () => {
     roundTrip('héllo\nwörld\n日本\n', 'héllo\nwörld!\n日本\n');
     roundTrip('a\n\uD800\nb\n', 'a\n\uDBFF\nb\n');
     roundTrip('😀\nx\n', '😀\ny\n');
+    // Large enough for the UTF-8 byte path: multi-byte text with every kind of line end.
+    const eols = ['\n', '\r\n', '\r'];
+    const wide = Array.from({ length: 500 }, (_, i) => `héllo 日本 ${i % 7} 😀${eols[i % 3]}`);
+    const edited = wide.map((line, i) => (i % 50 === 10 ? `ça ${line}` : line));
+    const wideDiff = roundTrip(wide.join(''), edited.join(''));
+    expect(wideDiff.added).toBe(10);
+    // Lone surrogates that UTF-8 would turn into the same bytes must still count as different.
+    const lone = Array.from({ length: 200 }, (_, i) => `line ${i}\n`);
+    const loneOld = lone.map((line, i) => (i === 100 ? '\uD800\n' : line)).join('');
+    const loneNew = lone.map((line, i) => (i === 100 ? '\uDBFF\n' : line)).join('');
+    expect(roundTrip(loneOld, loneNew).added).toBe(1);
   });
 
   it('is correct on large inputs of every shape', () => {
