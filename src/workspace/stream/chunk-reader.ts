@@ -12,30 +12,49 @@ export interface Chunk {
   position: number;
 }
 
+export interface ChunkOptions {
+  /**
+   * Size of the first read, for callers that usually need only a little (a line lookup, a page of lines):
+   * later reads grow fourfold up to chunkSize, and the read-ahead starts with the second chunk, so a short
+   * lookup costs one small read. Default chunkSize.
+   */
+  first?: number;
+}
+
 /** Chunks of [start, end) in order. Breaking out of the loop early is fine: the read in flight is awaited. */
 export async function* readChunks(
   handle: FileHandle,
   start: number,
   end: number,
   chunkSize: number,
+  options: ChunkOptions = {},
 ): AsyncGenerator<Chunk> {
-  const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)] as const;
-  let position = start;
+  const buffers: Buffer[] = [];
+  let size = Math.max(1, Math.min(chunkSize, options.first ?? chunkSize));
   let which = 0;
-  let pending: Promise<number> | null =
-    position < end ? readFully(handle, buffers[0], Math.min(chunkSize, end - position), position) : null;
+  const readNext = (position: number): Promise<Chunk> => {
+    const length = Math.min(size, end - position);
+    size = Math.min(chunkSize, size * 4);
+    let buffer = buffers[which];
+    if (!buffer || buffer.length < length) buffer = buffers[which] = Buffer.allocUnsafe(length);
+    which ^= 1;
+    return readFully(handle, buffer, length, position).then(() => ({
+      bytes: buffer.subarray(0, length),
+      position,
+    }));
+  };
+  let position = start;
+  let pending: Promise<Chunk> | null = null;
+  let first = true;
   try {
-    while (pending) {
-      const length = await pending;
+    while (position < end) {
+      const chunk = await (pending ?? readNext(position));
       pending = null;
-      const current = buffers[which]!;
-      const at = position;
-      position += length;
-      which ^= 1;
-      if (position < end) {
-        pending = readFully(handle, buffers[which]!, Math.min(chunkSize, end - position), position);
-      }
-      yield { bytes: current.subarray(0, length), position: at };
+      position += chunk.bytes.length;
+      // Read ahead only once the caller has come back for more: a one-chunk lookup reads one chunk.
+      if (!first && position < end) pending = readNext(position);
+      first = false;
+      yield chunk;
     }
   } finally {
     // The caller may close the handle next: no read may still be writing into our buffers then.

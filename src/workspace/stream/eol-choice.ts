@@ -62,7 +62,7 @@ export async function chooseEolAt(
     return best;
   }
   // The ending of the line the region sits on: the first line ending after it.
-  for await (const { bytes, position } of readChunks(handle, to, index.size, chunkSize)) {
+  for await (const { bytes, position } of readChunks(handle, to, index.size, chunkSize, { first: 4096 })) {
     const lf = bytes.indexOf(10);
     const cr = bytes.indexOf(13);
     if (cr !== -1 && (lf === -1 || cr < lf)) {

@@ -5,7 +5,7 @@
  * Building it is one pass that also counts line endings and checks the file is UTF-8 text.
  *
  * Memory: two Float64Arrays of at most MAX_CHECKPOINTS entries (the stride grows for files so large that
- * 64 KiB would give more), i.e. 4 MB at worst, whatever the size of the file.
+ * 16 KiB would give more), i.e. 4 MB at worst, whatever the size of the file.
  *
  * An index belongs to one version of a file: its key is the file's stat fingerprint (fingerprint.ts), and
  * the cache hands it out only for that exact version.
@@ -196,8 +196,8 @@ export function dominantEol(index: LineIndex): '\n' | '\r\n' | '\r' {
   return best;
 }
 
-/** Index of the last checkpoint at or before line `line` / byte `offset`. */
-function checkpointForLine(index: LineIndex, line: number): number {
+/** Index of the last checkpoint at or before line `line` (below: byte `offset`). */
+export function checkpointForLine(index: LineIndex, line: number): number {
   let low = 0;
   let high = index.checkpoints - 1;
   while (low < high) {
@@ -252,7 +252,8 @@ export async function skipLines(
   if (count <= 0) return from;
   let left = count;
   let pendingCr = -1; // offset of a "\r" that ended the previous chunk
-  for await (const { bytes, position } of readChunks(handle, from, size, chunkSize)) {
+  // Usually the line is within one stride of the checkpoint: start small.
+  for await (const { bytes, position } of readChunks(handle, from, size, chunkSize, { first: 16 << 10 })) {
     let i = 0;
     if (pendingCr !== -1) {
       const end = bytes[0] === 10 ? position + 1 : position;

@@ -5,8 +5,9 @@
  * keeps the first spans' positions for the preview diff. Memory: two chunk buffers, whatever the sizes.
  */
 import { type FileHandle, open } from 'node:fs/promises';
-import { readChunks } from './chunk-reader.js';
-import { IndexBuilder, type LineIndex } from './line-index.js';
+import { readChunks, readRange } from './chunk-reader.js';
+import { IndexShifter } from './index-shift.js';
+import type { LineIndex } from './line-index.js';
 import { countTerminators, TerminatorCounter } from './line-scan.js';
 import type { ProgressReporter } from './progress.js';
 import { SequentialSource } from './sequential-source.js';
@@ -33,14 +34,19 @@ export interface SpanPlace {
 
 export interface WriteOptions {
   temp: string;
+  /** The original's path: a far first span lets the kernel copy everything before it (copy_file_range). */
+  sourcePath?: string;
   owner: FileOwner | null;
   chunkSize: number;
   /** Folder for the reverse patch; null: keep none (an undo is not undone again). */
   patchDir: string | null;
   /** How many spans' places to keep for the diff. */
   keep: number;
-  stride?: number;
   progress?: ProgressReporter;
+  /** Smallest file whose prefix is left to the filesystem to copy. Default 8 MiB (tests lower it). */
+  kernelCopyMin?: number;
+  /** See TempWriter.copyOf. Default 'reflink'. */
+  kernelCopy?: 'reflink' | 'copy';
 }
 
 export interface WriteResult {
@@ -58,6 +64,10 @@ export interface WriteResult {
   rest: { removed: number; added: number };
 }
 
+/** A filesystem copy of the prefix pays off when the first span is this far into a file at least this big. */
+const KERNEL_COPY_FROM = 0.4;
+const KERNEL_COPY_MIN = 8 << 20;
+
 export async function writeWithSpans(
   original: FileHandle,
   index: LineIndex,
@@ -65,30 +75,80 @@ export async function writeWithSpans(
   options: WriteOptions,
 ): Promise<WriteResult> {
   const { chunkSize } = options;
-  const temp = await TempWriter.create(options.temp, options.owner);
-  const source = new SequentialSource(original, 0, index.size, chunkSize);
+  const iterator =
+    Symbol.asyncIterator in spans
+      ? (spans as AsyncIterable<Span>)[Symbol.asyncIterator]()
+      : (spans as Iterable<Span>)[Symbol.iterator]();
+  let next = await iterator.next();
+  // Everything before the first span is unchanged: when that is most of a big file, let the kernel copy
+  // it (no trip through our buffers) and stream only from the first span on.
+  const firstStart = next.done ? index.size : next.value.start;
+  let temp: TempWriter | null = null;
+  if (
+    options.sourcePath &&
+    firstStart - index.bodyStart >= KERNEL_COPY_FROM * index.size &&
+    index.size >= (options.kernelCopyMin ?? KERNEL_COPY_MIN)
+  ) {
+    temp = await TempWriter.copyOf(
+      options.sourcePath,
+      options.temp,
+      options.owner,
+      firstStart,
+      options.kernelCopy ?? 'reflink',
+    );
+  }
+  temp ??= await TempWriter.create(options.temp, options.owner);
+  const copied = temp.position;
+  const source = new SequentialSource(original, copied, index.size, chunkSize);
   let patch: PatchWriter | null = null;
   try {
     if (options.patchDir !== null) patch = await PatchWriter.create(options.patchDir);
-    const builder = new IndexBuilder(index.bodyStart, index.size, options.stride);
+    const shifter = new IndexShifter(index);
     const places: SpanPlace[] = [];
     const rest = { removed: 0, added: 0 };
     let count = 0;
     let allSame = true; // every span's bytes equal what they replace
     let lengthsKept = true; // every span is as long as what it replaces
+    let lastByte = -1; // the new file's last byte so far
 
-    // Text goes through the index builder; the BOM (if any) is copied as is and is not text.
-    const put = async (bytes: Buffer) => {
-      if (temp.position >= index.bodyStart) builder.feed(bytes, temp.position);
+    const write = async (bytes: Buffer) => {
+      if (bytes.length === 0) return;
+      lastByte = bytes[bytes.length - 1]!;
       await temp.write(bytes);
     };
-    await source.take(index.bodyStart, (bytes) => temp.write(bytes));
+    let done = 0; // the original is handled up to here
+    /** The unchanged stretch up to `to`: copied (unless the kernel did), and told to the index shifter. */
+    const copyUpTo = async (to: number) => {
+      if (to <= done) return;
+      const from = Math.max(done, index.bodyStart); // the BOM is not text
+      let first = -1;
+      let last = -1;
+      if (to <= copied) {
+        // Already in the temp file: only its first and last bytes matter, for the index.
+        if (from < to) {
+          first = (await readRange(original, from, 1))[0]!;
+          last = (await readRange(original, to - 1, 1))[0]!;
+          lastByte = last;
+        }
+      } else {
+        await source.take(to, async (bytes) => {
+          const at = source.position;
+          if (first === -1 && at + bytes.length > from) first = bytes[Math.max(0, from - at)]!;
+          last = bytes[bytes.length - 1]!;
+          await write(bytes);
+          options.progress?.report('write', at + bytes.length);
+        });
+      }
+      if (from < to) shifter.gap(from, to, first, last);
+      done = to;
+    };
 
-    for await (const span of spans) {
-      if (span.start < source.position || span.end < span.start || span.end > index.size) {
+    while (!next.done) {
+      const span = next.value;
+      if (span.start < Math.max(done, index.bodyStart) || span.end < span.start || span.end > index.size) {
         throw new Error(`span [${span.start}, ${span.end}) out of order (at ${source.position})`);
       }
-      await source.take(span.start, put);
+      await copyUpTo(span.start);
       const insert = span.insert;
       const insertLength = insert.length;
       const oldLength = span.end - span.start;
@@ -99,23 +159,24 @@ export async function writeWithSpans(
       await patch?.begin(newStart, insertLength, span.start, oldLength);
       await source.take(span.end, async (bytes) => {
         await patch?.old(bytes);
+        shifter.old(bytes);
         counter?.feed(bytes);
         if (same) {
           const at = source.position - span.start;
           same = (insert as Buffer).subarray(at, at + bytes.length).equals(bytes);
         }
       });
+      done = span.end;
       if (oldLength !== insertLength) lengthsKept = false;
       if (oldLength !== insertLength || !same) allSame = false;
-      if (Buffer.isBuffer(insert)) await put(insert);
-      else {
-        for await (const chunk of readChunks(
-          insert.handle,
-          insert.offset,
-          insert.offset + insert.length,
-          chunkSize,
-        )) {
-          await put(chunk.bytes);
+      if (Buffer.isBuffer(insert)) {
+        shifter.insert(insert);
+        await write(insert);
+      } else {
+        const end = insert.offset + insert.length;
+        for await (const chunk of readChunks(insert.handle, insert.offset, end, chunkSize)) {
+          shifter.insert(chunk.bytes);
+          await write(chunk.bytes);
         }
       }
       if (count < options.keep) {
@@ -127,11 +188,9 @@ export async function writeWithSpans(
       }
       count++;
       options.progress?.report('write', source.position);
+      next = await iterator.next();
     }
-    await source.take(index.size, async (bytes) => {
-      await put(bytes);
-      options.progress?.report('write', source.position);
-    });
+    await copyUpTo(index.size);
     options.progress?.done('write');
     await source.close();
     await temp.finish();
@@ -147,13 +206,14 @@ export async function writeWithSpans(
       temp: temp.path,
       patch: patch?.path ?? null,
       size: temp.position,
-      index: builder.finish('', index.bom),
+      index: shifter.finish(temp.position, lastByte),
       places,
       count,
       changed,
       rest,
     };
   } catch (error) {
+    await iterator.return?.();
     await source.close().catch(() => {});
     await temp.abort();
     await patch?.abort();

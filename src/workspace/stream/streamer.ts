@@ -179,8 +179,10 @@ export class Streamer {
       chunkSize: this.chunkSize,
       patchDir: planned.reversible ? this.patchDir : null,
       keep: DIFF_PLACES,
-      stride: this.stride,
       progress,
+      sourcePath: file.path,
+      kernelCopyMin: this.options.kernelCopyMin,
+      kernelCopy: this.options.kernelCopy,
     });
     const prepared: PreparedWrite = {
       temp: result.temp,

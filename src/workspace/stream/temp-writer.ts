@@ -5,7 +5,7 @@
  * stall for seconds).
  */
 import { constants } from 'node:fs';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { copyFile, type FileHandle, open, unlink } from 'node:fs/promises';
 import { readChunks } from './chunk-reader.js';
 
 const WRITEBACK_EVERY = 64 << 20;
@@ -26,6 +26,8 @@ export class TempWriter {
   private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private buffered = 0;
   private flushedTo = 0;
+  /** Started as a copy: bytes past the last write are the copy's and are cut off at the end. */
+  private truncate = false;
   private syncedAt = 0;
   private syncing: Promise<void> | null = null;
   private closed = false;
@@ -40,18 +42,70 @@ export class TempWriter {
     const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     const writer = new TempWriter(path, handle);
     try {
-      if (owner) {
-        if (process.getuid?.() === 0) {
-          // As commitBytes does: best effort, some filesystems refuse chown even to root.
-          await handle.chown(owner.uid, owner.gid).catch(() => {});
-        }
-        // After chown, which may clear setuid/setgid bits.
-        await handle.chmod(owner.mode);
-      }
+      await writer.own(owner);
     } catch (error) {
       await writer.abort();
       throw error;
     }
+    return writer;
+  }
+
+  private async own(owner: FileOwner | null): Promise<void> {
+    if (!owner) {
+      // A kernel copy took the source's mode; a temp file stays private until it has the target's.
+      await this.handle.chmod(0o600);
+      return;
+    }
+    if (process.getuid?.() === 0) {
+      // As commitBytes does: best effort, some filesystems refuse chown even to root.
+      await this.handle.chown(owner.uid, owner.gid).catch(() => {});
+    }
+    // After chown, which may clear setuid/setgid bits.
+    await this.handle.chmod(owner.mode);
+  }
+
+  /**
+   * A temp file that starts as a copy of `source` made by the filesystem, positioned at `from`: the caller
+   * writes from there on, and finish() cuts off what is left beyond. 'reflink' shares the source's extents
+   * (btrfs, xfs, APFS...: instant, and nothing to fsync); 'copy' also accepts a kernel copy
+   * (copy_file_range), which measured no faster than streaming on ext4 once the fsync is counted, since its
+   * flush cannot overlap the copy. Null when the filesystem cannot (the caller writes everything then).
+   */
+  static async copyOf(
+    source: string,
+    path: string,
+    owner: FileOwner | null,
+    from: number,
+    mode: 'reflink' | 'copy',
+  ): Promise<TempWriter | null> {
+    const flags = constants.COPYFILE_EXCL | (mode === 'reflink' ? constants.COPYFILE_FICLONE_FORCE : 0);
+    try {
+      await copyFile(source, path, flags);
+    } catch {
+      await unlink(path).catch(() => {});
+      return null;
+    }
+    let handle: FileHandle;
+    try {
+      handle = await open(path, constants.O_WRONLY);
+    } catch {
+      await unlink(path).catch(() => {});
+      return null;
+    }
+    const writer = new TempWriter(path, handle);
+    writer.position = writer.flushedTo = from;
+    writer.truncate = true;
+    try {
+      await writer.own(owner);
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+    // Start the copied bytes on their way to disk while the rest is written.
+    writer.syncing = handle.datasync().finally(() => {
+      writer.syncing = null;
+    });
+    writer.syncing.catch(() => {});
     return writer;
   }
 
@@ -102,6 +156,7 @@ export class TempWriter {
   /** fsync and close: the content is on disk before anyone renames it into place. */
   async finish(): Promise<void> {
     await this.flush();
+    if (this.truncate) await this.handle.truncate(this.position);
     if (this.syncing) await this.syncing;
     await this.handle.sync();
     this.closed = true;

@@ -1,0 +1,225 @@
+// editgate on 1 GiB and 2 GiB text files (issue 7), against references measured in the same run: `cp` of the
+// file (the floor for a full rewrite; also `cp` + fsync, since editgate's writes are durable), `sed -i` for
+// the same edit, and reading the same bytes directly (open, pread, decode) for a far read_file. Every
+// editgate operation runs in its own child process so its peak RSS is its own.
+// Targets: a full-rewrite edit within 2x of cp; peak RSS under 128 MB whatever the size; a repeated far
+// read_file within 2x of reading those bytes directly.
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatMs, formatRatio, median, printTable, runNodeChild, tempDir } from './lib.mjs';
+
+const GiB = 1 << 30;
+const SIZES = [1, 2];
+const LINE_BYTES = 64; // every generated line is exactly this long, so line n starts at (n - 1) * LINE_BYTES
+const READ_LINES = 2000; // read_file's default limit
+const MARKER = 'UNIQUE-MARKER-NEAR-THE-END';
+const self = fileURLToPath(import.meta.url);
+
+/** Line n (1-based) of the generated file: 63 characters and "\n". */
+function line(n) {
+  const text = `${String(n).padStart(10, '0')} INSERT INTO log VALUES ('quick brown fox', ${n % 977});`;
+  return `${text.padEnd(LINE_BYTES - 1, ' ').slice(0, LINE_BYTES - 1)}\n`;
+}
+
+// --- child mode: one editgate operation, timed, with this process's peak RSS -------------------------------
+if (process.argv[2] === '--child') {
+  const [, , , op, root, name, lineCountText] = process.argv;
+  const lineCount = Number(lineCountText);
+  const { createEditTools } = await import('../dist/tools/index.js');
+  const tools = createEditTools({ root, approve: 'allow' });
+  const run = async (tool, input) => {
+    const start = performance.now();
+    const result = await tools.execute(tool, { file_path: name, ...input });
+    const ms = performance.now() - start;
+    if (!result.ok) throw new Error(`${tool} failed: ${result.message}`);
+    return { ms, result };
+  };
+  const out = {};
+  if (op === 'read') {
+    const offset = lineCount - READ_LINES;
+    out.first = (await run('read_file', { offset })).ms;
+    // The same lines read directly: open, read their bytes, decode, split (and, for the second figure,
+    // numbered like read_file's output). Interleaved with read_file so both meet the same conditions.
+    const direct = async (numbered) => {
+      const start = performance.now();
+      const handle = await open(join(root, name), 'r');
+      const bytes = Buffer.allocUnsafe(READ_LINES * LINE_BYTES);
+      await handle.read(bytes, 0, bytes.length, (offset - 1) * LINE_BYTES);
+      await handle.close();
+      const lines = bytes.toString('utf8').split('\n');
+      if (numbered) lines.map((text, i) => `${String(offset + i).padStart(6, ' ')}\t${text}`).join('\n');
+      return performance.now() - start;
+    };
+    const ours = [];
+    const raw = [];
+    const formatted = [];
+    for (let i = 0; i < 25; i++) {
+      ours.push((await run('read_file', { offset })).ms);
+      raw.push(await direct(false));
+      formatted.push(await direct(true));
+    }
+    out.second = median(ours);
+    out.direct = median(raw);
+    out.directNumbered = median(formatted);
+  } else if (op === 'edit_lines') {
+    const middle = Math.floor(lineCount / 2);
+    out.read = (await run('read_file', { offset: middle, limit: 3 })).ms;
+    out.edit = (
+      await run('edit_lines', { edits: [{ range: [middle, middle + 1], replacement: 'edited by editgate' }] })
+    ).ms;
+  } else if (op === 'edit_file') {
+    const near = lineCount - 100;
+    out.read = (await run('read_file', { offset: near - 1, limit: 3 })).ms;
+    out.edit = (await run('edit_file', { old_string: MARKER, new_string: 'CHANGED-BY-EDITGATE' })).ms;
+  }
+  out.rssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+// --- parent ---------------------------------------------------------------------------------------------------
+
+function generate(path, size) {
+  const lineCount = Math.floor(size / LINE_BYTES);
+  const near = lineCount - 100;
+  const fd = openSync(path, 'w');
+  const block = Buffer.allocUnsafe(16384 * LINE_BYTES); // 1 MiB of lines per write
+  for (let first = 1; first <= lineCount; first += 16384) {
+    const last = Math.min(lineCount, first + 16383);
+    let at = 0;
+    for (let n = first; n <= last; n++) {
+      const text = n === near ? `${MARKER} ${line(n)}`.slice(0, LINE_BYTES - 1) + '\n' : line(n);
+      at += block.write(text, at, 'latin1');
+    }
+    writeSync(fd, block, 0, at);
+  }
+  closeSync(fd);
+  return lineCount;
+}
+
+function timeCommand(command, args) {
+  const start = performance.now();
+  const child = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - start;
+  if (child.status !== 0)
+    throw new Error(`${command} ${args.join(' ')}: ${String(child.stderr).slice(0, 300)}`);
+  return ms;
+}
+
+async function child(op, root, name, lineCount) {
+  return runNodeChild(self, ['--child', op, root, name, String(lineCount)], { timeoutMs: 600_000 });
+}
+
+const rows = [];
+const checks = [];
+for (const gib of SIZES) {
+  const size = gib * GiB;
+  const dir = tempDir('editgate-huge-');
+  const stats = statfsSync(dir.path);
+  const free = stats.bavail * stats.bsize;
+  // The file, cp's copy or editgate's temp file, and a little for the reverse patch.
+  if (free < 2.2 * size) {
+    console.log(`skipping ${gib} GiB: only ${(free / GiB).toFixed(1)} GiB free in ${dir.path}`);
+    dir.remove();
+    continue;
+  }
+  const name = 'huge.sql';
+  const path = join(dir.path, name);
+  const lineCount = generate(path, size);
+  // Nobody's dirty pages (ours included) may be flushing while something is timed.
+  const settle = () => spawnSync('sync', [], { stdio: 'ignore' });
+  settle();
+  const copy = join(dir.path, 'copy.sql');
+  const cpTimes = [];
+  const cpSyncTimes = [];
+  for (let i = 0; i < 3; i++) {
+    cpTimes.push(timeCommand('cp', [path, copy]));
+    unlinkSync(copy);
+    settle();
+    cpSyncTimes.push(timeCommand('sh', ['-c', `cp "${path}" "${copy}" && sync "${copy}"`]));
+    unlinkSync(copy);
+    settle();
+  }
+  const cp = median(cpTimes);
+  const cpSync = median(cpSyncTimes);
+
+  const read = await child('read', dir.path, name, lineCount);
+
+  const lines = await child('edit_lines', dir.path, name, lineCount);
+  settle();
+  const middle = Math.floor(lineCount / 2);
+  const sedLines = timeCommand('sed', ['-i', `${middle}s/.*/edited by sed/`, path]);
+  settle();
+
+  const edit = await child('edit_file', dir.path, name, lineCount);
+  settle();
+  const sedFile = timeCommand('sed', ['-i', `s/CHANGED-BY-EDITGATE/CHANGED-BY-SED/`, path]);
+  dir.remove();
+
+  const label = `${gib} GiB`;
+  rows.push([label, 'cp (reference)', formatMs(cp), '', '', '']);
+  rows.push([label, 'cp + fsync (reference)', formatMs(cpSync), '', formatRatio(cpSync, cp), '']);
+  rows.push([
+    label,
+    'edit_lines, middle',
+    formatMs(lines.edit),
+    formatRatio(lines.edit, sedLines),
+    formatRatio(lines.edit, cp),
+    `${lines.rssMb.toFixed(0)} MB`,
+  ]);
+  rows.push([label, '  sed -i, same edit', formatMs(sedLines), '', formatRatio(sedLines, cp), '']);
+  rows.push([label, '  (its read_file before, cold index)', formatMs(lines.read), '', '', '']);
+  rows.push([
+    label,
+    'edit_file, unique near end',
+    formatMs(edit.edit),
+    formatRatio(edit.edit, sedFile),
+    formatRatio(edit.edit, cp),
+    `${edit.rssMb.toFixed(0)} MB`,
+  ]);
+  rows.push([label, '  sed -i, same edit', formatMs(sedFile), '', formatRatio(sedFile, cp), '']);
+  rows.push([label, 'read_file far, first', formatMs(read.first), '', '', `${read.rssMb.toFixed(0)} MB`]);
+  rows.push([label, 'read_file far, again', formatMs(read.second), '', '', '']);
+  rows.push([
+    label,
+    '  direct read of those bytes',
+    formatMs(read.direct),
+    formatRatio(read.second, read.direct),
+    '',
+    '',
+  ]);
+  rows.push([
+    label,
+    '  same, numbered like read_file',
+    formatMs(read.directNumbered),
+    formatRatio(read.second, read.directNumbered),
+    '',
+    '',
+  ]);
+
+  for (const [what, ms] of [
+    ['edit_lines', lines.edit],
+    ['edit_file', edit.edit],
+  ]) {
+    checks.push([
+      `${label}: ${what} within 2x of cp`,
+      ms <= 2 * cp,
+      `${formatRatio(ms, cp)} of cp, ${formatRatio(ms, cpSync)} of cp + fsync`,
+    ]);
+  }
+  const rss = Math.max(read.rssMb, lines.rssMb, edit.rssMb);
+  checks.push([`${label}: peak RSS under 128 MB`, rss < 128, `${rss.toFixed(0)} MB`]);
+  checks.push([
+    `${label}: repeated far read within 2x of reading those bytes directly`,
+    read.second <= 2 * read.direct,
+    `${formatRatio(read.second, read.direct)}; ${formatRatio(read.second, read.directNumbered)} of reading and numbering them`,
+  ]);
+}
+
+console.log();
+printTable(['file', 'operation', 'time', 'ratio', 'vs cp', 'peak RSS'], rows);
+console.log();
+for (const [what, ok, figure] of checks) console.log(`${ok ? 'met    ' : 'MISSED '} ${what} (${figure})`);
