@@ -81,10 +81,14 @@ function outcome(result: ToolResult) {
 describe('streaming and in-memory paths', () => {
   it('write the same bytes and fail with the same codes, and undo restores the same bytes', async () => {
     const scenario = fileArb.chain((file) =>
-      fc.record({ file: fc.constant(file), op: opArb(file.text), chunk: fc.integer({ min: 1, max: 9 }) }),
+      fc.record({
+        file: fc.constant(file),
+        ops: fc.array(opArb(file.text), { minLength: 1, maxLength: 2 }),
+        chunk: fc.integer({ min: 1, max: 9 }),
+      }),
     );
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ file, op, chunk }) => {
+      fc.asyncProperty(scenario, async ({ file, ops, chunk }) => {
         const bytes = Buffer.concat([
           Buffer.from(file.bom ? [0xef, 0xbb, 0xbf] : []),
           Buffer.from(file.text, 'utf8'),
@@ -97,20 +101,29 @@ describe('streaming and in-memory paths', () => {
           const read = await tools.execute('read_file', { file_path: 'f.txt' });
           expect(read.ok).toBe(true);
         }
-        const { tool, ...input } = op;
-        const a = await inMemory.execute(tool, { file_path: 'f.txt', ...input });
-        const b = await streaming.execute(tool, { file_path: 'f.txt', ...input });
-        expect({ result: outcome(b), message: b.ok ? '' : b.message }).toMatchObject({ result: outcome(a) });
-        expect(await streamed.bytes('f.txt')).toEqual(await memory.bytes('f.txt'));
-        if (a.ok && b.ok) {
-          expect(b.details.kind).toBe(a.details.kind);
-          expect(b.details.replacements).toBe(a.details.replacements);
-          if (a.details.kind !== 'noop') {
-            const undoA = await inMemory.execute('undo_edit', { file_path: 'f.txt' });
-            const undoB = await streaming.execute('undo_edit', { file_path: 'f.txt' });
-            expect(outcome(undoB)).toBe(outcome(undoA));
-            expect(await streamed.bytes('f.txt')).toEqual(bytes);
+        // Versions written, to walk back through with undo.
+        const versions: Buffer[] = [bytes];
+        for (const op of ops) {
+          const { tool, ...input } = op;
+          const a = await inMemory.execute(tool, { file_path: 'f.txt', ...input });
+          const b = await streaming.execute(tool, { file_path: 'f.txt', ...input });
+          expect({ result: outcome(b), message: b.ok ? '' : b.message }).toMatchObject({
+            result: outcome(a),
+          });
+          const now = await memory.bytes('f.txt');
+          expect(await streamed.bytes('f.txt')).toEqual(now);
+          if (a.ok && b.ok) {
+            expect(b.details.kind).toBe(a.details.kind);
+            expect(b.details.replacements).toBe(a.details.replacements);
+            if (a.details.kind !== 'noop') versions.push(now);
           }
+        }
+        while (versions.length > 1) {
+          versions.pop();
+          const undoA = await inMemory.execute('undo_edit', { file_path: 'f.txt' });
+          const undoB = await streaming.execute('undo_edit', { file_path: 'f.txt' });
+          expect(outcome(undoB)).toBe(outcome(undoA));
+          expect(await streamed.bytes('f.txt')).toEqual(versions[versions.length - 1]);
         }
       }),
       { numRuns: Number(process.env.RUNS ?? 300) },
