@@ -18,7 +18,7 @@ import type { ProgressReporter } from '../workspace/stream/progress.js';
 import { checkStreamedRead } from '../workspace/stream/read-check.js';
 import { readLines } from '../workspace/stream/read-lines.js';
 import type { ChangePlan } from '../workspace/stream/streamer.js';
-import { noChangeError, planStringEdit } from '../workspace/stream/string-edit.js';
+import { planStringEdit } from '../workspace/stream/string-edit.js';
 import { undoPlan } from '../workspace/stream/undo.js';
 import { numberedLine } from './messages.js';
 import { success, type ToolSuccess } from './result.js';
@@ -119,8 +119,8 @@ export function streamEditFile(
   context: ToolContext,
   input: { old_string: string; new_string: string; replace_all?: boolean; encoding?: string },
 ): StreamCallback | undefined {
-  return streamed(context, input.encoding, async (handle, index, progress): Promise<ChangePlan> => {
-    const plan = await planStringEdit(
+  return streamed(context, input.encoding, (handle, index, progress) =>
+    planStringEdit(
       handle,
       index,
       {
@@ -130,15 +130,8 @@ export function streamEditFile(
         matching: context.matching,
       },
       { chunkSize: context.streamer!.chunkSize, progress },
-    );
-    return {
-      spans: plan.spans,
-      replacements: plan.replacements,
-      tier: plan.tier,
-      reversible: true,
-      noChange: () => noChangeError(plan.tier),
-    };
-  });
+    ),
+  );
 }
 
 /** edit_lines's stream callback. */

@@ -18,18 +18,28 @@ export interface Match {
   end: number;
 }
 
+/** Every match starting before `frontier` has been given out: the bytes up to it can be copied. */
+export interface Frontier {
+  frontier: number;
+}
+
+export type SearchItem = Match | Frontier;
+
 export interface SearchOptions {
   chunkSize: number;
   progress?: ProgressReporter;
 }
 
-/** Matches of `needleLf` (old text with "\n" line breaks, not empty) in order of their start. */
+/**
+ * Matches of `needleLf` (old text with "\n" line breaks, not empty) in order of their start, with a
+ * frontier after each chunk (a writer following the search copies up to it while the search goes on).
+ */
 export function findAll(
   handle: FileHandle,
   index: LineIndex,
   needleLf: string,
   options: SearchOptions,
-): AsyncGenerator<Match> {
+): AsyncGenerator<SearchItem> {
   if (!hasCr(index)) return findRaw(handle, index, Buffer.from(needleLf, 'utf8'), options);
   if (!isMixed(index)) {
     const eol = dominantEol(index);
@@ -48,7 +58,7 @@ async function* findRaw(
   index: LineIndex,
   needle: Buffer,
   options: SearchOptions,
-): AsyncGenerator<Match> {
+): AsyncGenerator<SearchItem> {
   const length = needle.length;
   const keep = length - 1;
   const stitch = Buffer.allocUnsafe(2 * keep);
@@ -74,6 +84,8 @@ async function* findRaw(
     for (let p = bytes.indexOf(needle); p !== -1; p = bytes.indexOf(needle, p + 1)) {
       yield { start: position + p, end: position + p + length };
     }
+    const end = position + bytes.length;
+    yield { frontier: end >= index.size ? index.size : end - keep };
     if (keep > 0) {
       if (bytes.length >= keep) {
         bytes.copy(tail, 0, bytes.length - keep);
@@ -96,7 +108,7 @@ async function* findNeutral(
   index: LineIndex,
   needle: Buffer,
   options: SearchOptions,
-): AsyncGenerator<Match> {
+): AsyncGenerator<SearchItem> {
   const length = needle.length;
   // Original bytes: carried ones (at most length - 1 view bytes, plus a held-back "\r" and the CRs folded
   // into them, so up to twice that) followed by the new chunk.
@@ -127,6 +139,7 @@ async function* findNeutral(
       yield { start: toOriginal(p), end: toOriginal(p + length) };
     }
     const keepFrom = toOriginal(Math.max(0, viewLength - (length - 1))) - windowStart;
+    yield { frontier: last ? index.size : windowStart + keepFrom };
     window.copyWithin(0, keepFrom, filled);
     windowStart += keepFrom;
     carry = filled - keepFrom;

@@ -24,6 +24,14 @@ export interface Span {
   insert: Insert;
 }
 
+/**
+ * No span starts before `until`: the writer may copy up to there. A planner that finds spans while the file
+ * is written (a search running ahead of the writer) says so as it goes.
+ */
+export interface Until {
+  until: number;
+}
+
 /** Where a span ended up: old bytes [start, end) are new bytes [newStart, newEnd). */
 export interface SpanPlace {
   start: number;
@@ -71,20 +79,21 @@ const KERNEL_COPY_MIN = 8 << 20;
 export async function writeWithSpans(
   original: FileHandle,
   index: LineIndex,
-  spans: AsyncIterable<Span> | Iterable<Span>,
+  spans: AsyncIterable<Span | Until> | Iterable<Span | Until>,
   options: WriteOptions,
 ): Promise<WriteResult> {
   const { chunkSize } = options;
   const iterator =
     Symbol.asyncIterator in spans
-      ? (spans as AsyncIterable<Span>)[Symbol.asyncIterator]()
-      : (spans as Iterable<Span>)[Symbol.iterator]();
+      ? (spans as AsyncIterable<Span | Until>)[Symbol.asyncIterator]()
+      : (spans as Iterable<Span | Until>)[Symbol.iterator]();
   let next = await iterator.next();
-  // Everything before the first span is unchanged: when that is most of a big file, let the kernel copy
-  // it (no trip through our buffers) and stream only from the first span on.
-  const firstStart = next.done ? index.size : next.value.start;
+  // Everything before the first span is unchanged: when that is most of a big file, let the filesystem
+  // copy it (no trip through our buffers) and stream only from the first span on.
+  const firstStart = next.done ? index.size : 'until' in next.value ? -1 : next.value.start;
   let temp: TempWriter | null = null;
   if (
+    firstStart >= 0 &&
     options.sourcePath &&
     firstStart - index.bodyStart >= KERNEL_COPY_FROM * index.size &&
     index.size >= (options.kernelCopyMin ?? KERNEL_COPY_MIN)
@@ -144,6 +153,11 @@ export async function writeWithSpans(
     };
 
     while (!next.done) {
+      if ('until' in next.value) {
+        await copyUpTo(Math.min(next.value.until, index.size));
+        next = await iterator.next();
+        continue;
+      }
       const span = next.value;
       if (span.start < Math.max(done, index.bodyStart) || span.end < span.start || span.end > index.size) {
         throw new Error(`span [${span.start}, ${span.end}) out of order (at ${source.position})`);

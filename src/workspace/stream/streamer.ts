@@ -18,7 +18,7 @@ import { chunkSizeOf, DEFAULT_INDEX_STRIDE, type StreamOptions } from './options
 import { discardPrepared, type PreparedWrite, trackTemp } from './prepared.js';
 import { ProgressReporter } from './progress.js';
 import { diffSpans } from './span-diff.js';
-import { type Span, writeWithSpans } from './span-writer.js';
+import { type Span, type Until, writeWithSpans } from './span-writer.js';
 import { defaultPatchDir } from './undo-patch.js';
 
 export const DEFAULT_STREAM_THRESHOLD = 32 << 20;
@@ -43,15 +43,25 @@ export interface StreamFile {
   close(): Promise<void>;
 }
 
-/** What a tool plans against the file's bytes: spans to replace, in order. */
+/**
+ * What a tool plans against the file's bytes: spans to replace, in order. The spans may be found while
+ * the file is written (they are read after the write, so a search can count them as it goes).
+ */
 export interface ChangePlan {
-  spans: () => AsyncIterable<Span> | Iterable<Span>;
+  spans: () => AsyncIterable<Span | Until> | Iterable<Span | Until>;
   replacements?: number;
   tier?: MatchTier;
   /** Keep a reverse patch so the change can be undone (an undo itself keeps none). */
   reversible: boolean;
   /** What to throw when the spans change nothing; without it, the change is a no-op. */
   noChange?: () => Error;
+}
+
+/** Thrown by a plan's spans to throw the write away and start again with another plan. */
+export class Replan extends Error {
+  constructor(readonly next: () => Promise<ChangePlan>) {
+    super('replan');
+  }
 }
 
 /** A streamed change, computed and prepared, for the gate to turn into a Proposal. */
@@ -168,22 +178,32 @@ export class Streamer {
   ): Promise<StreamedChange> {
     const progress = this.progress(file);
     const index = await this.index(file, encoding, progress);
-    const planned = await plan(file.handle, index, progress);
-    const result = await writeWithSpans(file.handle, index, planned.spans(), {
-      temp: tempPathFor(file.path),
-      owner: {
-        uid: Number(file.stats.uid),
-        gid: Number(file.stats.gid),
-        mode: Number(file.stats.mode) & 0o7777,
-      },
-      chunkSize: this.chunkSize,
-      patchDir: planned.reversible ? this.patchDir : null,
-      keep: DIFF_PLACES,
-      progress,
-      sourcePath: file.path,
-      kernelCopyMin: this.options.kernelCopyMin,
-      kernelCopy: this.options.kernelCopy,
-    });
+    let planned = await plan(file.handle, index, progress);
+    let result: Awaited<ReturnType<typeof writeWithSpans>>;
+    for (;;) {
+      try {
+        result = await writeWithSpans(file.handle, index, planned.spans(), {
+          temp: tempPathFor(file.path),
+          owner: {
+            uid: Number(file.stats.uid),
+            gid: Number(file.stats.gid),
+            mode: Number(file.stats.mode) & 0o7777,
+          },
+          chunkSize: this.chunkSize,
+          patchDir: planned.reversible ? this.patchDir : null,
+          keep: DIFF_PLACES,
+          progress,
+          sourcePath: file.path,
+          kernelCopyMin: this.options.kernelCopyMin,
+          kernelCopy: this.options.kernelCopy,
+        });
+        break;
+      } catch (error) {
+        // The writer threw its temp file away; the plan has another way (exact found nothing: tolerant).
+        if (!(error instanceof Replan)) throw error;
+        planned = await error.next();
+      }
+    }
     const prepared: PreparedWrite = {
       temp: result.temp,
       patch: result.patch,

@@ -4,8 +4,9 @@
  * exactly as core's applyStringEdits would write them: same tier order, same rewrite of the new text, same
  * line endings. Errors carry the same codes and, as far as a bounded scan can know them, the same details.
  *
- * Plan, then write: the first pass only counts (and keeps the first matches); replace_all finds its matches
- * again while the writer copies, so a rename across ten million lines never holds ten million spans.
+ * Exact matches are found while the new content is written (the writer follows the search), so memory
+ * never holds more than the spans in flight, however many there are; the tolerant tiers plan first (one
+ * pass, keeping the first matches) and replace_all finds their matches again while the writer copies.
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { ClosestRegion } from '../../core/closest.js';
@@ -13,12 +14,13 @@ import { EditgateError } from '../../core/errors.js';
 import type { Eol } from '../../core/lines.js';
 import { describeTier, type MatchTier } from '../../core/match.js';
 import { toLf } from '../../core/neutral.js';
-import { findAll, type Match } from './byte-search.js';
+import { findAll } from './byte-search.js';
 import { chooseEolAt } from './eol-choice.js';
 import { encodeInsert, hasLoneSurrogate } from './insert-text.js';
 import { type LineIndex, lineAt } from './line-index.js';
 import type { ProgressReporter } from './progress.js';
-import type { Span } from './span-writer.js';
+import type { Span, Until } from './span-writer.js';
+import { type ChangePlan, Replan } from './streamer.js';
 import { planTolerant, tolerantReplacements } from './tolerant-search.js';
 
 export interface StringEditRequest {
@@ -26,13 +28,6 @@ export interface StringEditRequest {
   newText: string;
   replaceAll: boolean;
   matching: 'exact' | 'tolerant';
-}
-
-export interface StringEditPlan {
-  tier: MatchTier;
-  replacements: number;
-  /** The spans, in order (produced while the writer consumes them). */
-  spans: () => AsyncIterable<Span>;
 }
 
 export interface StringEditOptions {
@@ -49,7 +44,7 @@ export async function planStringEdit(
   index: LineIndex,
   request: StringEditRequest,
   options: StringEditOptions,
-): Promise<StringEditPlan> {
+): Promise<ChangePlan> {
   const { oldText, newText, replaceAll, matching } = request;
   if (oldText === newText) {
     throw new EditgateError(
@@ -65,9 +60,8 @@ export async function planStringEdit(
       return {
         tier: 'exact',
         replacements: 1,
-        spans: async function* () {
-          yield { start: index.bodyStart, end: index.bodyStart, insert };
-        },
+        reversible: true,
+        spans: () => [{ start: index.bodyStart, end: index.bodyStart, insert }],
       };
     }
     throw new EditgateError(
@@ -79,105 +73,97 @@ export async function planStringEdit(
   const { chunkSize, progress } = options;
   const needle = toLf(oldText);
   const newLf = toLf(newText);
-  const insertFor = async (inserted: string, from: number, to: number, region?: Buffer) => {
+  const insertFor = async (inserted: string, from: number, to: number) => {
     if (!inserted.includes('\n')) return encodeInsert(inserted);
-    const eol: Eol = await chooseEolAt(handle, index, from, to, chunkSize, region);
+    const eol: Eol = await chooseEolAt(handle, index, from, to, chunkSize);
     return encodeInsert(eol === '\n' ? inserted : inserted.split('\n').join(eol));
   };
   // New text must be encodable before any pass over the file.
   encodeInsert(newLf);
 
-  // Exact: every occurrence, overlapping ones included; the greedy left-to-right ones for replace_all.
-  const first: Match[] = [];
-  let count = 0;
-  let replaceable = 0;
-  let lastEnd = -1;
-  // A lone surrogate cannot occur in a UTF-8 file (and would be searched for as U+FFFD): no exact match.
-  const matches = hasLoneSurrogate(needle) ? [] : findAll(handle, index, needle, { chunkSize, progress });
-  for await (const match of matches) {
-    count++;
-    if (match.start >= lastEnd) {
-      replaceable++;
-      lastEnd = match.end;
+  const tolerant = async (): Promise<ChangePlan> => {
+    if (matching === 'exact') throw notFound(matching, null);
+    const { plan, closest } = await planTolerant(handle, index, oldText, newLf, { chunkSize, progress });
+    if (!plan) throw notFound(matching, closest);
+    if (!replaceAll && plan.count > 1) {
+      throw ambiguous(
+        plan.tier,
+        plan.count,
+        plan.first.map((match) => match.line),
+      );
     }
-    if (first.length < NUMBERED_MATCHES) first.push(match);
-  }
-
-  if (count > 0) {
-    if (!replaceAll && count > 1) {
-      const lines = [];
-      for (const match of first) lines.push(await lineAt(handle, index, match.start, chunkSize));
-      throw ambiguous('exact', count, lines);
-    }
-    const only = first[0]!;
+    const tier = plan.tier;
+    const only = plan.first[0]!;
     return {
-      tier: 'exact',
-      replacements: replaceAll ? replaceable : 1,
+      tier,
+      replacements: replaceAll ? plan.replaceable : 1,
+      reversible: true,
+      noChange: () => noChangeError(tier),
       spans: replaceAll
-        ? () => exactReplacements(handle, index, needle, newLf, insertFor, chunkSize)
+        ? async function* () {
+            for await (const match of tolerantReplacements(handle, index, oldText, newLf, tier, {
+              chunkSize,
+            })) {
+              yield {
+                start: match.start,
+                end: match.end,
+                insert: await insertFor(match.inserted, match.start, match.end),
+              };
+            }
+          }
         : async function* () {
-            yield { start: only.start, end: only.end, insert: await insertFor(newLf, only.start, only.end) };
+            yield {
+              start: only.start,
+              end: only.end,
+              insert: await insertFor(only.inserted, only.start, only.end),
+            };
           },
     };
-  }
-
-  if (matching === 'exact') throw notFound(matching, null);
-  const { plan, closest } = await planTolerant(handle, index, oldText, newLf, { chunkSize, progress });
-  if (!plan) throw notFound(matching, closest);
-  if (!replaceAll && plan.count > 1) {
-    throw ambiguous(
-      plan.tier,
-      plan.count,
-      plan.first.map((match) => match.line),
-    );
-  }
-  const tier = plan.tier;
-  const only = plan.first[0]!;
-  return {
-    tier,
-    replacements: replaceAll ? plan.replaceable : 1,
-    spans: replaceAll
-      ? async function* () {
-          for await (const match of tolerantReplacements(handle, index, oldText, newLf, tier, {
-            chunkSize,
-          })) {
-            yield {
-              start: match.start,
-              end: match.end,
-              insert: await insertFor(match.inserted, match.start, match.end),
-            };
-          }
-        }
-      : async function* () {
-          yield {
-            start: only.start,
-            end: only.end,
-            insert: await insertFor(only.inserted, only.start, only.end),
-          };
-        },
   };
-}
+  // A lone surrogate cannot occur in a UTF-8 file (and would be searched for as U+FFFD): no exact match.
+  if (hasLoneSurrogate(needle)) return tolerant();
 
-async function* exactReplacements(
-  handle: FileHandle,
-  index: LineIndex,
-  needle: string,
-  newLf: string,
-  insertFor: (inserted: string, from: number, to: number) => Promise<Buffer>,
-  chunkSize: number,
-): AsyncGenerator<Span> {
-  let lastEnd = -1;
-  // Without line breaks in the new text the bytes are the same everywhere: encode once.
-  const constant = newLf.includes('\n') ? null : await insertFor(newLf, 0, 0);
-  for await (const match of findAll(handle, index, needle, { chunkSize })) {
-    if (match.start < lastEnd) continue;
-    lastEnd = match.end;
-    yield {
-      start: match.start,
-      end: match.end,
-      insert: constant ?? (await insertFor(newLf, match.start, match.end)),
-    };
-  }
+  // Exact matching writes while it searches: the writer follows the search and copies what it has passed,
+  // so the search costs no pass of its own. Only if it ends with no match (the write is thrown away, the
+  // tolerant tiers plan again) or with a second one (AMBIGUOUS) is the copy wasted. Holding the copy back
+  // from the disk until a match turns up was tried: a match near the end then left a whole file to fsync.
+  const plan: ChangePlan = {
+    tier: 'exact',
+    replacements: 0,
+    reversible: true,
+    noChange: () => noChangeError('exact'),
+    spans: async function* (): AsyncGenerator<Span | Until> {
+      let count = 0;
+      let lastEnd = -1;
+      const starts: number[] = [];
+      // Without line breaks in the new text the bytes are the same everywhere: encode once.
+      const constant = newLf.includes('\n') ? null : encodeInsert(newLf);
+      for await (const item of findAll(handle, index, needle, { chunkSize, progress })) {
+        if ('frontier' in item) {
+          // Past a second match (no replace_all) the write is lost anyway: the writer waits, the search counts.
+          if (replaceAll || count < 2) yield { until: item.frontier };
+          continue;
+        }
+        count++;
+        if (starts.length < NUMBERED_MATCHES) starts.push(item.start);
+        if (replaceAll ? item.start < lastEnd : count > 1) continue;
+        lastEnd = item.end;
+        plan.replacements = (plan.replacements ?? 0) + 1;
+        yield {
+          start: item.start,
+          end: item.end,
+          insert: constant ?? (await insertFor(newLf, item.start, item.end)),
+        };
+      }
+      if (count === 0) throw new Replan(tolerant);
+      if (!replaceAll && count > 1) {
+        const lines: number[] = [];
+        for (const start of starts) lines.push(await lineAt(handle, index, start, chunkSize));
+        throw ambiguous('exact', count, lines);
+      }
+    },
+  };
+  return plan;
 }
 
 /** The edit made no difference (every replacement equals what it replaces): as core says it. */
