@@ -84,7 +84,7 @@ async function readFully(
   return done;
 }
 
-export function shrunkError(): EditgateError {
+function shrunkError(): EditgateError {
   return new EditgateError(
     'STALE',
     'The file changed (it got shorter) while editgate was reading it; nothing was written. Read it again with read_file, then redo the edit.',

@@ -6,7 +6,6 @@
  */
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, unlink } from 'node:fs/promises';
-import { readChunks } from './chunk-reader.js';
 
 const WRITEBACK_EVERY = 64 << 20;
 const BUFFER_BYTES = 256 << 10;
@@ -137,20 +136,6 @@ export class TempWriter {
       this.flushedTo += bytesWritten;
     }
     this.writeback();
-  }
-
-  /** Copies [start, end) of `source`; `onChunk` hears the source offset reached after each chunk. */
-  async copyFrom(
-    source: FileHandle,
-    start: number,
-    end: number,
-    chunkSize: number,
-    onChunk?: (reached: number) => void,
-  ): Promise<void> {
-    for await (const chunk of readChunks(source, start, end, chunkSize)) {
-      await this.write(chunk.bytes);
-      onChunk?.(chunk.position + chunk.bytes.length);
-    }
   }
 
   /** fsync and close: the content is on disk before anyone renames it into place. */
