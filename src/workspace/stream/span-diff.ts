@@ -4,9 +4,10 @@
  * context are read from the old file and from the new temp file, diffed with core diffLines, and the hunks
  * moved to their real line numbers. Places whose context would touch share one region, as hunks do.
  *
- * Bounded: at most `maxRegions` regions and `maxBytes` of region text are diffed. A region too large to
- * diff as text (say, ten million deleted lines) becomes one hunk listing its first lines; changes beyond
- * the budget are counted, not shown. `shownAll` says whether the diff is the complete change.
+ * Bounded: only the places the writer kept (the first 200) and at most `maxBytes` of region text are
+ * diffed. A region too large to diff as text (say, ten million deleted lines) becomes one hunk listing its
+ * first lines; changes beyond the budget are counted, not shown. `shownAll` says whether the diff is the
+ * complete change.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { type Diff, type DiffLine, diffLines, type Hunk } from '../../core/diff.js';
@@ -18,9 +19,9 @@ import type { SpanPlace } from './span-writer.js';
 export interface SpanDiffOptions {
   chunkSize: number;
   context?: number;
-  /** Regions larger than this (either side) are listed, not diffed. Default 1 MiB. */
+  /** Regions larger than this (either side) are listed, not diffed. Default 512 KiB. */
   maxRegionBytes?: number;
-  /** Total region text diffed. Default 8 MiB. */
+  /** Total region text diffed. Default 2 MiB: more is no use to a person, and memory stays small. */
   maxBytes?: number;
   /** Lines listed per side of a region too large to diff. Default 50. */
   listLines?: number;
@@ -53,8 +54,8 @@ export async function diffSpans(
   options: SpanDiffOptions,
 ): Promise<SpanDiff> {
   const context = options.context ?? 3;
-  const maxRegionBytes = options.maxRegionBytes ?? 1 << 20;
-  let budget = options.maxBytes ?? 8 << 20;
+  const maxRegionBytes = options.maxRegionBytes ?? 512 << 10;
+  let budget = options.maxBytes ?? 2 << 20;
   const { chunkSize } = options;
   const hunks: Hunk[] = [];
   let added = extra.added;

@@ -107,7 +107,7 @@ export async function planStringEdit(
               yield {
                 start: match.start,
                 end: match.end,
-                insert: await insertFor(match.inserted, match.start, match.end),
+                insert: await insertFor(match.inserted(), match.start, match.end),
               };
             }
           }
@@ -115,7 +115,7 @@ export async function planStringEdit(
             yield {
               start: only.start,
               end: only.end,
-              insert: await insertFor(only.inserted, only.start, only.end),
+              insert: await insertFor(only.inserted(), only.start, only.end),
             };
           },
     };

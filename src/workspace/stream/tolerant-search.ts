@@ -28,8 +28,11 @@ export interface TolerantMatch {
   end: number;
   /** 1-based line of the start. */
   line: number;
-  /** The new text for this match, "\n" line breaks (before the file's line ending is applied). */
-  inserted: string;
+  /**
+   * The new text for this match, "\n" line breaks (before the file's line ending is applied). A function:
+   * only the matches written need it, and a long new_string times a million matches would not fit.
+   */
+  inserted: () => string;
 }
 
 export interface TolerantPlan {
@@ -169,7 +172,7 @@ function matchesIn(
       start: byte,
       end: byte + Buffer.byteLength(matched, 'utf8'),
       line,
-      inserted: found.rewrite(newLf, i),
+      inserted: () => found.rewrite(newLf, i),
     });
   });
   return list.length > 0 ? { tier: found.tier, list } : null;
