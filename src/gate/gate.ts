@@ -112,7 +112,10 @@ export class Gate {
     options: { encoding?: string; resolved?: ResolvedPath } = {},
   ) {
     const resolved = options.resolved ?? (await this.resolveForRead(tool, path));
-    const snapshot = await readSnapshot(resolved.absolute, { encoding: options.encoding, display: resolved.relative });
+    const snapshot = await readSnapshot(resolved.absolute, {
+      encoding: options.encoding,
+      display: resolved.relative,
+    });
     return { resolved, snapshot };
   }
 
@@ -138,7 +141,10 @@ export class Gate {
       requireRead: request.requireRead && this.requireReads,
     });
     if (streamed) return streamedProposal(request, resolved, streamed);
-    const base = await readSnapshot(resolved.absolute, { encoding: request.encoding, display: resolved.relative });
+    const base = await readSnapshot(resolved.absolute, {
+      encoding: request.encoding,
+      display: resolved.relative,
+    });
     if (request.requireRead && this.requireReads && base.exists) {
       this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
     }

@@ -63,8 +63,6 @@ export function changeMessage(outcome: ChangeOutcome): string {
   }
   if (outcome.staged) return stagedMessage(outcome);
   switch (proposal.kind) {
-    case 'noop':
-      return `No change: ${path} already has exactly this content, so nothing was written.`;
     case 'create': {
       const lineCount = proposal.diff.added;
       head = `Created ${path} (${plural(lineCount, 'line')}).`;

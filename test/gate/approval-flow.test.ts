@@ -137,7 +137,7 @@ describe('approval', () => {
     const tools = ws.tools({
       approve: async () => {
         await writeFile(ws.path('a.txt'), 'changed meanwhile\n');
-        return 'once';
+        return 'once' as const;
       },
     });
     await readAll(tools, 'a.txt');
