@@ -7,6 +7,7 @@ export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js
 export type { MatchTier } from './core/match.js';
 export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
 export type { ApprovalRequest, Approver, Decision } from './gate/approval.js';
+export type { Screening } from './gate/gate.js';
 export type {
   AfterChangeHook,
   BeforeChangeHook,

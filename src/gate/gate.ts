@@ -30,8 +30,12 @@ export interface GateOptions {
   requireReadBeforeEdit?: boolean;
   /** Path of a JSON Lines audit log; none when absent. */
   auditLog?: string;
-  /** Called (and awaited) with every proposal before approval is asked, asked or auto-approved. */
-  onPreview?: (proposal: Proposal) => void | Promise<void>;
+  /**
+   * Called (and awaited) with every proposal before approval is asked, asked or auto-approved. `screening`
+   * says whether a person will be asked next or who already approved it, so a front end can show the diff
+   * once (with the question, or with a note saying why no question).
+   */
+  onPreview?: (proposal: Proposal, screening: Screening) => void | Promise<void>;
   session?: SessionGrants;
   /** How long a staged (preview-mode) change can wait to be applied. Default 10 minutes. */
   stagedTtlMs?: number;
@@ -67,6 +71,9 @@ export interface Approval {
   decision: Exclude<Decision, 'deny' | { deny: string }> | 'policy' | 'session';
   decidedBy: 'user' | 'policy' | 'session';
 }
+
+/** What screening found, told to onPreview: a person is asked next, or policy / a session grant approved. */
+export type Screening = { ask: true } | { ask: false; approvedBy: 'policy' | 'session' };
 
 export interface ChangeOutcome {
   proposal: Proposal;
@@ -201,11 +208,19 @@ export class Gate {
       );
     }
 
-    await this.options.onPreview?.(proposal);
-
-    if (policy.action === 'allow') return { decision: 'policy', decidedBy: 'policy' };
-    if (this.session.coversChange(proposal.path)) return { decision: 'session', decidedBy: 'session' };
-    return 'ask';
+    const screened: Approval | 'ask' =
+      policy.action === 'allow'
+        ? { decision: 'policy', decidedBy: 'policy' }
+        : this.session.coversChange(proposal.path)
+          ? { decision: 'session', decidedBy: 'session' }
+          : 'ask';
+    await this.options.onPreview?.(
+      proposal,
+      screened === 'ask'
+        ? { ask: true }
+        : { ask: false, approvedBy: screened.decision as 'policy' | 'session' },
+    );
+    return screened;
   }
 
   /** Hooks, policy, preview and approval, in that order. Throws DENIED_* when the change may not happen. */

@@ -3,7 +3,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import type { Approver } from '../gate/approval.js';
-import { Gate } from '../gate/gate.js';
+import { Gate, type Screening } from '../gate/gate.js';
 import type { Hooks } from '../gate/hooks.js';
 import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
@@ -42,8 +42,11 @@ export interface CreateEditToolsOptions {
   auditLog?: string;
   /** Folder outside the workspace where undo history is kept across processes; memory only when absent. */
   stateDir?: string;
-  /** Called (and awaited) with every proposal before approval is asked, auto-approved or not. */
-  onPreview?: (proposal: Proposal) => void | Promise<void>;
+  /**
+   * Called (and awaited) with every proposal before approval is asked, auto-approved or not; `screening`
+   * says whether the approver is asked next or policy / a session grant already approved.
+   */
+  onPreview?: (proposal: Proposal, screening: Screening) => void | Promise<void>;
   /** read_file's default number of lines. Default 2000. */
   readLimit?: number;
   /**

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import type { Screening } from '../../src/gate/gate.js';
 import type { Proposal } from '../../src/gate/proposal.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
 
@@ -92,15 +93,20 @@ describe('approval', () => {
         events.push('ask');
         return 'all';
       },
-      onPreview: async (proposal: Proposal) => {
+      onPreview: async (proposal: Proposal, screening: Screening) => {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        events.push(`preview ${proposal.path} +${proposal.stats.added} -${proposal.stats.removed}`);
+        const how = screening.ask ? 'asking' : `approved by ${screening.approvedBy}`;
+        events.push(`preview ${proposal.path} +${proposal.stats.added} -${proposal.stats.removed} ${how}`);
       },
     });
     await readAll(tools, 'a.txt');
     await tools.execute('edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'x' });
     await tools.execute('write_file', { file_path: 'new.txt', content: 'n\n' });
-    expect(events).toEqual(['preview a.txt +1 -1', 'ask', 'preview new.txt +1 -0']);
+    expect(events).toEqual([
+      'preview a.txt +1 -1 asking',
+      'ask',
+      'preview new.txt +1 -0 approved by session',
+    ]);
   });
 
   it("approve: 'deny' refuses anything that would be asked; 'allow' approves", async () => {
