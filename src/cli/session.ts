@@ -1,0 +1,82 @@
+import { type ApprovalRequest, type Approver, approvalRequestFor } from '../gate/approval.js';
+import type { Screening } from '../gate/gate.js';
+import type { Proposal } from '../gate/proposal.js';
+import { denyWithoutTerminal } from '../terminal/no-terminal.js';
+import { showPreview } from '../terminal/preview.js';
+import { createTerminalApprover } from '../terminal/prompt.js';
+import type { TerminalOutput } from '../terminal/tty-modes.js';
+import { loadConfig } from '../tools/config.js';
+import { createEditTools, type EditTools } from '../tools/index.js';
+import { findPersonAtTerminal } from './person.js';
+import { defaultStateDir } from './state-dir.js';
+import type { GlobalOptions } from './usage.js';
+
+/**
+ * The tools as a CLI command uses them: the root's config applied, approval asked at the terminal (or
+ * given by --yes, or refused when no one can be asked), and every diff shown once, either with the
+ * question or, when policy, a session grant or --yes approved it, with a note saying so.
+ */
+export interface CliSession {
+  tools: EditTools;
+  close(): void;
+}
+
+export interface CliSessionOptions {
+  /** Standard input carries content or tool calls, so keys must come from /dev/tty. */
+  stdinBusy: boolean;
+  /**
+   * Whether an edit needs a read_file first. The direct commands (edit, lines) don't: the person typed the
+   * text or the lines themselves. The file is still checked for changes between the diff and the write.
+   */
+  requireReadBeforeEdit?: boolean;
+}
+
+export async function openCliSession(
+  globals: GlobalOptions,
+  options: CliSessionOptions,
+): Promise<CliSession> {
+  const config = await loadConfig(globals.root, globals.config);
+  const person = findPersonAtTerminal({ stdinBusy: options.stdinBusy });
+  // Diffs go to the person's terminal; without one, to standard output unless that carries JSON results.
+  const previewOutput: TerminalOutput | undefined =
+    person?.output ?? (globals.json ? undefined : process.stdout);
+  const display = { noColor: globals.noColor, theme: globals.theme };
+
+  const show = async (request: ApprovalRequest, note: string) => {
+    if (previewOutput) await showPreview(request, { ...display, output: previewOutput, note });
+  };
+
+  const approve: Approver = globals.yes
+    ? () => 'once' as const
+    : person
+      ? createTerminalApprover({ ...display, output: person.output, input: person.input })
+      : denyWithoutTerminal();
+
+  const onPreview = async (proposal: Proposal, screening: Screening) => {
+    const note = previewNote(screening, globals.yes);
+    // Asked: the question shows the diff. Not askable: the refusal says why; the diff would only add noise.
+    if (note) await show(approvalRequestFor(proposal), note);
+  };
+
+  const tools = createEditTools({
+    ...config.options,
+    root: globals.root,
+    approve,
+    onPreview,
+    stateDir: config.options.stateDir ?? defaultStateDir(),
+    ...(globals.matching ? { matching: globals.matching } : {}),
+    ...(options.requireReadBeforeEdit === undefined
+      ? {}
+      : { requireReadBeforeEdit: options.requireReadBeforeEdit }),
+  });
+  return { tools, close: () => person?.close() };
+}
+
+function previewNote(screening: Screening, yes: boolean): string | undefined {
+  if (!screening.ask) {
+    return screening.approvedBy === 'policy'
+      ? 'Approved by a policy rule (editgate.config.json).'
+      : 'Approved by your answer earlier in this session.';
+  }
+  return yes ? 'Approved by --yes.' : undefined;
+}
