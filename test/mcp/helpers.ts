@@ -1,72 +1,18 @@
 /**
  * End-to-end helpers: a real SDK Client talking to the built `editgate mcp` (dist/cli/main.js) over stdio
- * or Streamable HTTP. There is no TypeScript runner for the child process, so the tests use the build:
- * ensureBuilt() runs `tsc -p tsconfig.build.json` once when dist/cli/main.js is missing or older than any
- * file under src/ (test files run in parallel processes, so a lock folder makes them build one at a time).
+ * or Streamable HTTP, using the build (see ../built-cli.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
-export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const MAIN = join(REPO, 'dist', 'cli', 'main.js');
+import { MAIN } from '../built-cli.js';
 
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  try {
-    return statSync(MAIN).mtimeMs >= newestMtime(join(REPO, 'src'));
-  } catch {
-    return false;
-  }
-}
-
-export async function ensureBuilt(): Promise<void> {
-  if (isFresh()) return;
-  const lock = join(tmpdir(), `editgate-build-${Buffer.from(REPO).toString('hex').slice(-32)}.lock`);
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  try {
-    if (isFresh()) return;
-    try {
-      execFileSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], {
-        cwd: REPO,
-        stdio: 'pipe',
-      });
-    } catch {
-      // Type errors elsewhere in the tree still emit JavaScript; what matters is that main.js exists.
-    }
-    statSync(MAIN);
-  } finally {
-    rmdirSync(lock);
-  }
-}
+export { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 
 /** A fresh temporary workspace (its real path, so results compare cleanly) with the given files. */
 export function workspace(files: Record<string, string | Buffer> = {}): string {
