@@ -1,4 +1,5 @@
 import type { Diff } from '../core/diff.js';
+import type { Proposal } from './proposal.js';
 
 /**
  * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
@@ -26,3 +27,16 @@ export interface ApprovalRequest {
 export type Decision = 'once' | 'file' | 'all' | 'deny' | { deny: string };
 
 export type Approver = (request: ApprovalRequest) => Decision | Promise<Decision>;
+
+/** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
+export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
+  return {
+    tool: proposal.tool,
+    path: proposal.path,
+    kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
+    diff: proposal.diff,
+    unifiedDiff: proposal.unifiedDiff,
+    stats: proposal.stats,
+    input: proposal.input,
+  };
+}

@@ -9,7 +9,7 @@ import type { History } from '../workspace/history.js';
 import type { Ledger } from '../workspace/ledger.js';
 import { commitPrepared } from '../workspace/stream/commit.js';
 import type { StreamedChange } from '../workspace/stream/streamer.js';
-import type { ApprovalRequest, Approver, Decision } from './approval.js';
+import { type ApprovalRequest, type Approver, approvalRequestFor, type Decision } from './approval.js';
 import { appendAudit } from './audit.js';
 import type { Hooks } from './hooks.js';
 import { PendingChanges, type StagedChange } from './pending.js';
@@ -228,7 +228,7 @@ export class Gate {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
 
-    const decision = await this.ask(this.requestFor(proposal));
+    const decision = await this.ask(approvalRequestFor(proposal));
     if (decision === 'file') this.session.grantFile(proposal.path);
     if (decision === 'all') this.session.grantAll();
     if (decision === 'deny' || typeof decision === 'object') {
@@ -336,18 +336,6 @@ export class Gate {
       throw error;
     });
     return this.commit(proposal, approval);
-  }
-
-  private requestFor(proposal: Proposal): ApprovalRequest {
-    return {
-      tool: proposal.tool,
-      path: proposal.path,
-      kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
-      diff: proposal.diff,
-      unifiedDiff: proposal.unifiedDiff,
-      stats: proposal.stats,
-      input: proposal.input,
-    };
   }
 
   private async ask(request: ApprovalRequest): Promise<Decision> {
