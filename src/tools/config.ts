@@ -11,6 +11,7 @@ import {
   commandBeforeChangeHook,
   type Hooks,
 } from '../gate/hooks.js';
+import { MAX_STREAM_THRESHOLD } from '../workspace/stream/streamer.js';
 import type { CreateEditToolsOptions } from './index.js';
 
 export const CONFIG_FILE = 'editgate.config.json';
@@ -46,6 +47,13 @@ const configSchema = z.strictObject({
   matching: z.enum(['exact', 'tolerant']).optional(),
   requireReadBeforeEdit: z.boolean().optional(),
   readLimit: z.number().int().positive().optional(),
+  /** Bytes: files this large or larger are read and edited by streaming (see Huge files in the README). */
+  streamThreshold: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_STREAM_THRESHOLD, `at most ${MAX_STREAM_THRESHOLD} bytes (256 MiB)`)
+    .optional(),
 });
 
 export type EditgateConfig = z.infer<typeof configSchema>;
@@ -53,7 +61,15 @@ export type EditgateConfig = z.infer<typeof configSchema>;
 /** The parts of createEditTools' options a config file decides. */
 export type ConfiguredOptions = Pick<
   CreateEditToolsOptions,
-  'policy' | 'deny' | 'hooks' | 'auditLog' | 'stateDir' | 'matching' | 'requireReadBeforeEdit' | 'readLimit'
+  | 'policy'
+  | 'deny'
+  | 'hooks'
+  | 'auditLog'
+  | 'stateDir'
+  | 'matching'
+  | 'requireReadBeforeEdit'
+  | 'readLimit'
+  | 'streamThreshold'
 >;
 
 export interface LoadedConfig {
@@ -107,6 +123,7 @@ function toOptions(config: EditgateConfig, root: string, configDir: string): Con
   if (config.requireReadBeforeEdit !== undefined)
     options.requireReadBeforeEdit = config.requireReadBeforeEdit;
   if (config.readLimit) options.readLimit = config.readLimit;
+  if (config.streamThreshold) options.streamThreshold = config.streamThreshold;
   // Paths in the config are relative to the folder the config file is in.
   const fromConfig = (path: string) => (isAbsolute(path) ? path : join(configDir, path));
   if (config.auditLog) options.auditLog = fromConfig(config.auditLog);

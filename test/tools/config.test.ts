@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
+import { makeWorkspace } from './workspace-fixture.js';
+
+const MiB = 1 << 20;
+
+describe('loadConfig', () => {
+  it('is no config when the root has no config file', async () => {
+    const ws = await makeWorkspace();
+    expect(await loadConfig(ws.root)).toEqual({ config: {}, options: {} });
+  });
+
+  it('turns the keys into tool options, paths relative to the config folder', async () => {
+    const ws = await makeWorkspace({
+      [CONFIG_FILE]: JSON.stringify({
+        deny: ['.env'],
+        matching: 'exact',
+        requireReadBeforeEdit: false,
+        readLimit: 500,
+        auditLog: 'logs/audit.jsonl',
+        streamThreshold: 64 * MiB,
+      }),
+    });
+    const loaded = await loadConfig(ws.root);
+    expect(loaded.path).toBe(join(ws.root, CONFIG_FILE));
+    expect(loaded.options).toEqual({
+      deny: ['.env'],
+      matching: 'exact',
+      requireReadBeforeEdit: false,
+      readLimit: 500,
+      auditLog: join(ws.root, 'logs', 'audit.jsonl'),
+      streamThreshold: 64 * MiB,
+    });
+  });
+
+  it('streamThreshold from the config decides which files are streamed', async () => {
+    const big = 'x'.repeat(100) + '\n';
+    const ws = await makeWorkspace({
+      [CONFIG_FILE]: JSON.stringify({ streamThreshold: 4096 }),
+      'small.txt': big,
+      'big.txt': big.repeat(50),
+    });
+    const { options } = await loadConfig(ws.root);
+    const tools = ws.tools(options);
+    const small = await tools.execute('read_file', { file_path: 'small.txt' });
+    const huge = await tools.execute('read_file', { file_path: 'big.txt' });
+    expect(small.ok && huge.ok).toBe(true);
+    expect(small.details.streamed).toBeUndefined();
+    expect(huge.details).toMatchObject({ streamed: true, lines: 50 });
+    // write_file cannot stream: the configured threshold is what it refuses at.
+    const write = await tools.execute('write_file', { file_path: 'big.txt', content: 'new\n' });
+    expect(write).toMatchObject({ ok: false, code: 'TOO_LARGE', details: { threshold: 4096 } });
+  });
+
+  it.each([
+    [0, 'streamThreshold'],
+    [1.5, 'streamThreshold'],
+    ['32MB', 'streamThreshold'],
+    [512 * MiB, 'at most 268435456 bytes (256 MiB)'],
+  ])('refuses streamThreshold %j, saying which key', async (value, expected) => {
+    const ws = await makeWorkspace({ [CONFIG_FILE]: JSON.stringify({ streamThreshold: value }) });
+    await expect(loadConfig(ws.root)).rejects.toThrow(expected);
+    await expect(loadConfig(ws.root)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('refuses unknown keys and bad JSON, naming the file', async () => {
+    const ws = await makeWorkspace({ [CONFIG_FILE]: JSON.stringify({ streamThreshhold: 4096 }) });
+    await expect(loadConfig(ws.root)).rejects.toThrow(/editgate\.config\.json is invalid.*streamThreshhold/);
+    await ws.put(CONFIG_FILE, '{ not json');
+    await expect(loadConfig(ws.root)).rejects.toThrow(/is not valid JSON/);
+  });
+});
