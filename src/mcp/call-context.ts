@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateEditToolsOptions } from '../tools/index.js';
 
 /**
  * The tool call being served. The Approver the gate calls knows only the change; requests it sends to the
@@ -11,6 +12,11 @@ export interface CallContext {
   signal: AbortSignal;
   /** What the call is doing now, for progress notifications ("waiting for approval of src/a.ts"). */
   status: string;
+  /**
+   * Where the tools' progress on a huge file goes while this call runs. The tool set is shared by the
+   * session's calls, so its onProgress looks up the current call (progress.ts turns it into notifications).
+   */
+  onProgress?: CreateEditToolsOptions['onProgress'];
 }
 
 const storage = new AsyncLocalStorage<CallContext>();

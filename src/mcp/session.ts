@@ -17,7 +17,7 @@ import type { Approver } from '../gate/approval.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
 import { type ApprovalMode, chooseApprovalMode } from './approval-mode.js';
-import { type CallContext, runInCall } from './call-context.js';
+import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
 import { type Logger, sessionLogger } from './logger.js';
@@ -140,6 +140,8 @@ export function createSessionServer(
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,
+        // One tool set serves every call of the session: progress goes to the call whose work it is.
+        onProgress: (event) => currentCall()?.onProgress?.(event),
       }),
   });
 
@@ -187,7 +189,8 @@ export function createSessionServer(
       signal: extra.signal,
       status: `running ${name}${targetOf(args)}`,
     };
-    const stop = startProgress(extra._meta?.progressToken, extra.sendNotification, () => context.status);
+    const progress = startProgress(extra._meta?.progressToken, extra.sendNotification, () => context.status);
+    context.onProgress = progress.onProgress;
     try {
       const set = await tools.get(extra.requestId);
       if (!('execute' in set)) return failureResult(name, set.code, set.message);
@@ -196,7 +199,7 @@ export function createSessionServer(
       log.info(summary(name, result));
       return toCallToolResult(result);
     } finally {
-      stop();
+      progress.stop();
     }
   }
 
