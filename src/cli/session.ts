@@ -3,6 +3,7 @@ import type { Screening } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
 import { denyWithoutTerminal } from '../terminal/no-terminal.js';
 import { showPreview } from '../terminal/preview.js';
+import { createProgressBar } from '../terminal/progress-bar.js';
 import { createTerminalApprover } from '../terminal/prompt.js';
 import type { TerminalOutput } from '../terminal/tty-modes.js';
 import { loadConfig } from '../tools/config.js';
@@ -52,7 +53,11 @@ export async function openCliSession(
       ? createTerminalApprover({ ...display, output: person.output, input: person.input })
       : denyWithoutTerminal();
 
+  // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
+  const progress = person ? createProgressBar(person.output, display) : undefined;
+
   const onPreview = async (proposal: Proposal, screening: Screening) => {
+    progress?.done();
     const note = previewNote(screening, globals.yes);
     // Asked: the question shows the diff. Not askable: the refusal says why; the diff would only add noise.
     if (note) await show(approvalRequestFor(proposal), note);
@@ -63,13 +68,22 @@ export async function openCliSession(
     root: globals.root,
     approve,
     onPreview,
+    ...(progress ? { onProgress: progress.onProgress } : {}),
     stateDir: config.options.stateDir ?? defaultStateDir(),
     ...(globals.matching ? { matching: globals.matching } : {}),
     ...(options.requireReadBeforeEdit === undefined
       ? {}
       : { requireReadBeforeEdit: options.requireReadBeforeEdit }),
   });
-  return { tools, close: () => person?.close() };
+  // The bar is erased when a call ends, before its result is printed.
+  const execute: EditTools['execute'] = async (name, input) => {
+    try {
+      return await tools.execute(name, input);
+    } finally {
+      progress?.done();
+    }
+  };
+  return { tools: { ...tools, execute }, close: () => person?.close() };
 }
 
 function previewNote(screening: Screening, yes: boolean): string | undefined {
