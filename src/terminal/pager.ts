@@ -297,7 +297,10 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
       color: options.color ?? 0,
       theme: options.theme,
     });
-    output.write(frame.map((row, i) => `\x1b[${i + 1};1H${row}\x1b[0m\x1b[K`).join(''));
+    // Each row ends with its colours reset, so the line clear paints no background; without colour there is
+    // nothing to reset (and NO_COLOR means no colour codes at all).
+    const reset = (options.color ?? 0) > 0 ? '\x1b[0m' : '';
+    output.write(frame.map((row, i) => `\x1b[${i + 1};1H${row}${reset}\x1b[K`).join(''));
   };
   const onResize = () => {
     layout();

@@ -73,7 +73,6 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
     lines.push(paint(hint, palette.note, display.level));
   }
   lines.push(...question);
-  output.write(`${lines.join('\n')}\n`);
 
   const restoreRaw = enterRawMode(input);
   const keys = createKeyReader(input);
@@ -82,11 +81,13 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
       // Keys typed before the question was on screen (while the agent was still talking) must not answer
       // it. Bytes already waiting in the terminal arrive in the first poll after reading starts, which
       // lies between the first and second turn of the event loop (measured in a real pty); wait a few
-      // turns (no timer), then drop them.
+      // turns (no timer), then drop them. All of this happens before the question is shown: a key pressed
+      // once it is on screen, however soon, is an answer and must never be dropped.
       for (let turn = 0; turn < TYPE_AHEAD_TURNS; turn++)
         await new Promise((resolve) => setImmediate(resolve));
       keys.discardPending();
     }
+    output.write(`${lines.join('\n')}\n`);
     const decision = await readDecision(keys, request, options, display, palette, render);
     output.write(`${describeDecision(decision, request, display, palette)}\n`);
     return decision;

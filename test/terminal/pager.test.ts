@@ -128,7 +128,7 @@ describe('runPager', () => {
     const frames = written.split('\x1b[1;1H');
     expect(frames).toHaveLength(4);
     const last = frames.at(-1)!;
-    expect(last.startsWith('line 3\x1b[0m\x1b[K\x1b[2;1Hline 4')).toBe(true);
+    expect(last.startsWith('line 3\x1b[K\x1b[2;1Hline 4')).toBe(true);
     expect(last).toContain('\x1b[6;1Hlines 3-7 of 100');
   });
 
