@@ -1,7 +1,6 @@
 import { type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import type { EditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
-import { portableSchema } from './portable-schema.js';
 
 /** An editgate tool as the AI SDK sees it: the whole ToolResult is the output, the model reads its message. */
 export type EditgateAiSdkTool = Tool<unknown, ToolResult>;
@@ -24,7 +23,7 @@ export function aiSdkTools(tools: EditTools): Record<string, EditgateAiSdkTool> 
       title: definition.title,
       description: definition.description,
       // No validate function: editgate validates itself and answers bad input with an INVALID_INPUT message.
-      inputSchema: jsonSchema<unknown>(portableSchema(definition.inputSchema) as JSONSchema7),
+      inputSchema: jsonSchema<unknown>(definition.inputSchema as JSONSchema7),
       execute: (input: unknown, options: ToolExecutionOptions) =>
         inOrder(() => {
           // A call still queued when the caller aborts must not write anything.

@@ -1,13 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { EditTools } from '../tools/index.js';
-import { portableSchema } from './portable-schema.js';
 
 /** The editgate tools for `messages.create({ tools })` of the Anthropic Messages API. */
 export function anthropicTools(tools: EditTools): Anthropic.Tool[] {
   return tools.definitions.map((definition) => ({
     name: definition.name,
     description: definition.description,
-    input_schema: { ...portableSchema(definition.inputSchema), type: 'object' },
+    input_schema: { ...definition.inputSchema, type: 'object' },
   }));
 }
 

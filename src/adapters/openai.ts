@@ -1,7 +1,6 @@
 import type OpenAI from 'openai';
 import type { EditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
-import { portableSchema } from './portable-schema.js';
 
 // strict is left unset: strict mode needs every property required, so editgate's optional fields (offset,
 // limit, replace_all, encoding) would have to become nullable, and the tools do not take null for them.
@@ -13,7 +12,7 @@ export function openAIChatTools(tools: EditTools): OpenAI.Chat.ChatCompletionFun
     function: {
       name: definition.name,
       description: definition.description,
-      parameters: portableSchema(definition.inputSchema),
+      parameters: definition.inputSchema,
     },
   }));
 }
@@ -46,7 +45,7 @@ export function openAIResponsesTools(tools: EditTools): OpenAI.Responses.Functio
     type: 'function',
     name: definition.name,
     description: definition.description,
-    parameters: portableSchema(definition.inputSchema),
+    parameters: definition.inputSchema,
     strict: false,
   }));
 }

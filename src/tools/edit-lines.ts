@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyLineEdits } from '../core/edit.js';
+import { applyLineEdits, type LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
@@ -10,12 +10,19 @@ const lineNumber = z
   .number({ error: 'a line number must be a number' })
   .int('line numbers are whole numbers');
 
+const RANGE_ERROR = 'range must be [start, end], two line numbers';
+
+// An array of exactly two, not z.tuple: draft-7 JSON Schema writes a tuple as `items: [a, b]`, which some
+// model APIs (OpenAI, Gemini) refuse for the whole request. minItems/maxItems 2 is read the same everywhere,
+// and the inputs accepted are the same as before.
+const range = z.array(lineNumber, { error: RANGE_ERROR }).length(2, RANGE_ERROR);
+
 const schema = z.strictObject({
   file_path: z.string().min(1, 'give the path of the file to edit'),
   edits: z
     .array(
       z.strictObject({
-        range: z.tuple([lineNumber, lineNumber], { error: 'range must be [start, end], two line numbers' }),
+        range,
         replacement: z.string({ error: 'replacement must be a string (may be empty to delete lines)' }),
       }),
     )
@@ -37,13 +44,18 @@ export const editLinesTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
+    // The schema has checked that each range holds exactly two whole numbers.
+    const edits: LineEdit[] = input.edits.map((edit) => ({
+      range: [edit.range[0]!, edit.range[1]!],
+      replacement: edit.replacement,
+    }));
     const outcome = await context.change({
       tool: 'edit_lines',
       path: input.file_path,
       input,
       requireRead: true,
       encoding: input.encoding,
-      stream: streamEditLines(context, input),
+      stream: streamEditLines(context, { edits, encoding: input.encoding }),
       compute: (base, resolved) => {
         if (!base.exists) {
           throw new EditgateError(
@@ -52,11 +64,7 @@ export const editLinesTool = defineTool({
             { path: resolved.relative },
           );
         }
-        const result = applyLineEdits(
-          base.text,
-          input.edits.map((edit) => ({ range: edit.range, replacement: edit.replacement })),
-        );
-        return { after: result.text };
+        return { after: applyLineEdits(base.text, edits).text };
       },
     });
     return success(changeMessage(outcome), changeDetails(outcome));

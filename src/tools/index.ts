@@ -102,8 +102,20 @@ export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
 const PREVIEW_NOTE =
   '\nIn this session changes are previewed: this tool writes nothing and returns the diff and a change_id; call apply_change with it to write.';
 
+/**
+ * The input schema as every model API and MCP client takes it, sent as is by all front ends. Tools use no
+ * z.tuple (draft-7 writes it as `items: [...]`, which some APIs refuse); the ±MAX_SAFE_INTEGER bounds zod
+ * puts on every integer say nothing to a model and are left out.
+ */
 function toDefinition(tool: ToolSpec<unknown>): ToolDefinition {
-  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.schema, {
+    target: 'draft-7',
+    io: 'input',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  }) as Record<string, unknown>;
   delete schema.$schema;
   return {
     name: tool.name,

@@ -75,10 +75,15 @@ export function inputObject(input: unknown): Record<string, unknown> {
 export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<string, unknown>): T {
   const parsed = schema.safeParse(normalizeAliases(tool, input));
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.slice(0, 5).map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
-    return `${where}: ${issue.message}`;
-  });
+  // The same problem can be reported twice (an array's type and its length); say it once.
+  const problems = [
+    ...new Set(
+      parsed.error.issues.map((issue) => {
+        const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
+        return `${where}: ${issue.message}`;
+      }),
+    ),
+  ].slice(0, 5);
   throw new EditgateError(
     'INVALID_INPUT',
     `Invalid arguments for ${tool}: ${problems.join('; ')}. Fix the arguments and call ${tool} again.`,
