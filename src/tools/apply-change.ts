@@ -14,7 +14,7 @@ export const applyChangeTool = defineTool({
   description: [
     'Write a change that write_file, edit_file, multi_edit, edit_lines or undo_edit proposed. In this mode those tools write nothing: they return the diff and a change_id.',
     'Show the user the diff first; calling this tool is how they approve it.',
-    'A change_id works once and expires after some minutes; if the file changed since the diff was made, nothing is written (STALE): read the file and propose the change again.',
+    'A change_id works once and expires after the time its proposal states; if the file changed since the diff was made, nothing is written (STALE): read the file and propose the change again.',
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

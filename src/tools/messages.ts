@@ -38,6 +38,22 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/**
+ * A duration as a person says it: "45 seconds", "1 minute", "1 minute 30 seconds", "2 hours 5 minutes".
+ * Whole seconds (rounded); seconds are left out from an hour up.
+ */
+export function humanDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return plural(seconds, 'second');
+  if (seconds < 3600) {
+    const rest = seconds % 60;
+    return plural(Math.floor(seconds / 60), 'minute') + (rest > 0 ? ` ${plural(rest, 'second')}` : '');
+  }
+  const minutes = Math.round(seconds / 60);
+  const rest = minutes % 60;
+  return plural(Math.floor(minutes / 60), 'hour') + (rest > 0 ? ` ${plural(rest, 'minute')}` : '');
+}
+
 function tierNote(proposal: Proposal): string {
   const tiers = (proposal.tiers ?? []).filter((tier) => tier !== 'exact');
   if (tiers.length === 0) return '';
@@ -98,7 +114,7 @@ function stagedMessage(outcome: ChangeOutcome): string {
   }
   return [
     `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
-    `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${Math.round((staged!.expiresAt - Date.now()) / 60_000)} minutes, once; refused if the file changes first).`,
+    `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
     '',
     diff,
   ].join('\n');
