@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { applyStringEdits } from '../core/edit.js';
-import { EditgateError } from '../core/errors.js';
-import type { Snapshot } from '../workspace/files.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { streamEditFile } from './streaming.js';
+import { computeStringEdits } from './string-edits.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
@@ -14,40 +12,6 @@ const schema = z.strictObject({
   replace_all: z.boolean().optional(),
   encoding: z.string().min(1).optional(),
 });
-
-/** Guards every string edit shares: identical strings, creating with an empty old_string, missing files. */
-export function checkStringEditTarget(
-  base: Snapshot,
-  path: string,
-  edits: { old_string: string; new_string: string }[],
-): void {
-  edits.forEach((edit, index) => {
-    if (edit.old_string === edit.new_string) {
-      const which = edits.length > 1 ? `edit ${index + 1}: ` : '';
-      throw new EditgateError(
-        'NO_CHANGE',
-        `${which}old_string and new_string are identical, so this edit would change nothing. Put the new text in new_string.`,
-        { editIndex: index },
-      );
-    }
-  });
-  const first = edits[0];
-  if (!first) return;
-  if (!base.exists && first.old_string !== '') {
-    throw new EditgateError(
-      'FILE_NOT_FOUND',
-      `${path} does not exist. Check the path (it is relative to the workspace root); to create the file, use write_file, or edit_file with an empty old_string.`,
-      { path },
-    );
-  }
-  if (base.exists && base.text !== '' && first.old_string === '') {
-    throw new EditgateError(
-      'INVALID_INPUT',
-      `old_string is empty, but ${path} already exists and is not empty. An empty old_string only creates a file. Give the exact text to replace, or use write_file to replace the whole file.`,
-      { path },
-    );
-  }
-}
 
 export const editFileTool = defineTool({
   name: 'edit_file',
@@ -72,19 +36,7 @@ export const editFileTool = defineTool({
       requireRead: true,
       encoding: input.encoding,
       stream: streamEditFile(context, input),
-      compute: (base, resolved) => {
-        checkStringEditTarget(base, resolved.relative, [input]);
-        const result = applyStringEdits(
-          base.text,
-          [{ oldText: input.old_string, newText: input.new_string, replaceAll: input.replace_all ?? false }],
-          { matching: context.matching },
-        );
-        return {
-          after: result.text,
-          replacements: result.replacements,
-          tiers: result.edits.map((edit) => edit.tier),
-        };
-      },
+      compute: (base, resolved) => computeStringEdits(base, resolved.relative, [input], context.matching),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
   },

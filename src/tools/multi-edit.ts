@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { applyStringEdits } from '../core/edit.js';
-import { checkStringEditTarget } from './edit-file.js';
 import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
+import { computeStringEdits } from './string-edits.js';
 import { defineTool } from './tool.js';
 
 const editSchema = z.preprocess(
@@ -46,23 +45,7 @@ export const multiEditTool = defineTool({
       requireRead: true,
       encoding: input.encoding,
       stream: refuseHuge(context, 'multi_edit'),
-      compute: (base, resolved) => {
-        checkStringEditTarget(base, resolved.relative, input.edits);
-        const result = applyStringEdits(
-          base.text,
-          input.edits.map((edit) => ({
-            oldText: edit.old_string,
-            newText: edit.new_string,
-            replaceAll: edit.replace_all ?? false,
-          })),
-          { matching: context.matching },
-        );
-        return {
-          after: result.text,
-          replacements: result.replacements,
-          tiers: result.edits.map((edit) => edit.tier),
-        };
-      },
+      compute: (base, resolved) => computeStringEdits(base, resolved.relative, input.edits, context.matching),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
   },
