@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { EditgateError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
-import { numberedLine } from './messages.js';
-import { success } from './result.js';
+import { emptyFileRead, ReadPage } from './read-page.js';
 import { readHugeFile } from './streaming.js';
 import { defineTool } from './tool.js';
 
@@ -37,61 +35,20 @@ export const readFileTool = defineTool({
     const lines = splitLines(snapshot.text);
     const total = lines.length;
     const fingerprint = snapshot.fingerprint!;
-    const first = input.offset ?? 1;
-    if (total === 0) {
-      context.coverage.add(resolved.absolute, fingerprint.hash, 1, 0, 0);
-      context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-        full: true,
-        display: resolved.relative,
-      });
-      return success(`(${resolved.relative} is empty: 0 lines.)`, {
-        path: resolved.relative,
-        lines: 0,
-        complete: true,
-      });
-    }
-    if (first > total) {
-      throw new EditgateError(
-        'INVALID_INPUT',
-        `offset ${first} is past the end of ${resolved.relative}, which has ${total} lines. Use an offset from 1 to ${total}.`,
-        { path: resolved.relative, lineCount: total },
-      );
-    }
+    if (total === 0) return emptyFileRead(context, resolved, fingerprint);
+    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total);
     const limit = input.limit ?? context.readLimit;
-    const wanted = Math.min(total, first + limit - 1);
-    const out: string[] = [];
-    let chars = 0;
-    let last = first - 1;
-    for (let n = first; n <= wanted; n++) {
-      const line = numberedLine(n, lines[n - 1]!.text);
-      // Always show at least one line, however long, so paging can never get stuck.
-      if (out.length > 0 && chars + line.length + 1 > context.maxReadChars) break;
-      out.push(line);
-      chars += line.length + 1;
-      last = n;
+    const wanted = Math.min(total, page.first + limit - 1);
+    for (let n = page.first; n <= wanted; n++) {
+      if (!page.add(n, lines[n - 1]!.text)) break;
     }
-    const complete = context.coverage.add(resolved.absolute, fingerprint.hash, first, last, total);
-    context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-      full: complete,
-      display: resolved.relative,
-    });
-
-    let footer = '';
-    if (first > 1 || last < total) {
-      const next = last < total ? ` Next: read_file with offset=${last + 1}.` : '';
-      const editable = complete
-        ? ' Together with your earlier reads you have now seen every line, so the file can be edited.'
-        : ' To edit this file you must first see every line (the rest of it in further reads).';
-      footer = `\n(Showing lines ${first}-${last} of ${total}.${next}${editable})`;
-    }
-    if (!snapshot.codec.finalNewline && last === total) footer += '\n(The file does not end with a newline.)';
-    return success(out.join('\n') + footer, {
-      path: resolved.relative,
-      lines: total,
-      firstLine: first,
-      lastLine: last,
-      complete,
-      encoding: snapshot.codec.encoding,
-    });
+    return page.finish(
+      (complete) =>
+        complete
+          ? ' Together with your earlier reads you have now seen every line, so the file can be edited.'
+          : ' To edit this file you must first see every line (the rest of it in further reads).',
+      snapshot.codec.finalNewline,
+      { encoding: snapshot.codec.encoding },
+    );
   },
 });

@@ -20,8 +20,8 @@ import { readLines } from '../workspace/stream/read-lines.js';
 import type { ChangePlan } from '../workspace/stream/streamer.js';
 import { planStringEdit } from '../workspace/stream/string-edit.js';
 import { undoPlan } from '../workspace/stream/undo.js';
-import { numberedLine } from './messages.js';
-import { success, type ToolSuccess } from './result.js';
+import { emptyFileRead, ReadPage } from './read-page.js';
+import type { ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
 
 type StreamCallback = NonNullable<ChangeRequest['stream']>;
@@ -41,43 +41,16 @@ export async function readHugeFile(
     const index = await streamer.index(file, input.encoding, progress);
     const total = index.lineCount;
     const { fingerprint } = file;
-    const first = input.offset ?? 1;
-    if (total === 0) {
-      context.coverage.add(resolved.absolute, fingerprint.hash, 1, 0, 0);
-      context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-        full: true,
-        display: resolved.relative,
-      });
-      return success(`(${resolved.relative} is empty: 0 lines.)`, {
-        path: resolved.relative,
-        lines: 0,
-        complete: true,
-      });
-    }
-    if (first > total) {
-      throw new EditgateError(
-        'INVALID_INPUT',
-        `offset ${first} is past the end of ${resolved.relative}, which has ${total} lines. Use an offset from 1 to ${total}.`,
-        { path: resolved.relative, lineCount: total },
-      );
-    }
-    const out: string[] = [];
-    let chars = 0;
-    let last = first - 1;
+    if (total === 0) return emptyFileRead(context, resolved, fingerprint);
+    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total);
     await readLines(
       file.handle,
       index,
-      first,
+      page.first,
       input.limit ?? context.readLimit,
       (line) => {
         const cut = line.fullBytes ? ` … [line cut here: it is ${formatBytes(line.fullBytes)} long]` : '';
-        const shown = numberedLine(line.number, line.text + cut);
-        // Always show at least one line, however long, so paging can never get stuck.
-        if (out.length > 0 && chars + shown.length + 1 > context.maxReadChars) return false;
-        out.push(shown);
-        chars += shown.length + 1;
-        last = line.number;
-        return true;
+        return page.add(line.number, line.text + cut);
       },
       {
         chunkSize: streamer.chunkSize,
@@ -85,30 +58,13 @@ export async function readHugeFile(
         onBytes: (at) => progress.report('read', at),
       },
     );
-    const complete = context.coverage.add(resolved.absolute, fingerprint.hash, first, last, total);
-    context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-      full: complete,
-      display: resolved.relative,
-    });
-
-    let footer = '';
-    if (first > 1 || last < total) {
-      const next = last < total ? ` Next: read_file with offset=${last + 1}.` : '';
-      footer =
-        `\n(Showing lines ${first}-${last} of ${total}.${next} ${resolved.relative} is large (${formatBytes(file.size)}), ` +
-        'so it is edited by streaming: you may edit it after reading just the part you change, as long as it does not change in between.)';
-    }
-    if (!index.finalNewline && last === total) footer += '\n(The file does not end with a newline.)';
-    return success(out.join('\n') + footer, {
-      path: resolved.relative,
-      lines: total,
-      firstLine: first,
-      lastLine: last,
-      complete,
-      encoding: 'utf8',
-      streamed: true,
-      size: file.size,
-    });
+    return page.finish(
+      () =>
+        ` ${resolved.relative} is large (${formatBytes(file.size)}), ` +
+        'so it is edited by streaming: you may edit it after reading just the part you change, as long as it does not change in between.',
+      index.finalNewline,
+      { encoding: 'utf8', streamed: true, size: file.size },
+    );
   } finally {
     await file.close();
   }
