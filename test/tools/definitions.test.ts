@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace } from './workspace-fixture.js';
+import { makeWorkspace, readAll } from './workspace-fixture.js';
 
 type Schema = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ describe('tool definitions', () => {
   it('edit_lines still accepts a [start, end] range and refuses other shapes with one clear message', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'one\ntwo\nthree\n' });
     const tools = ws.tools();
-    expect((await tools.execute('read_file', { file_path: 'a.txt' })).ok).toBe(true);
+    await readAll(tools, 'a.txt');
     const edited = await tools.execute('edit_lines', {
       file_path: 'a.txt',
       edits: [{ range: [2, 3], replacement: 'TWO\n' }],
