@@ -1,0 +1,186 @@
+// Start-up: whole-process time of the CLI's quick commands (spawned, output discarded) against `node -e ""`
+// measured in the same run. Every round runs each command once, in turn, so load on the machine weighs on
+// all of them alike; the median of the rounds is reported. Target (issue): `editgate --help` and
+// `editgate diff` on small files at most 2x `node -e ""`. The coloured view (FORCE_COLOR) is reported too,
+// as information: it loads the renderer and, at 256 colours and up, highlight.js.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatMs, formatRatio, median, printTable, tempDir } from './lib.mjs';
+
+const WARMUP = 3;
+const RUNS = 20;
+const TARGET = 2;
+const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** A small TypeScript file and an edited copy: the everyday `editgate diff`. */
+function sampleFiles(folder) {
+  const lines = [];
+  for (let i = 0; i < 40; i++) {
+    lines.push(
+      i % 8 === 0 ? `export function step${i}(input: number): number {` : `  const v${i} = input * ${i};`,
+    );
+    if (i % 8 === 7) lines.push(`  return v${i};`, '}', '');
+  }
+  const edited = lines.map((line, i) => (i % 17 === 5 ? line.replace('input', 'value') : line));
+  edited.splice(20, 0, '  // a new comment');
+  const oldFile = join(folder, 'old.ts');
+  const newFile = join(folder, 'new.ts');
+  writeFileSync(oldFile, `${lines.join('\n')}\n`);
+  writeFileSync(newFile, `${edited.join('\n')}\n`);
+  return { oldFile, newFile };
+}
+
+/** A child environment without colour settings (the bench may run under FORCE_COLOR), plus `extra`. */
+function environment(extra = {}) {
+  const env = { ...process.env, ...extra };
+  if (!('FORCE_COLOR' in extra)) delete env.FORCE_COLOR;
+  delete env.NO_COLOR;
+  return env;
+}
+
+/**
+ * The modules a command loads (ESM resolutions, node: built-ins aside), recorded once by a resolve hook in
+ * an untimed run: ours (dist/) and dependencies (node_modules/).
+ */
+function modulesLoaded(folder, testCase) {
+  const hooks = join(folder, 'hooks.mjs');
+  const register = join(folder, 'register.mjs');
+  const log = join(folder, `modules-${testCase.id}.log`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.EDITGATE_BENCH_MODULE_LOG, result.url + '\\n');
+  return result;
+}
+`,
+  );
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+  );
+  writeFileSync(log, '');
+  spawnSync(process.execPath, ['--import', register, ...testCase.args], {
+    stdio: 'ignore',
+    env: { ...testCase.env, EDITGATE_BENCH_MODULE_LOG: log },
+  });
+  const urls = new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+  let ours = 0;
+  let deps = 0;
+  for (const url of urls) {
+    if (!url.startsWith('file:')) continue;
+    if (url.includes('/node_modules/')) deps++;
+    else if (fileURLToPath(url).startsWith(root)) ours++;
+  }
+  return `${ours} + ${deps}`;
+}
+
+const dir = tempDir('editgate-bench-startup-');
+try {
+  const { oldFile, newFile } = sampleFiles(dir.path);
+  const cases = [
+    { id: 'node', name: 'node -e ""', args: ['-e', ''], okStatus: [0], reference: true },
+    { id: 'help', name: 'editgate --help', args: [main, '--help'], okStatus: [0], target: true },
+    { id: 'version', name: 'editgate --version', args: [main, '--version'], okStatus: [0], target: true },
+    {
+      id: 'diff',
+      name: 'editgate diff old.ts new.ts (piped: unified text)',
+      args: [main, 'diff', oldFile, newFile],
+      okStatus: [1],
+      target: true,
+      expect: /^--- a\//,
+    },
+    {
+      id: 'equal',
+      name: 'editgate diff old.ts old.ts (piped: equal)',
+      args: [main, 'diff', oldFile, oldFile],
+      okStatus: [0],
+      target: true,
+      expect: /^$/,
+    },
+    {
+      id: 'view16',
+      name: 'FORCE_COLOR=1 editgate diff (view, 16 colours)',
+      args: [main, 'diff', oldFile, newFile],
+      extraEnv: { FORCE_COLOR: '1' },
+      okStatus: [1],
+      expect: /\x1b\[/,
+    },
+    {
+      id: 'view24',
+      name: 'FORCE_COLOR=3 editgate diff (view, highlighted)',
+      args: [main, 'diff', oldFile, newFile],
+      extraEnv: { FORCE_COLOR: '3' },
+      okStatus: [1],
+      expect: /\x1b\[38;2;/,
+    },
+  ];
+  for (const testCase of cases) testCase.env = environment(testCase.extraEnv);
+
+  // Each command once, checked: the bench must time what it says it times.
+  for (const testCase of cases) {
+    const child = spawnSync(process.execPath, testCase.args, { env: testCase.env, encoding: 'utf8' });
+    if (
+      !testCase.okStatus.includes(child.status) ||
+      (testCase.expect && !testCase.expect.test(child.stdout))
+    ) {
+      throw new Error(
+        `${testCase.name}: exit ${child.status}, output ${JSON.stringify(child.stdout.slice(0, 200))}`,
+      );
+    }
+  }
+
+  const once = (testCase) => {
+    const start = performance.now();
+    const child = spawnSync(process.execPath, testCase.args, {
+      stdio: ['ignore', 'ignore', 'ignore'],
+      env: testCase.env,
+    });
+    const ms = performance.now() - start;
+    if (child.error) throw child.error;
+    if (!testCase.okStatus.includes(child.status))
+      throw new Error(`${testCase.name} exited with ${child.status}`);
+    return ms;
+  };
+  for (let round = 0; round < WARMUP; round++) for (const testCase of cases) once(testCase);
+  const times = new Map(cases.map((testCase) => [testCase, []]));
+  for (let round = 0; round < RUNS; round++)
+    for (const testCase of cases) times.get(testCase).push(once(testCase));
+
+  console.log(
+    `Start-up: whole process, median of ${RUNS} interleaved rounds after ${WARMUP} warm-up rounds.`,
+  );
+  console.log(`Node ${process.version}; modules loaded: ours (dist/) + dependencies (node_modules/).\n`);
+  const reference = median(times.get(cases[0]));
+  const missed = [];
+  const rows = cases.map((testCase) => {
+    const ms = median(times.get(testCase));
+    const ratio = ms / reference;
+    let met = '';
+    if (testCase.target) {
+      met = ratio <= TARGET ? 'met' : 'MISSED';
+      if (ratio > TARGET) missed.push(`${testCase.name}: ${formatRatio(ms, reference)}`);
+    }
+    return [
+      testCase.name,
+      formatMs(ms),
+      testCase.reference ? '1.00x' : formatRatio(ms, reference),
+      testCase.target ? `<=${TARGET}x` : testCase.reference ? 'reference' : '(info)',
+      met,
+      testCase.reference ? '-' : modulesLoaded(dir.path, testCase),
+    ];
+  });
+  printTable(['command', 'median', 'vs node', 'target', 'met', 'modules'], rows);
+  console.log('');
+  console.log(
+    missed.length === 0
+      ? `startup: target met (--help, --version and diff on small files within ${TARGET}x node -e "").`
+      : `startup: target MISSED: ${missed.join('; ')}`,
+  );
+} finally {
+  dir.remove();
+}
