@@ -116,7 +116,8 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
   const buffer = () => term.buffer.active;
   // Trimmed: without trailing blanks, written or not (a changed line's background is painted spaces).
   const row = (y: number, trim = true) => {
-    const text = buffer().getLine(y)?.translateToString(trim) ?? '';
+    // Only the visible columns: xterm keeps a row's cells past the width when a terminal narrows.
+    const text = buffer().getLine(y)?.translateToString(trim, 0, term.cols) ?? '';
     return trim ? text.trimEnd() : text;
   };
   const screen = () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { greenish, type PtyOptions, type PtyRun, reddish, spawnCli, spawnInPty } from './pty.js';
@@ -264,6 +264,40 @@ describe('editgate edit in a terminal', () => {
     run.write('y');
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(content);
+  });
+});
+
+describe('editgate apply in a terminal: one session for all its calls', () => {
+  it('a (yes to this file) at the first edit: the second edit to it shows its diff with a note, no question', async () => {
+    const ws = cliWorkspace({ 'app.ts': APP });
+    const calls = join(dirname(ws.root), 'calls.jsonl');
+    const call = (name: string, input: Record<string, unknown>) => JSON.stringify({ name, input });
+    writeFileSync(
+      calls,
+      [
+        call('read_file', { file_path: 'app.ts' }),
+        call('edit_file', { file_path: 'app.ts', old_string: 'a = 1', new_string: 'a = 10' }),
+        call('edit_file', { file_path: 'app.ts', old_string: 'c = 3', new_string: 'c = 30' }),
+      ].join('\n'),
+    );
+    const run = cli(['apply', calls], ws);
+    await run.waitForText(KEYS_SHOWN);
+    expect(run.screen()).toContain('1   - const a = 1;');
+    expect(run.screen()).toContain('Apply this edit to app.ts?');
+    run.write('a');
+    expect(await run.exited()).toBe(0);
+    expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(
+      'const a = 10;\nconst b = 2;\nconst c = 30;\n',
+    );
+
+    const text = run.text();
+    expect(text).toContain('✓ Yes, and no more questions about app.ts this session');
+    const second = text.slice(text.indexOf('edit_file app.ts', text.indexOf('✓ Yes, and no more questions')));
+    expect(second).toContain('3   - const c = 3;');
+    expect(second).toContain('  3 + const c = 30;');
+    expect(second).toContain('Approved by your answer earlier in this session.');
+    expect(second).not.toContain('Apply this edit');
+    expect(text.split('Apply this edit to app.ts?')).toHaveLength(2);
   });
 });
 
