@@ -67,39 +67,41 @@ function grantNote(outcome: ChangeOutcome): string {
   return '';
 }
 
+/**
+ * What happened, in one sentence ("Edited src/app.ts: 1 replacement, +1 -1 lines."): the head of the model's
+ * message, and the whole of what a person at the CLI reads after seeing the diff.
+ */
+export function changeHeadline(proposal: Proposal): string {
+  const { path, stats } = proposal;
+  const counts = `+${stats.added} -${stats.removed} lines`;
+  switch (proposal.kind) {
+    case 'noop':
+      return `No change: ${path} already has exactly this content, so nothing was written.`;
+    case 'create':
+      return `Created ${path} (${plural(proposal.diff.added, 'line')}).`;
+    case 'delete':
+      return `Deleted ${path} (${counts}).`;
+    default: {
+      if (proposal.tool === 'undo_edit') return `Undid the last change to ${path} (${counts}).`;
+      const replaced =
+        proposal.replacements !== undefined ? `${plural(proposal.replacements, 'replacement')}, ` : '';
+      return `Edited ${path}: ${replaced}${counts}.`;
+    }
+  }
+}
+
 /** The message a model reads after a change was written (or found to be a no-op). */
 export function changeMessage(outcome: ChangeOutcome): string {
   const { proposal } = outcome;
-  const { path, stats } = proposal;
-  const counts = `+${stats.added} -${stats.removed} lines`;
-  let head: string;
-  let body = '';
-  if (proposal.kind === 'noop') {
-    return `No change: ${path} already has exactly this content, so nothing was written.`;
-  }
+  if (proposal.kind === 'noop') return changeHeadline(proposal);
   if (outcome.staged) return stagedMessage(outcome);
-  switch (proposal.kind) {
-    case 'create': {
-      const lineCount = proposal.diff.added;
-      head = `Created ${path} (${plural(lineCount, 'line')}).`;
-      break;
-    }
-    case 'delete':
-      head = `Deleted ${path} (${counts}).`;
-      break;
-    default: {
-      const replaced =
-        proposal.replacements !== undefined ? `${plural(proposal.replacements, 'replacement')}, ` : '';
-      head =
-        proposal.tool === 'undo_edit'
-          ? `Undid the last change to ${path} (${counts}).`
-          : `Edited ${path}: ${replaced}${counts}.`;
-      const region = changedRegion(proposal.diff);
-      if (region) body = `\nThe changed region now reads:\n${region}`;
-    }
+  let body = '';
+  if (proposal.kind === 'modify') {
+    const region = changedRegion(proposal.diff);
+    if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${head}${tierNote(proposal)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;
@@ -127,6 +129,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     tool: proposal.tool,
     path: proposal.path,
     kind: proposal.kind,
+    summary: changeHeadline(proposal),
     added: proposal.stats.added,
     removed: proposal.stats.removed,
     replacements: proposal.replacements,

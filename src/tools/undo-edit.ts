@@ -33,7 +33,7 @@ export const undoEditTool = defineTool({
         if (!entry) {
           throw new EditgateError(
             'NOTHING_TO_UNDO',
-            `There is no change to ${resolved.relative} that editgate can undo in this session.`,
+            `There is nothing to undo for ${resolved.relative}: editgate has no change of its own to it on record (or has undone them all).`,
             { path: resolved.relative },
           );
         }
