@@ -65,7 +65,11 @@ export async function runFileCommand<T extends OptionSpecs>(
   }
   try {
     const result = await session.tools.execute(call.tool, call.input);
-    return report(call.tool, result, { json: line.globals.json, command: command.name });
+    return report(call.tool, result, {
+      json: line.globals.json,
+      command: command.name,
+      typed: { input: call.input },
+    });
   } finally {
     session.close();
   }
@@ -74,7 +78,10 @@ export async function runFileCommand<T extends OptionSpecs>(
 /** Prints what was wrong with the command line or the config, and how to get help; exit code 2. */
 export function usageFailure(name: string, error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof UsageError ? ` Run editgate ${name} --help for its options.` : '';
+  const hint =
+    error instanceof UsageError
+      ? `${/[.!?]$/.test(message) ? '' : '.'} Run editgate ${name} --help for its options.`
+      : '';
   if (!(error instanceof UsageError) && !isEditgateError(error)) throw error;
   process.stderr.write(`editgate ${name}: ${message}${hint}\n`);
   return EXIT.usage;

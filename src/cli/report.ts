@@ -1,5 +1,6 @@
 import type { ToolResult } from '../tools/result.js';
 import { type ExitCode, exitCodeFor } from './exit-codes.js';
+import { hintForPeople, successForPeople } from './for-people.js';
 
 /**
  * A tool result as the CLI prints it. For people: the message on standard output when it worked, on
@@ -10,6 +11,12 @@ export interface ReportOptions {
   json: boolean;
   /** The command, for error lines ("editgate edit: ..."). */
   command: string;
+  /**
+   * The call, when a person typed it as a command (edit, write, lines, undo): the result is then told in
+   * the command's own words (see for-people.ts). Without it, the tool's message is printed as is
+   * (editgate apply, where the calls and the messages are a model's).
+   */
+  typed?: { input: Record<string, unknown> };
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
 }
@@ -29,7 +36,12 @@ export function report(tool: string, result: ToolResult, options: ReportOptions)
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   if (options.json) stdout.write(`${JSON.stringify(resultJson(tool, result))}\n`);
-  else if (result.ok) stdout.write(`${result.message}\n`);
-  else stderr.write(`editgate ${options.command}: ${result.message}\n`);
+  else if (result.ok) {
+    const text = options.typed ? successForPeople(options.command, result) : result.message;
+    stdout.write(`${text}\n`);
+  } else {
+    const hint = options.typed && hintForPeople(options.command, result, options.typed.input);
+    stderr.write(`editgate ${options.command}: ${result.message}\n${hint ? `hint: ${hint}\n` : ''}`);
+  }
   return exitCodeFor(result);
 }

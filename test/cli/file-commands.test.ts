@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
@@ -27,6 +27,9 @@ describe('editgate edit', () => {
     expect(lines).toContain('+const a = 42;');
     expect(run.stdout).toContain('Approved by --yes.');
     expect(run.stdout).not.toContain('\x1b[');
+    // After the diff, one line says what happened; the model's copy of the changed region would repeat it.
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Edited app.ts: 1 replacement, +1 -1 lines.');
+    expect(run.stdout).not.toContain('changed region');
   });
 
   it('without a terminal and without --yes, refuses with how to approve (exit 3), file untouched', async () => {
@@ -70,9 +73,17 @@ describe('editgate edit', () => {
     const ambiguous = await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '-y'], at);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toMatch(/AMBIGUOUS.*2/s);
+    // The next step in the command's own words, not the tool's parameter names.
+    expect(ambiguous.stderr).toContain('hint: give more of the surrounding text in --old');
+    expect(ambiguous.stderr).toContain('add --replace-all to replace all 2');
     const missing = await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NOT_FOUND');
+    expect(missing.stderr).toContain('hint: copy --old exactly from the file');
+    const absent = await runCli(['edit', 'absent.ts', '--old', 'a', '--new', 'b', '-y'], at);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain('hint: to create the file: editgate write FILE');
+    expect(existsSync(join(ws.root, 'absent.ts'))).toBe(false);
     const all = await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '--replace-all', '-y'], at);
     expect(all.code).toBe(0);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe('y();\ny();\n');
@@ -176,6 +187,7 @@ describe('editgate write, lines and undo', () => {
     const beyond = await runCli(['lines', 'list.txt', '--range', '9:12', '--with', 'x', '-y'], at);
     expect(beyond.code).not.toBe(0);
     expect(beyond.stderr).toContain('INVALID_RANGE');
+    expect(beyond.stderr).toContain('hint: --range START:END counts lines from 1 and leaves END out');
     expect(readFileSync(join(ws.root, 'list.txt'), 'utf8')).toBe('B\nC\nd\n');
   });
 

@@ -1,0 +1,65 @@
+import type { ToolFailure, ToolSuccess } from '../tools/result.js';
+
+/**
+ * The direct commands (edit, write, lines, undo) are typed by a person, but the tools' messages are written
+ * for a model: they repeat the changed region (the person has just seen the diff) and name tool parameters
+ * (`replace_all`, `old_string`) the person never typed. These turn a result into what the person reads:
+ * the outcome in a line, and after a refusal a `hint:` in the command line's own words.
+ */
+
+/** The outcome line, what tolerance the match needed, and what an after-change hook said. */
+export function successForPeople(command: string, result: ToolSuccess): string {
+  const { summary, tiers, hookMessage } = result.details;
+  if (typeof summary !== 'string') return result.message;
+  const lines = [summary];
+  const tolerated = Array.isArray(tiers) ? [...new Set(tiers.filter((tier) => tier !== 'exact'))] : [];
+  if (tolerated.length > 0) {
+    const what = command === 'edit' ? '--old' : 'the text';
+    lines.push(`Note: ${what} did not match exactly; it matched after tolerating ${tolerated.join(', ')}.`);
+  }
+  if (typeof hookMessage === 'string' && hookMessage !== '') {
+    lines.push('', 'After-change check:', hookMessage);
+  }
+  return lines.join('\n');
+}
+
+/** What to do next, in terms of this command's options; undefined when the message already says it. */
+export function hintForPeople(
+  command: string,
+  result: ToolFailure,
+  input: Record<string, unknown>,
+): string | undefined {
+  const { code, details } = result;
+  switch (code) {
+    case 'AMBIGUOUS': {
+      const count = typeof details.count === 'number' ? details.count : undefined;
+      return `give more of the surrounding text in --old so that it matches one place only, or add --replace-all to replace ${count === undefined ? 'every one' : `all ${count}`}.`;
+    }
+    case 'NOT_FOUND':
+      return 'copy --old exactly from the file, indentation included (--old-file PATH suits text over several lines); editgate replaces literal text, not patterns.';
+    case 'NO_CHANGE':
+      return '--old and --new are the same text; give the new text in --new.';
+    case 'FILE_NOT_FOUND':
+      return command === 'undo'
+        ? undefined
+        : "to create the file: editgate write FILE (the content on standard input, or --content TEXT), or editgate edit FILE --old '' --new TEXT.";
+    case 'INVALID_INPUT':
+      return command === 'edit' && input.old_string === ''
+        ? 'an empty --old only creates a missing (or empty) file; give the text to replace, or use editgate write FILE to replace it all.'
+        : undefined;
+    case 'INVALID_RANGE':
+      return '--range START:END counts lines from 1 and leaves END out: 3:5 replaces lines 3 and 4, 3:3 inserts before line 3, and 7 is line 7 alone.';
+    case 'TOO_LARGE':
+      return 'on a file this large, use editgate edit FILE --old TEXT --new TEXT, or editgate lines FILE --range START:END --with TEXT.';
+    case 'STALE':
+      return command === 'undo'
+        ? "undo only takes back editgate's own last change while the file still holds it; change the file back by hand (or with your version control)."
+        : 'the file changed while editgate was working on it; run the command again to see the diff against what it holds now.';
+    case 'OUTSIDE_ROOT':
+      return 'to work on files elsewhere, pass --root DIR (the folder that holds them).';
+    case 'DENIED_POLICY':
+      return 'a rule in editgate.config.json (or --config FILE) refused the change; change the rule if this change should be allowed.';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { hintForPeople, successForPeople } from '../../src/cli/for-people.js';
+import type { ErrorCode } from '../../src/core/errors.js';
+import type { ToolFailure } from '../../src/tools/result.js';
+
+const failed = (code: ErrorCode, details: Record<string, unknown> = {}): ToolFailure => ({
+  ok: false,
+  code,
+  message: `edit_file failed (${code}): ...`,
+  details,
+});
+
+describe('successForPeople', () => {
+  it('is the summary line alone when the match was exact and no hook spoke', () => {
+    const result = {
+      ok: true as const,
+      message: 'Edited a.ts: 1 replacement, +1 -1 lines.\nThe changed region now reads:\n     1\tx',
+      details: { summary: 'Edited a.ts: 1 replacement, +1 -1 lines.', tiers: ['exact'] },
+    };
+    expect(successForPeople('edit', result)).toBe('Edited a.ts: 1 replacement, +1 -1 lines.');
+  });
+
+  it('says which tolerance the match needed, in the option the person typed, and keeps hook output', () => {
+    const result = {
+      ok: true as const,
+      message: '...',
+      details: {
+        summary: 'Edited a.ts: 1 replacement, +1 -1 lines.',
+        tiers: ['trailing-whitespace', 'trailing-whitespace'],
+        hookMessage: 'a.ts:1:1 lint ok',
+      },
+    };
+    expect(successForPeople('edit', result).split('\n')).toEqual([
+      'Edited a.ts: 1 replacement, +1 -1 lines.',
+      'Note: --old did not match exactly; it matched after tolerating trailing-whitespace.',
+      '',
+      'After-change check:',
+      'a.ts:1:1 lint ok',
+    ]);
+  });
+
+  it('falls back to the message for a result without a summary (a read)', () => {
+    expect(successForPeople('edit', { ok: true, message: 'plain', details: {} })).toBe('plain');
+  });
+});
+
+describe('hintForPeople', () => {
+  it('names options, never tool parameters', () => {
+    const cases: Array<[string, ToolFailure, Record<string, unknown>]> = [
+      ['edit', failed('AMBIGUOUS', { count: 3 }), {}],
+      ['edit', failed('NOT_FOUND'), {}],
+      ['edit', failed('NO_CHANGE'), {}],
+      ['edit', failed('FILE_NOT_FOUND'), {}],
+      ['edit', failed('INVALID_INPUT'), { old_string: '' }],
+      ['lines', failed('INVALID_RANGE'), {}],
+      ['write', failed('TOO_LARGE'), {}],
+      ['edit', failed('STALE'), {}],
+      ['undo', failed('STALE'), {}],
+      ['edit', failed('OUTSIDE_ROOT'), {}],
+      ['edit', failed('DENIED_POLICY'), {}],
+    ];
+    for (const [command, result, input] of cases) {
+      const hint = hintForPeople(command, result, input);
+      expect({ code: result.code, hint }).toMatchObject({ code: result.code, hint: expect.any(String) });
+      expect(hint).not.toMatch(/old_string|new_string|replace_all|write_file|edit_file|read_file/);
+    }
+  });
+
+  it('gives the count of an ambiguous match', () => {
+    expect(hintForPeople('edit', failed('AMBIGUOUS', { count: 7 }), {})).toContain('replace all 7');
+  });
+
+  it('says nothing where the message already fits a person (the person said no, or an input error)', () => {
+    expect(hintForPeople('edit', failed('DENIED_USER'), {})).toBeUndefined();
+    expect(hintForPeople('edit', failed('INVALID_INPUT'), { old_string: 'x' })).toBeUndefined();
+    expect(hintForPeople('undo', failed('NOTHING_TO_UNDO'), {})).toBeUndefined();
+  });
+
+  it('tells undo that only its own last change can be taken back', () => {
+    expect(hintForPeople('undo', failed('STALE'), {})).toContain("editgate's own last change");
+  });
+});
