@@ -298,7 +298,13 @@ export function applyLineEdits(text: string, edits: readonly LineEdit[]): { text
   return { text: pieces.join('') };
 }
 
-function validateLineEdit(edit: LineEdit, i: number, edits: readonly LineEdit[], count: number): void {
+/**
+ * Checks edit `i` of a line-edit batch against a text of `count` lines: a well-formed range inside the
+ * text, a string replacement, sorted after and not overlapping the edit before it. Throws INVALID_RANGE
+ * (INVALID_INPUT for the replacement) with a message for the model. Exported so the streaming path
+ * (workspace/stream/line-edits.ts) refuses exactly what this path refuses, with the same words.
+ */
+export function validateLineEdit(edit: LineEdit, i: number, edits: readonly LineEdit[], count: number): void {
   const range = (edit as Partial<LineEdit> | undefined)?.range;
   const valid =
     count === 0

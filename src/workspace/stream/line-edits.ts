@@ -1,11 +1,12 @@
 /**
  * edit_lines on a huge file: the ranges become byte spans (line starts from the sparse index, each found
  * by a short scan from a checkpoint), and the replacements get exactly the line endings core's
- * applyLineEdits gives them, so the written bytes are the same as the in-memory path's. Validation and its
- * messages are the same too (INVALID_RANGE for ranges out of bounds, reversed, unsorted or overlapping).
+ * applyLineEdits gives them, so the written bytes are the same as the in-memory path's. Validation is core's
+ * own validateLineEdit, so the messages are the same too (INVALID_RANGE for ranges out of bounds, reversed,
+ * unsorted or overlapping).
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { LineEdit } from '../../core/edit.js';
+import { type LineEdit, validateLineEdit } from '../../core/edit.js';
 import { EditgateError } from '../../core/errors.js';
 import type { Eol } from '../../core/lines.js';
 import { toLf } from '../../core/neutral.js';
@@ -60,46 +61,4 @@ export async function planLineEdits(
     spans.push({ start: from, end: to, insert: encodeInsert(text) });
   }
   return spans;
-}
-
-function validateLineEdit(edit: LineEdit, i: number, edits: readonly LineEdit[], count: number): void {
-  const range = (edit as Partial<LineEdit> | undefined)?.range;
-  const valid =
-    count === 0
-      ? 'the file is empty, so the only valid range is [1, 1]'
-      : `the file has ${count} line${count === 1 ? '' : 's'}; ranges go from 1 to ${count + 1} ([${count + 1}, ${count + 1}] appends)`;
-  const fail = (reason: string, why: string) =>
-    new EditgateError('INVALID_RANGE', `Edit ${i + 1}: ${why}; ${valid}. No edit was applied.`, {
-      edit: i + 1,
-      range,
-      reason,
-      lineCount: count,
-    });
-  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n))) {
-    throw fail(
-      'malformed',
-      `range must be two whole line numbers [start, end], not ${JSON.stringify(range)}`,
-    );
-  }
-  if (typeof edit.replacement !== 'string') {
-    throw new EditgateError('INVALID_INPUT', `Edit ${i + 1}: replacement must be a string.`, { edit: i + 1 });
-  }
-  const [start, end] = range;
-  if (end < start) {
-    throw fail(
-      'reversed',
-      `range [${start}, ${end}] ends before it starts (the end is exclusive: [${start}, ${start + 1}] replaces line ${start}, [${start}, ${start}] inserts before it)`,
-    );
-  }
-  if (start < 1 || end > count + 1)
-    throw fail('out-of-bounds', `range [${start}, ${end}] is outside the file`);
-  const previous = edits[i - 1]?.range;
-  if (previous && start < previous[1]) {
-    const reason = start < previous[0] ? 'unsorted' : 'overlapping';
-    const why =
-      reason === 'unsorted'
-        ? `range [${start}, ${end}] comes after [${previous[0]}, ${previous[1]}] but starts before it; sort the edits by start line`
-        : `range [${start}, ${end}] overlaps edit ${i}'s range [${previous[0]}, ${previous[1]}] (ends are exclusive, so a range may start where the previous one ends); merge them or fix the numbers`;
-    throw fail(reason, why);
-  }
 }
