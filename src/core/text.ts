@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { EditgateError } from './errors.js';
 import { type Eol, summarizeEol } from './lines.js';
+import { firstIllFormedUtf8 } from './utf8-wellformed.js';
 
 /** Everything needed to turn decoded text back into the exact bytes it came from. */
 export interface TextCodec {
@@ -192,7 +193,7 @@ function decodeUtf8(buf: Buffer, bom: boolean): { text: string; codec: TextCodec
 /**
  * Offset (from the start of `bytes`) of the first byte of the first invalid UTF-8 sequence, or -1.
  * Only called once a file is known to be invalid: a native bisection narrows the search so the byte-level
- * JS scan below covers a few KB, not the whole file.
+ * JS scan (firstIllFormedUtf8, shared with the streaming check) covers a few KB, not the whole file.
  */
 function firstInvalidUtf8(bytes: Buffer): number {
   let low = 0; // invariant: bytes[0, low) is valid UTF-8 ending on a character boundary
@@ -204,43 +205,7 @@ function firstInvalidUtf8(bytes: Buffer): number {
     if (isUtf8(bytes.subarray(low, mid))) low = mid;
     else high = mid;
   }
-  const n = bytes.length;
-  let i = low;
-  while (i < n) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Well-formed sequences, per the Unicode standard (table 3-7): no overlongs, no surrogates, <= U+10FFFF.
-    let need: number;
-    let min = 0x80;
-    let max = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b === 0xe0) {
-      need = 2;
-      min = 0xa0;
-    } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-    else if (b === 0xed) {
-      need = 2;
-      max = 0x9f;
-    } else if (b === 0xf0) {
-      need = 3;
-      min = 0x90;
-    } else if (b >= 0xf1 && b <= 0xf3) need = 3;
-    else if (b === 0xf4) {
-      need = 3;
-      max = 0x8f;
-    } else return i;
-    const b1 = bytes[i + 1];
-    if (b1 === undefined || b1 < min || b1 > max) return i;
-    for (let k = 2; k <= need; k++) {
-      const bk = bytes[i + k];
-      if (bk === undefined || bk < 0x80 || bk > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return -1;
+  return firstIllFormedUtf8(bytes, low);
 }
 
 // ---------------------------------------------------------------------------------------------------------

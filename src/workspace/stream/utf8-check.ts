@@ -7,6 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import { EditgateError } from '../../core/errors.js';
 import { describeBinary, isBinary } from '../../core/text.js';
+import { firstIllFormedUtf8 } from '../../core/utf8-wellformed.js';
 
 export interface BadByte {
   kind: 'nul' | 'utf8';
@@ -95,42 +96,11 @@ function sequenceLength(byte: number): number {
   return 1;
 }
 
-/** Offset of the first byte of the first ill-formed sequence (Unicode table 3-7); only on the error path. */
+/**
+ * Offset of the first ill-formed byte (core's table 3-7 walk); only on the error path. The native validator
+ * has already refused these bytes, so the walk finds one; if it did not, the last byte is blamed.
+ */
 function firstInvalid(bytes: Buffer): number {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let min = 0x80;
-    let max = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b === 0xe0) {
-      need = 2;
-      min = 0xa0;
-    } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-    else if (b === 0xed) {
-      need = 2;
-      max = 0x9f;
-    } else if (b === 0xf0) {
-      need = 3;
-      min = 0x90;
-    } else if (b >= 0xf1 && b <= 0xf3) need = 3;
-    else if (b === 0xf4) {
-      need = 3;
-      max = 0x8f;
-    } else return i;
-    const b1 = bytes[i + 1];
-    if (b1 === undefined || b1 < min || b1 > max) return i;
-    for (let k = 2; k <= need; k++) {
-      const bk = bytes[i + k];
-      if (bk === undefined || bk < 0x80 || bk > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return Math.max(0, n - 1);
+  const bad = firstIllFormedUtf8(bytes);
+  return bad === -1 ? Math.max(0, bytes.length - 1) : bad;
 }
