@@ -5,9 +5,10 @@
  * with new text take the file's line ending.
  */
 import { findClosest } from './closest.js';
+import { ambiguousError, noChangeError, notFoundError } from './edit-errors.js';
 import { EditgateError } from './errors.js';
 import { type Eol, lineStartOffsets, summarizeEol } from './lines.js';
-import { describeTier, findInView, type MatchTier } from './match.js';
+import { findInView, type MatchTier } from './match.js';
 import { chooseEol, countNewlines, type NeutralView, neutralView, toLf } from './neutral.js';
 
 export interface StringEdit {
@@ -32,8 +33,6 @@ export interface LineEdit {
   range: [number, number];
   replacement: string;
 }
-
-const MAX_LISTED_LINES = 50;
 
 /**
  * Applies the edits in order, each to the result of the one before. All or nothing: the first failing edit
@@ -149,13 +148,7 @@ function applyOne(text: string, edit: StringEdit, matching: 'exact' | 'tolerant'
   });
   pieces.push(text.slice(copiedTo));
   const result = pieces.join('');
-  if (result === text) {
-    throw new EditgateError(
-      'NO_CHANGE',
-      'The edit would leave the file exactly as it is (old_string and new_string differ only in ways the file already has, such as line endings). Nothing to do.',
-      { tier: found.tier },
-    );
-  }
+  if (result === text) throw noChangeError(found.tier);
   // An empty replacement at the very end of text that now ends with a line break sits on the line before.
   if (inserted === '' && position === view.text.length && /[\r\n]$|^$/.test(result)) {
     const at = Math.max(1, lines[lines.length - 1]![0] - 1);
@@ -190,56 +183,15 @@ function startLines(view: NeutralView, ranges: readonly [number, number][]): num
   return lines;
 }
 
-/** "lines 3, 7 (2 matches) and 9", listing at most MAX_LISTED_LINES distinct lines. */
-function formatLines(lines: readonly number[]): string {
-  const counts = new Map<number, number>();
-  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  const parts = [...counts].map(([line, count]) => (count > 1 ? `${line} (${count} matches)` : String(line)));
-  const shown = parts.slice(0, MAX_LISTED_LINES);
-  const rest = parts.length - shown.length;
-  const label = parts.length === 1 ? 'line' : 'lines';
-  if (rest > 0) return `${label} ${shown.join(', ')} and ${rest} more`;
-  if (shown.length === 1) return `${label} ${shown[0]}`;
-  return `${label} ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
-}
-
 function ambiguous(view: NeutralView, tier: MatchTier, ranges: readonly [number, number][]): EditgateError {
-  const lines = startLines(view, ranges);
-  const count = ranges.length;
-  const how =
-    tier === 'exact'
-      ? 'old_string matches'
-      : `old_string is not in the file exactly; ${describeTier(tier)} it matches`;
-  return new EditgateError(
-    'AMBIGUOUS',
-    `${how} ${count} places (${formatLines(lines)}), but it must match exactly one. Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
-    { count, lines, tier },
-  );
+  return ambiguousError(tier, ranges.length, startLines(view, ranges));
 }
 
 function notFound(view: NeutralView, oldText: string, matching: 'exact' | 'tolerant'): EditgateError {
   const closest = findClosest(view.text, view.lines(), view.lineStarts(), toLf(oldText));
-  const tried =
-    matching === 'exact'
-      ? 'old_string was not found in the file (exact matching).'
-      : 'old_string was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
-  let hint: string;
-  if (closest) {
-    const span =
-      closest.startLine === closest.endLine
-        ? `line ${closest.startLine}`
-        : `lines ${closest.startLine}-${closest.endLine}`;
-    const difference = closest.whitespaceOnly ? '; it differs only in whitespace' : '';
-    hint = ` The closest text is at ${span} (similarity ${closest.similarity}${difference}):\n${closest.excerpt}\n`;
-  } else {
-    hint = ' Nothing in the file resembles it; the file may have changed, or this may be the wrong file. ';
-  }
-  const next = closest?.whitespaceOnly
-    ? 'Read the file again with read_file and copy old_string exactly, with the same indentation (tabs or spaces), spacing and blank lines, without the line-number prefixes.'
-    : 'Read the file again with read_file and copy old_string exactly from it, without the line-number prefixes.';
-  return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, {
-    matching,
-    closest,
+  return notFoundError(matching, closest, {
+    noneClose: 'Nothing in the file resembles it',
+    reread: 'Read the file again with read_file',
   });
 }
 

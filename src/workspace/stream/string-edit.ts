@@ -10,9 +10,9 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { ClosestRegion } from '../../core/closest.js';
+import { ambiguousError, noChangeError, notFoundError } from '../../core/edit-errors.js';
 import { EditgateError } from '../../core/errors.js';
 import type { Eol } from '../../core/lines.js';
-import { describeTier, type MatchTier } from '../../core/match.js';
 import { toLf } from '../../core/neutral.js';
 import { findAll } from './byte-search.js';
 import { chooseEolAt } from './eol-choice.js';
@@ -35,8 +35,7 @@ export interface StringEditOptions {
   progress?: ProgressReporter;
 }
 
-/** Lines of matches listed in an AMBIGUOUS error (as core lists them), and how many are numbered. */
-const MAX_LISTED_LINES = 50;
+/** How many matches an AMBIGUOUS error numbers (core's message says when there are more). */
 const NUMBERED_MATCHES = 1000;
 
 export async function planStringEdit(
@@ -86,7 +85,7 @@ export async function planStringEdit(
     const { plan, closest } = await planTolerant(handle, index, oldText, newLf, { chunkSize, progress });
     if (!plan) throw notFound(matching, closest);
     if (!replaceAll && plan.count > 1) {
-      throw ambiguous(
+      throw ambiguousError(
         plan.tier,
         plan.count,
         plan.first.map((match) => match.line),
@@ -159,66 +158,17 @@ export async function planStringEdit(
       if (!replaceAll && count > 1) {
         const lines: number[] = [];
         for (const start of starts) lines.push(await lineAt(handle, index, start, chunkSize));
-        throw ambiguous('exact', count, lines);
+        throw ambiguousError('exact', count, lines);
       }
     },
   };
   return plan;
 }
 
-/** The edit made no difference (every replacement equals what it replaces): as core says it. */
-export function noChangeError(tier: MatchTier): EditgateError {
-  return new EditgateError(
-    'NO_CHANGE',
-    'The edit would leave the file exactly as it is (old_string and new_string differ only in ways the file already has, such as line endings). Nothing to do.',
-    { tier },
-  );
-}
-
-function ambiguous(tier: MatchTier, count: number, lines: number[]): EditgateError {
-  const how =
-    tier === 'exact'
-      ? 'old_string matches'
-      : `old_string is not in the file exactly; ${describeTier(tier)} it matches`;
-  const numbered = lines.length < count ? ` (line numbers of the first ${lines.length} matches)` : '';
-  return new EditgateError(
-    'AMBIGUOUS',
-    `${how} ${count} places (${formatLines(lines)}${numbered}), but it must match exactly one. Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
-    { count, lines, tier },
-  );
-}
-
-/** "lines 3, 7 (2 matches) and 9", listing at most MAX_LISTED_LINES distinct lines (as core does). */
-function formatLines(lines: readonly number[]): string {
-  const counts = new Map<number, number>();
-  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  const parts = [...counts].map(([line, count]) => (count > 1 ? `${line} (${count} matches)` : String(line)));
-  const shown = parts.slice(0, MAX_LISTED_LINES);
-  const rest = parts.length - shown.length;
-  const label = parts.length === 1 ? 'line' : 'lines';
-  if (rest > 0) return `${label} ${shown.join(', ')} and ${rest} more`;
-  if (shown.length === 1) return `${label} ${shown[0]}`;
-  return `${label} ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
-}
-
 function notFound(matching: 'exact' | 'tolerant', closest: ClosestRegion | null): EditgateError {
-  const tried =
-    matching === 'exact'
-      ? 'old_string was not found in the file (exact matching).'
-      : 'old_string was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
-  let hint: string;
-  if (closest) {
-    const span =
-      closest.startLine === closest.endLine
-        ? `line ${closest.startLine}`
-        : `lines ${closest.startLine}-${closest.endLine}`;
-    const difference = closest.whitespaceOnly ? '; it differs only in whitespace' : '';
-    hint = ` The closest text is at ${span} (similarity ${closest.similarity}${difference}):\n${closest.excerpt}\n`;
-  } else {
-    hint = ' No line of it was found in the file; the file may have changed, or this may be the wrong file. ';
-  }
-  const next = closest?.whitespaceOnly
-    ? 'Read that part of the file again with read_file (offset and limit) and copy old_string exactly, with the same indentation (tabs or spaces), spacing and blank lines, without the line-number prefixes.'
-    : 'Read that part of the file again with read_file (offset and limit) and copy old_string exactly from it, without the line-number prefixes.';
-  return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, { matching, closest });
+  // The closest region is searched line by line here, and a huge file is read again in pages.
+  return notFoundError(matching, closest, {
+    noneClose: 'No line of it was found in the file',
+    reread: 'Read that part of the file again with read_file (offset and limit)',
+  });
 }

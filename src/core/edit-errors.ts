@@ -1,0 +1,85 @@
+/**
+ * The errors edit_file and multi_edit give a model when old_string matches nowhere, more than once, or
+ * changes nothing. Both the in-memory path (edit.ts) and the streaming path (workspace/stream/string-edit.ts)
+ * build them here, so a model reads the same guidance whatever the file's size.
+ */
+import type { ClosestRegion } from './closest.js';
+import { EditgateError } from './errors.js';
+import { describeTier, type MatchTier } from './match.js';
+
+/** Lines of matches listed in an AMBIGUOUS message. */
+const MAX_LISTED_LINES = 50;
+
+/**
+ * old_string matches `count` places; `lines` are the 1-based lines the matches start on (all of them, or
+ * only the first ones where a huge file has too many to number: the message then says so).
+ */
+export function ambiguousError(tier: MatchTier, count: number, lines: number[]): EditgateError {
+  const how =
+    tier === 'exact'
+      ? 'old_string matches'
+      : `old_string is not in the file exactly; ${describeTier(tier)} it matches`;
+  const numbered = lines.length < count ? ` (line numbers of the first ${lines.length} matches)` : '';
+  return new EditgateError(
+    'AMBIGUOUS',
+    `${how} ${count} places (${formatLines(lines)}${numbered}), but it must match exactly one. Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
+    { count, lines, tier },
+  );
+}
+
+/** How the model gets the text back when nothing matched: the only words that depend on the path. */
+export interface NotFoundWording {
+  /** Why there is no closest region, e.g. 'Nothing in the file resembles it'. */
+  noneClose: string;
+  /** How to see the text again, e.g. 'Read the file again with read_file'. */
+  reread: string;
+}
+
+/** old_string was not found; points at the closest region when there is one. */
+export function notFoundError(
+  matching: 'exact' | 'tolerant',
+  closest: ClosestRegion | null,
+  wording: NotFoundWording,
+): EditgateError {
+  const tried =
+    matching === 'exact'
+      ? 'old_string was not found in the file (exact matching).'
+      : 'old_string was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
+  let hint: string;
+  if (closest) {
+    const span =
+      closest.startLine === closest.endLine
+        ? `line ${closest.startLine}`
+        : `lines ${closest.startLine}-${closest.endLine}`;
+    const difference = closest.whitespaceOnly ? '; it differs only in whitespace' : '';
+    hint = ` The closest text is at ${span} (similarity ${closest.similarity}${difference}):\n${closest.excerpt}\n`;
+  } else {
+    hint = ` ${wording.noneClose}; the file may have changed, or this may be the wrong file. `;
+  }
+  const next = closest?.whitespaceOnly
+    ? `${wording.reread} and copy old_string exactly, with the same indentation (tabs or spaces), spacing and blank lines, without the line-number prefixes.`
+    : `${wording.reread} and copy old_string exactly from it, without the line-number prefixes.`;
+  return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, { matching, closest });
+}
+
+/** The edit made no difference (every replacement equals what it replaces). */
+export function noChangeError(tier: MatchTier): EditgateError {
+  return new EditgateError(
+    'NO_CHANGE',
+    'The edit would leave the file exactly as it is (old_string and new_string differ only in ways the file already has, such as line endings). Nothing to do.',
+    { tier },
+  );
+}
+
+/** "lines 3, 7 (2 matches) and 9", listing at most MAX_LISTED_LINES distinct lines. */
+function formatLines(lines: readonly number[]): string {
+  const counts = new Map<number, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const parts = [...counts].map(([line, count]) => (count > 1 ? `${line} (${count} matches)` : String(line)));
+  const shown = parts.slice(0, MAX_LISTED_LINES);
+  const rest = parts.length - shown.length;
+  const label = parts.length === 1 ? 'line' : 'lines';
+  if (rest > 0) return `${label} ${shown.join(', ')} and ${rest} more`;
+  if (shown.length === 1) return `${label} ${shown[0]}`;
+  return `${label} ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
