@@ -7,6 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { EditgateError } from './errors.js';
+import { formatBytes } from './format-bytes.js';
 import { type Eol, summarizeEol } from './lines.js';
 import { firstIllFormedUtf8 } from './utf8-wellformed.js';
 
@@ -497,7 +498,7 @@ export function isBinary(bytes: Uint8Array): boolean {
 /** A short description for people and models, e.g. "binary file (PNG image, 12.3 KB)". */
 export function describeBinary(bytes: Uint8Array, size: number = bytes.length): string {
   const kind = signatureKind(bytes);
-  return `binary file (${kind === null ? '' : `${kind}, `}${formatSize(size)})`;
+  return `binary file (${kind === null ? '' : `${kind}, `}${formatBytes(size)})`;
 }
 
 function binaryError(buf: Buffer, evidence: BinaryEvidence): EditgateError {
@@ -562,18 +563,6 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[], at = 0): boole
   if (bytes.length < at + prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
   return true;
-}
-
-function formatSize(size: number): string {
-  if (size < 1024) return `${size} ${size === 1 ? 'byte' : 'bytes'}`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = size / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 function hex2(byte: number): string {

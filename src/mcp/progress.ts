@@ -1,6 +1,6 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes } from '../core/format-bytes.js';
 import type { CreateEditToolsOptions } from '../tools/index.js';
-import { formatBytes } from '../workspace/stream/format-bytes.js';
 import { ProgressPasses, phaseVerb } from '../workspace/stream/progress.js';
 
 export const PROGRESS_INTERVAL_MS = 1000;

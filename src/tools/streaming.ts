@@ -8,10 +8,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
+import { formatBytes } from '../core/format-bytes.js';
 import type { ChangeRequest } from '../gate/gate.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import { isStatFingerprint } from '../workspace/stream/fingerprint.js';
-import { formatBytes } from '../workspace/stream/format-bytes.js';
 import { planLineEdits } from '../workspace/stream/line-edits.js';
 import type { LineIndex } from '../workspace/stream/line-index.js';
 import type { ProgressReporter } from '../workspace/stream/progress.js';

@@ -3,7 +3,7 @@
  * is too large for memory is refused before a byte is read, with what to do instead.
  */
 import { EditgateError } from '../../core/errors.js';
-import { formatBytes } from './format-bytes.js';
+import { formatBytes } from '../../core/format-bytes.js';
 
 export interface Streamable {
   /** The file starts with a UTF-8 BOM: the text (line 1) starts after it. */

@@ -1,4 +1,7 @@
-/** "1.5 GB", "640 KB", "12 bytes": sizes in messages for people and models. */
+/**
+ * "1.5 GB", "640 KB", "12 bytes": sizes in messages for people and models. In core so the decoder's
+ * messages (text.ts) and the streaming path's say a size the same way.
+ */
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} ${size === 1 ? 'byte' : 'bytes'}`;
   const units = ['KB', 'MB', 'GB', 'TB'];
