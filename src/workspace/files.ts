@@ -6,6 +6,8 @@ import { EditgateError } from '../core/errors.js';
 import { decodeText, defaultCodec, encodeText, type TextCodec } from '../core/text.js';
 import { type FsAction, isErrno, mapFsError } from './fs-errors.js';
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
+import { appearedError, staleError } from './stale-errors.js';
+import { syncFolder } from './sync-folder.js';
 
 export interface Fingerprint {
   size: number;
@@ -269,19 +271,6 @@ async function beforeIrreversible(options: CommitOptions, lock: FileLock): Promi
   lock.assertHeld();
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  // The rename is done: a folder fsync failure (some filesystems do not support it) must not report
-  // "nothing written".
-  try {
-    const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {}
-}
-
 async function hashHandle(handle: FileHandle): Promise<string> {
   const hasher = createHash('sha256');
   const buffer = Buffer.allocUnsafe(CHUNK);
@@ -348,26 +337,6 @@ function assertRegularFile(stats: Stats, display: string | undefined): void {
       { path: display },
     );
   }
-}
-
-function staleError(display: string | undefined, how: 'changed' | 'deleted'): EditgateError {
-  const file = display ?? 'The file';
-  return new EditgateError(
-    'STALE',
-    how === 'deleted'
-      ? `${file} was deleted since this change was computed; nothing was written. Check whether it should still exist before trying again.`
-      : `${file} was changed by someone else since this change was computed; nothing was written. Read it again with read_file, then redo the edit against its current content.`,
-    { path: display, reason: how },
-  );
-}
-
-function appearedError(display: string | undefined): EditgateError {
-  const file = display ?? 'The file';
-  return new EditgateError(
-    'STALE',
-    `${file} was created by someone else since this change was computed; nothing was written and it was not overwritten. Read it with read_file, then decide how to change it.`,
-    { path: display, reason: 'created' },
-  );
 }
 
 function truncateBytes(name: string, maxBytes: number): string {

@@ -11,10 +11,11 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { EditgateError } from '../../core/errors.js';
 import type { CommitOptions, FileBase, Fingerprint } from '../files.js';
 import { isErrno, mapFsError } from '../fs-errors.js';
 import { withFileLock } from '../lock.js';
+import { staleError } from '../stale-errors.js';
+import { syncFolder } from '../sync-folder.js';
 import { readRange } from './chunk-reader.js';
 import { statFingerprint } from './fingerprint.js';
 import type { LineIndexCache } from './line-index.js';
@@ -122,27 +123,4 @@ async function checkSpans(
   } finally {
     await patch.close().catch(() => {});
   }
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  // The rename is done: a folder fsync failure (unsupported on some filesystems) must not report failure.
-  try {
-    const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {}
-}
-
-export function staleError(display: string | undefined, how: 'changed' | 'deleted'): EditgateError {
-  const file = display ?? 'The file';
-  return new EditgateError(
-    'STALE',
-    how === 'deleted'
-      ? `${file} was deleted since this change was computed; nothing was written. Check whether it should still exist before trying again.`
-      : `${file} was changed by someone else since this change was computed; nothing was written. Read it again with read_file, then redo the edit against its current content.`,
-    { path: display, reason: how },
-  );
 }

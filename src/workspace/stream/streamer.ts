@@ -11,7 +11,7 @@ import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
 import { type Fingerprint, type Snapshot, tempPathFor } from '../files.js';
 import { isErrno, mapFsError } from '../fs-errors.js';
-import { staleError } from './commit.js';
+import { staleError } from '../stale-errors.js';
 import { statFingerprint } from './fingerprint.js';
 import { buildLineIndex, dominantEol, isMixed, type LineIndex, LineIndexCache } from './line-index.js';
 import { chunkSizeOf, DEFAULT_INDEX_STRIDE, type StreamOptions } from './options.js';
