@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { type FileHandle, link, lstat, mkdir, open, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { decodeText, defaultCodec, encodeText, type TextCodec } from '../core/text.js';
 import { type FsAction, isErrno, mapFsError } from './fs-errors.js';
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
+import { O_READ, openExisting } from './open-existing.js';
 import { appearedError, staleError } from './stale-errors.js';
 import { syncFolder } from './sync-folder.js';
 
@@ -46,21 +47,15 @@ export interface CommitOptions {
   lock?: FileLockOptions;
 }
 
-const O_READ = constants.O_RDONLY | constants.O_NONBLOCK; // NONBLOCK: a FIFO put in place must not hang us
 const CHUNK = 1 << 16;
 
 /** Read and decode a file once. A missing file gives an empty, non-existing Snapshot. */
 export async function readSnapshot(path: string, options: ReadOptions = {}): Promise<Snapshot> {
   const display = options.display;
-  let handle: FileHandle;
-  try {
-    handle = await open(path, O_READ);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) {
-      const codec = options.encoding ? { ...defaultCodec(), encoding: options.encoding } : defaultCodec();
-      return { path, exists: false, text: '', codec, mode: null, fingerprint: null, display };
-    }
-    throw mapFsError(error, { display, action: 'read' });
+  const handle = await openExisting(path, display);
+  if (!handle) {
+    const codec = options.encoding ? { ...defaultCodec(), encoding: options.encoding } : defaultCodec();
+    return { path, exists: false, text: '', codec, mode: null, fingerprint: null, display };
   }
   let bytes: Buffer;
   let stats: Stats;
@@ -87,13 +82,8 @@ export async function readSnapshot(path: string, options: ReadOptions = {}): Pro
 
 /** Size, mtime and content hash of a file as it is now, or null when it does not exist. */
 export async function readFingerprint(path: string, display?: string): Promise<Fingerprint | null> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, O_READ);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return null;
-    throw mapFsError(error, { display, action: 'read' });
-  }
+  const handle = await openExisting(path, display);
+  if (!handle) return null;
   try {
     const stats = await handle.stat();
     assertRegularFile(stats, display);

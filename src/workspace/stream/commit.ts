@@ -8,12 +8,12 @@
  * reverse patch) must still be there, compared byte for byte (the first 10,000 spans, 64 MiB at most). Reading the
  * spans catches a same-size rewrite that a coarse clock hid from the stat, where it matters most.
  */
-import { constants } from 'node:fs';
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CommitOptions, FileBase, Fingerprint } from '../files.js';
 import { isErrno, mapFsError } from '../fs-errors.js';
 import { withFileLock } from '../lock.js';
+import { O_READ } from '../open-existing.js';
 import { staleError } from '../stale-errors.js';
 import { syncFolder } from '../sync-folder.js';
 import { readRange } from './chunk-reader.js';
@@ -22,7 +22,6 @@ import type { LineIndexCache } from './line-index.js';
 import { discardPrepared, type PreparedWrite, untrackTemp } from './prepared.js';
 import { readPatch } from './undo-patch.js';
 
-const O_READ = constants.O_RDONLY | constants.O_NONBLOCK;
 const SPAN_CHECK_BYTES = 64 << 20;
 const SPAN_CHECK_RECORDS = 10_000;
 

@@ -4,13 +4,14 @@
  * tool set: it holds the line-index cache and the options.
  */
 import type { BigIntStats } from 'node:fs';
-import { constants, fstatSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Diff } from '../../core/diff.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
 import { type Fingerprint, type Snapshot, tempPathFor } from '../files.js';
-import { isErrno, mapFsError } from '../fs-errors.js';
+import { mapFsError } from '../fs-errors.js';
+import { openExisting } from '../open-existing.js';
 import { staleError } from '../stale-errors.js';
 import { statFingerprint } from './fingerprint.js';
 import { buildLineIndex, dominantEol, isMixed, type LineIndex, LineIndexCache } from './line-index.js';
@@ -79,7 +80,6 @@ export interface StreamedChange {
   note?: string;
 }
 
-const O_READ = constants.O_RDONLY | constants.O_NONBLOCK;
 /** Changed places kept for the preview diff. */
 const DIFF_PLACES = 200;
 
@@ -111,13 +111,8 @@ export class Streamer {
     display: string,
     options: { prefer?: 'stream' | 'memory' } = {},
   ): Promise<StreamFile | null> {
-    let handle: FileHandle;
-    try {
-      handle = await open(path, O_READ);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return null;
-      throw mapFsError(error, { display, action: 'read' });
-    }
+    const handle = await openExisting(path, display);
+    if (!handle) return null;
     try {
       // fstat of a file just opened answers from the inode already in memory: done synchronously it saves a
       // trip through the thread pool on every call that opens a file here (about 0.02 ms of 0.7).
