@@ -97,8 +97,8 @@ export function runNodeChild(script, args, { timeoutMs }) {
 }
 
 /** A fresh temp folder, removed by `remove()` and, failing that, when the process exits. */
-export function tempDir(prefix = 'editgate-bench-') {
-  const path = mkdtempSync(join(tmpdir(), prefix));
+export function tempDir(prefix = 'editgate-bench-', parent = tmpdir()) {
+  const path = mkdtempSync(join(parent, prefix));
   const remove = () => rmSync(path, { recursive: true, force: true });
   process.once('exit', remove);
   return { path, remove };
