@@ -1,9 +1,14 @@
 /**
- * "1.5 GB", "640 KB", "12 bytes": sizes in messages for people and models. In core so the decoder's
- * messages (text.ts) and the streaming path's say a size the same way.
+ * Sizes as people read them, in one place so every message and screen says a size the same way.
+ * - 'words' (default; messages for people and models): "12 bytes", "640.0 KB", "1.5 GB".
+ * - 'compact' (terminal screens, where columns are short): "12 B", "640 KB", "1.5 GB" (a decimal only
+ *   below 10).
  */
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} ${size === 1 ? 'byte' : 'bytes'}`;
+export function formatBytes(size: number, style: 'words' | 'compact' = 'words'): string {
+  if (size < 1024) {
+    if (style === 'compact') return `${size} B`;
+    return `${size} ${size === 1 ? 'byte' : 'bytes'}`;
+  }
   const units = ['KB', 'MB', 'GB', 'TB'];
   let value = size / 1024;
   let unit = 0;
@@ -11,5 +16,6 @@ export function formatBytes(size: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(1)} ${units[unit]}`;
+  const figure = style === 'compact' && value >= 10 ? String(Math.round(value)) : value.toFixed(1);
+  return `${figure} ${units[unit]}`;
 }

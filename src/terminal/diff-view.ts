@@ -1,5 +1,6 @@
 import type { Diff, DiffLine, Hunk } from '../core/diff.js';
 import { formatUnifiedDiff } from '../core/diff.js';
+import { formatBytes } from '../core/format-bytes.js';
 import { type Cell, toCells, wrapCells } from './cells.js';
 import { type ColorLevel, mergeStyles, paint, SGR_RESET, type Style, sgrOpen } from './colors.js';
 import type { LineHighlighter, ScopeSpan } from './highlight.js';
@@ -149,7 +150,8 @@ function headerSegments(change: RenderableChange, palette: Palette): Segment[] {
 
 function binaryDescription(change: RenderableChange): string {
   const sizes = typeof change.binary === 'object' ? change.binary : {};
-  const size = (bytes: number | undefined) => (bytes === undefined ? undefined : formatBytes(bytes));
+  const size = (bytes: number | undefined) =>
+    bytes === undefined ? undefined : formatBytes(bytes, 'compact');
   const oldSize = size(sizes.oldSize);
   const newSize = size(sizes.newSize);
   if (change.kind === 'create')
@@ -158,18 +160,6 @@ function binaryDescription(change: RenderableChange): string {
     return `Binary file${oldSize ? ` (${oldSize})` : ''}; its bytes are not shown.`;
   const change_ = oldSize && newSize ? ` (${oldSize} → ${newSize})` : '';
   return `Binary file changes${change_}; its bytes are not shown.`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 interface GutterLayout {

@@ -7,10 +7,11 @@
  * log file gets no carriage returns), redraws its line in place (`\r`, erase line), always fits the
  * terminal's width, and `done()` erases it, leaving the cursor where the line began.
  */
+
+import { formatBytes } from '../core/format-bytes.js';
 import { type ProgressCallback, ProgressPasses, phaseVerb } from '../workspace/stream/progress.js';
 import { displayWidth, toCells, visibleText } from './cells.js';
 import { type ColorLevel, paint } from './colors.js';
-import { formatBytes } from './diff-view.js';
 import { resolveDisplay } from './display.js';
 import { paletteFor, type Theme, type ThemeOption } from './palette.js';
 import type { TerminalOutput } from './tty-modes.js';
@@ -108,7 +109,7 @@ export function renderProgressLine(
 ): string {
   const palette = paletteFor(theme);
   const fraction = line.total > 0 ? Math.min(1, Math.max(0, line.done / line.total)) : 0;
-  const tail = `  ${formatBytes(line.done)} / ${formatBytes(line.total)}  ${formatSeconds(line.elapsedMs)}`;
+  const tail = `  ${formatBytes(line.done, 'compact')} / ${formatBytes(line.total, 'compact')}  ${formatSeconds(line.elapsedMs)}`;
   const bar = (width: number) => {
     const filled = Math.round(fraction * width);
     return (
