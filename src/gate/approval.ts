@@ -51,7 +51,7 @@ export type Approver = (request: ApprovalRequest) => Decision | Promise<Decision
 
 /** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
 export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
-  return {
+  const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
     kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
@@ -60,4 +60,9 @@ export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
     stats: proposal.stats,
     input: proposal.input,
   };
+  // A streamed (huge) change never held its texts in memory; any other does, and a view that can expand
+  // unchanged regions or let the person edit the new text needs them.
+  if (!proposal.streamed) request.texts = { before: proposal.base.text, after: proposal.after };
+  if (proposal.note) request.note = proposal.note;
+  return request;
 }
