@@ -88,6 +88,7 @@ export async function openCliSession(
 
 function previewNote(screening: Screening, yes: boolean): string | undefined {
   if (!screening.ask) {
+    if (screening.approvedBy === 'user') return 'Approved with your own version: this is what is written.';
     return screening.approvedBy === 'policy'
       ? 'Approved by a policy rule (editgate.config.json).'
       : 'Approved by your answer earlier in this session.';

@@ -44,8 +44,20 @@ export interface ApprovalFile {
 /**
  * once: this change only; file: this file for the rest of the session; all: every change this session;
  * deny / { deny: reason }: refuse, the reason reaches the model.
+ * { allow, edited }: allowed as `allow` says, but with the person's own version of the new text
+ * (workspace-relative path -> the text to write instead of the proposed one); the model is told exactly
+ * what the person changed.
  */
-export type Decision = 'once' | 'file' | 'all' | 'deny' | { deny: string };
+export type Decision =
+  | 'once'
+  | 'file'
+  | 'all'
+  | 'deny'
+  | { deny: string }
+  | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> };
+
+/** The person's own version of the new text, with the grant they gave (see Decision). */
+export type EditedDecision = Extract<Decision, { edited: Record<string, string> }>;
 
 export type Approver = (request: ApprovalRequest) => Decision | Promise<Decision>;
 

@@ -15,6 +15,7 @@ import type { Hooks } from './hooks.js';
 import { PendingChanges, type StagedChange } from './pending.js';
 import { type Policy, PolicyEngine } from './policy.js';
 import type { Proposal, ProposalKind } from './proposal.js';
+import { reviseProposal } from './revised-proposal.js';
 import { SessionGrants } from './session.js';
 import { discardProposal, streamedProposal } from './streamed-proposal.js';
 
@@ -68,12 +69,24 @@ export interface ChangeRequest {
 }
 
 export interface Approval {
-  decision: Exclude<Decision, 'deny' | { deny: string }> | 'policy' | 'session';
+  decision: 'once' | 'file' | 'all' | 'policy' | 'session';
   decidedBy: 'user' | 'policy' | 'session';
+  /**
+   * The person approved their own version of the new text: `proposal` is what is written instead of the
+   * proposed change, and `unifiedDiff` says what they changed (proposed -> theirs), for the model.
+   */
+  edited?: { proposal: Proposal; unifiedDiff: string };
 }
 
-/** What screening found, told to onPreview: a person is asked next, or policy / a session grant approved. */
-export type Screening = { ask: true } | { ask: false; approvedBy: 'policy' | 'session' };
+/**
+ * What screening found, told to onPreview: a person is asked next, or policy / a session grant approved.
+ * After a person approved their own version of a change, onPreview is called again with that version
+ * (`approvedBy: 'user', edited: true`), so what is written is shown as it is.
+ */
+export type Screening =
+  | { ask: true }
+  | { ask: false; approvedBy: 'policy' | 'session' }
+  | { ask: false; approvedBy: 'user'; edited: true };
 
 export interface ChangeOutcome {
   proposal: Proposal;
@@ -228,7 +241,17 @@ export class Gate {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
 
-    const decision = await this.ask(approvalRequestFor(proposal));
+    let decision = await this.ask(approvalRequestFor(proposal));
+    let edited: Approval['edited'];
+    if (typeof decision === 'object' && 'edited' in decision) {
+      const revised = reviseProposal(proposal, decision.edited);
+      if ('refused' in revised) decision = { deny: revised.refused };
+      else {
+        // The same text as proposed is a plain approval.
+        if (revised.unifiedDiff !== '') edited = revised;
+        decision = decision.allow;
+      }
+    }
     if (decision === 'file') this.session.grantFile(proposal.path);
     if (decision === 'all') this.session.grantAll();
     if (decision === 'deny' || typeof decision === 'object') {
@@ -242,7 +265,10 @@ export class Gate {
         { path: proposal.path, reason: reason || undefined },
       );
     }
-    return { decision, decidedBy: 'user' };
+    if (!edited) return { decision, decidedBy: 'user' };
+    // The diff of what will be written, shown again: it is no longer the one the question showed.
+    await this.options.onPreview?.(edited.proposal, { ask: false, approvedBy: 'user', edited: true });
+    return { decision, decidedBy: 'user', edited };
   }
 
   /**
@@ -335,7 +361,10 @@ export class Gate {
       await discardProposal(proposal);
       throw error;
     });
-    return this.commit(proposal, approval);
+    const approved = approval.edited?.proposal ?? proposal;
+    // The person's version may be the file as it already is: nothing to write.
+    if (approved.kind === 'noop') return { proposal: approved, approval };
+    return this.commit(approved, approval);
   }
 
   private async ask(request: ApprovalRequest): Promise<Decision> {
@@ -366,7 +395,7 @@ export class Gate {
       );
     }
     const isRead = tool === 'read_file';
-    const decision = await this.ask({
+    const answer = await this.ask({
       tool,
       path: resolved.relative,
       kind: 'read',
@@ -375,6 +404,8 @@ export class Gate {
       unifiedDiff: '',
       stats: { added: 0, removed: 0 },
     });
+    // A read has no text to edit: an edited answer counts for its grant alone.
+    const decision = typeof answer === 'object' && 'allow' in answer ? answer.allow : answer;
     if (decision === 'file') this.session.grantReadFile(resolved.relative);
     if (decision === 'all') this.session.grantAllReads();
     if (decision === 'deny' || typeof decision === 'object') {
@@ -424,6 +455,18 @@ function normalizeDecision(decision: unknown): Decision {
     return decision;
   if (decision && typeof decision === 'object' && typeof (decision as { deny?: unknown }).deny === 'string') {
     return { deny: (decision as { deny: string }).deny };
+  }
+  if (decision && typeof decision === 'object') {
+    const { allow, edited } = decision as { allow?: unknown; edited?: unknown };
+    if (
+      (allow === 'once' || allow === 'file' || allow === 'all') &&
+      edited &&
+      typeof edited === 'object' &&
+      !Array.isArray(edited) &&
+      Object.values(edited).every((text) => typeof text === 'string')
+    ) {
+      return { allow, edited: { ...(edited as Record<string, string>) } };
+    }
   }
   return { deny: `the approver gave an unknown decision (${JSON.stringify(decision)})` };
 }

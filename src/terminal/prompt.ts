@@ -236,5 +236,6 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
     return yes(`Yes, and no more questions about ${visibleText(request.path)} this session`);
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');
+  if ('edited' in decision) return yes('Yes, with your own version of the new text');
   return no(`No: ${visibleText(decision.deny)}`);
 }
