@@ -1,8 +1,8 @@
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
-import { createKeyReader, type KeyReader } from './keys.js';
+import { createKeyReader, type Key, type KeyReader } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
 import { formatCallLine, highlighterFor, renderRequestDiff } from './preview.js';
@@ -17,11 +17,30 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards.
+ *
+ * Where another front end asks the same question at the same time (the web review page), the first answer
+ * wins: that side aborts the `signal` given with the request, with an AnsweredElsewhere as its reason, and
+ * the prompt stops reading keys and says who answered and how.
  */
 
 export interface TerminalApproverOptions extends DisplayOptions {
   input: TerminalInput;
 }
+
+/** The abort reason that tells the prompt the question was answered on another front end. */
+export interface AnsweredElsewhere {
+  /** Where, as it reads after "Answered ", e.g. "in the browser". */
+  by: string;
+  decision: Decision;
+}
+
+export interface AskOptions {
+  /** Cancels the question from outside; the reason (an AnsweredElsewhere, typically) is what ask rejects with. */
+  signal?: AbortSignal;
+}
+
+/** An Approver whose question can be cancelled from outside. */
+export type TerminalApprover = (request: ApprovalRequest, options?: AskOptions) => Promise<Decision>;
 
 interface Choice {
   key: string;
@@ -33,17 +52,25 @@ const MIN_DIFF_ROWS = 3;
 
 const TYPE_AHEAD_TURNS = 3;
 
-export function createTerminalApprover(options: TerminalApproverOptions): Approver {
+export function createTerminalApprover(options: TerminalApproverOptions): TerminalApprover {
   // One question at a time: concurrent requests wait their turn instead of fighting over the keyboard.
   let queue: Promise<unknown> = Promise.resolve();
-  return (request) => {
-    const result = queue.then(() => ask(request, options));
+  return (request, call = {}) => {
+    const result = queue.then(() => {
+      // Answered elsewhere while waiting its turn: never shown.
+      call.signal?.throwIfAborted();
+      return ask(request, options, call.signal);
+    });
     queue = result.catch(() => undefined);
     return result;
   };
 }
 
-async function ask(request: ApprovalRequest, options: TerminalApproverOptions): Promise<Decision> {
+async function ask(
+  request: ApprovalRequest,
+  options: TerminalApproverOptions,
+  signal?: AbortSignal,
+): Promise<Decision> {
   const { output, input } = options;
   const display = resolveDisplay(options);
   const palette = paletteFor(display.theme);
@@ -75,7 +102,7 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
   lines.push(...question);
 
   const restoreRaw = enterRawMode(input);
-  const keys = createKeyReader(input);
+  const keys = cancellableKeys(createKeyReader(input), signal);
   try {
     if (input.isTTY) {
       // Keys typed before the question was on screen (while the agent was still talking) must not answer
@@ -89,12 +116,42 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
     }
     output.write(`${lines.join('\n')}\n`);
     const decision = await readDecision(keys, request, options, display, palette, render);
+    if (signal?.aborted) {
+      // The keys ended because the question was answered elsewhere (the pager, if open, has closed).
+      const elsewhere = answeredElsewhere(signal.reason);
+      if (!elsewhere) throw signal.reason;
+      const said = describeDecision(elsewhere.decision, request, display, palette);
+      output.write(
+        `${said} ${paint(`(answered ${visibleText(elsewhere.by)})`, palette.note, display.level)}\n`,
+      );
+      return elsewhere.decision;
+    }
     output.write(`${describeDecision(decision, request, display, palette)}\n`);
     return decision;
   } finally {
     keys.close();
     restoreRaw();
   }
+}
+
+/** Keys that end (as an input does) when `signal` aborts, so every reader of them unwinds as on EOF. */
+function cancellableKeys(keys: KeyReader, signal: AbortSignal | undefined): KeyReader {
+  if (!signal) return keys;
+  const ended = new Promise<Key>((resolve) => {
+    if (signal.aborted) resolve({ name: 'eof' });
+    else signal.addEventListener('abort', () => resolve({ name: 'eof' }), { once: true });
+  });
+  return {
+    next: () => (signal.aborted ? Promise.resolve({ name: 'eof' }) : Promise.race([keys.next(), ended])),
+    discardPending: () => keys.discardPending(),
+    close: () => keys.close(),
+  };
+}
+
+function answeredElsewhere(reason: unknown): AnsweredElsewhere | undefined {
+  if (!reason || typeof reason !== 'object') return undefined;
+  const { by, decision } = reason as Partial<AnsweredElsewhere>;
+  return typeof by === 'string' && decision !== undefined ? { by, decision } : undefined;
 }
 
 async function readDecision(
