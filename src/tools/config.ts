@@ -44,6 +44,8 @@ const configSchema = z.strictObject({
     .optional(),
   auditLog: z.string().optional(),
   stateDir: z.string().optional(),
+  /** Where the CLI and the MCP server ask a person: 'terminal' (the default) or 'web' (the review page). */
+  approve: z.enum(['terminal', 'web']).optional(),
   matching: z.enum(['exact', 'tolerant']).optional(),
   requireReadBeforeEdit: z.boolean().optional(),
   readLimit: z.number().int().positive().optional(),
