@@ -58,6 +58,7 @@ export async function runFileCommand<T extends OptionSpecs>(
   try {
     session = await openCliSession(line.globals, {
       stdinBusy: call.stdinBusy,
+      command: `editgate ${command.name}`,
       requireReadBeforeEdit: command.requireReadBeforeEdit,
     });
   } catch (error) {

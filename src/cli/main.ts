@@ -12,13 +12,14 @@ const COMMANDS: Record<string, string> = {
   apply: 'Run tool calls given as JSON (Anthropic, OpenAI or {name, input}) from a file or standard input',
   diff: 'Show the diff of two files (exit 0 equal, 1 different, 2 trouble)',
   mcp: 'Run the MCP server (stdio by default, --http PORT for Streamable HTTP)',
+  review: 'Serve the web review page for a root: other editgate processes send their changes to it',
 };
 
 /**
  * Global options that take a value (see GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...`
  * finds "edit" as the command. Listed here so that --help loads no module but this one.
  */
-const GLOBAL_VALUE_OPTIONS = new Set(['--root', '--matching', '--theme', '--config']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--root', '--matching', '--theme', '--config', '--approve']);
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -41,6 +42,7 @@ Global options (every file command; see editgate <command> --help):
   --theme THEME     dark, light or auto (default)
   --json            results as JSON lines on standard output
   --config FILE     a config file instead of ROOT/editgate.config.json
+  --approve web     review each change on a local web page too (--open opens it); see editgate review
   --help, -h        show help
   --version, -v     show the version
 
@@ -51,6 +53,7 @@ Config file (ROOT/editgate.config.json), all keys optional:
     "hooks": { "beforeChange": [{ "command": "./check.sh" }], "afterChange": [{ "command": "npm run fmt" }] },
     "auditLog": ".editgate/audit.jsonl",         a JSON line per change and denial
     "stateDir": "/path/outside/the/root",        undo history (default ~/.local/state/editgate)
+    "approve": "web",                            ask on the web review page (default "terminal")
     "matching": "tolerant", "requireReadBeforeEdit": true, "readLimit": 2000
   }
 

@@ -8,6 +8,7 @@ import { createTerminalApprover } from '../terminal/prompt.js';
 import type { TerminalOutput } from '../terminal/tty-modes.js';
 import { loadConfig } from '../tools/config.js';
 import { createEditTools, type EditTools } from '../tools/index.js';
+import { firstAnswer } from '../web/first-answer.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
 import type { GlobalOptions } from './usage.js';
@@ -25,6 +26,8 @@ export interface CliSession {
 export interface CliSessionOptions {
   /** Standard input carries content or tool calls, so keys must come from /dev/tty. */
   stdinBusy: boolean;
+  /** The command, as the web review page says who asks ("editgate edit"). */
+  command?: string;
   /**
    * Whether an edit needs a read_file first. The direct commands (edit, lines) don't: the person typed the
    * text or the lines themselves. The file is still checked for changes between the diff and the write.
@@ -47,11 +50,22 @@ export async function openCliSession(
     if (previewOutput) await showPreview(request, { ...display, output: previewOutput, note });
   };
 
+  const terminal = person
+    ? createTerminalApprover({ ...display, output: person.output, input: person.input })
+    : undefined;
+  // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.
+  const web =
+    !globals.yes && (globals.approve ?? config.config.approve) === 'web'
+      ? await openWebReview(globals, options.command ?? 'editgate', person?.output ?? process.stderr)
+      : undefined;
   const approve: Approver = globals.yes
     ? () => 'once' as const
-    : person
-      ? createTerminalApprover({ ...display, output: person.output, input: person.input })
-      : denyWithoutTerminal();
+    : web
+      ? firstAnswer([
+          ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
+          { where: 'in the browser', ask: web.ask },
+        ])
+      : (terminal ?? denyWithoutTerminal());
 
   // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
   const progress = person ? createProgressBar(person.output, display) : undefined;
@@ -83,7 +97,39 @@ export async function openCliSession(
       progress?.done();
     }
   };
-  return { tools: { ...tools, execute }, close: () => person?.close() };
+  return {
+    tools: { ...tools, execute },
+    close: () => {
+      person?.close();
+      // Stops serving the page now (its promise only tells when every connection is gone).
+      void web?.close();
+    },
+  };
+}
+
+/** Starts (or finds, from `editgate review`) the review page and tells the person where it is. */
+async function openWebReview(globals: GlobalOptions, command: string, output: NodeJS.WritableStream) {
+  // Loaded only here: commands that ask in the terminal never pay for the web layer.
+  const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
+    import('../web/web-approval.js'),
+    import('../web/open-browser.js'),
+  ]);
+  const web = await openWebApproval({
+    root: globals.root,
+    stateDir: defaultStateDir(),
+    source: `${command} (pid ${process.pid})`,
+    warn: (message) => output.write(`editgate: ${message}\n`),
+  });
+  output.write(
+    web.sharedWith === undefined
+      ? `Review changes in your browser: ${web.url}\n`
+      : `Changes go to the review page of editgate review (pid ${web.sharedWith}): ${web.url}\n`,
+  );
+  if (globals.open) {
+    const failed = await openInBrowser(web.url);
+    if (failed) output.write(`editgate: ${failed}; open the link above yourself.\n`);
+  }
+  return web;
 }
 
 function previewNote(screening: Screening, yes: boolean): string | undefined {

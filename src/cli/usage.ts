@@ -22,6 +22,10 @@ export interface GlobalOptions {
   json: boolean;
   /** A config file instead of ROOT/editgate.config.json. */
   config?: string;
+  /** Where to ask: the terminal, or the web review page (`--approve web`); default from the config. */
+  approve?: 'terminal' | 'web';
+  /** Open the web review page in the browser. */
+  open: boolean;
 }
 
 export const GLOBAL_OPTIONS = {
@@ -32,6 +36,8 @@ export const GLOBAL_OPTIONS = {
   theme: { type: 'string' },
   json: { type: 'boolean' },
   config: { type: 'string' },
+  approve: { type: 'string' },
+  open: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,6 +50,9 @@ export const GLOBAL_OPTIONS_HELP = `Global options (before or after the command)
   --theme THEME     dark, light or auto (default: auto, from the terminal when it tells)
   --json            results as JSON lines on standard output, for programs
   --config FILE     use this config file instead of ROOT/editgate.config.json
+  --approve WHERE   terminal (default), or web: review each change on a local page in your browser
+                    (the terminal question stays live; the first answer counts)
+  --open            with --approve web, open the page in your browser
   -h, --help        show help`;
 
 export type OptionSpecs = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
@@ -77,13 +86,22 @@ export function parseCommandLine<T extends OptionSpecs>(args: string[], options:
   if (theme !== 'dark' && theme !== 'light' && theme !== 'auto') {
     throw new UsageError(`--theme must be dark, light or auto (got "${theme}")`);
   }
+  const approve = values.approve as string | undefined;
+  if (approve !== undefined && approve !== 'terminal' && approve !== 'web') {
+    throw new UsageError(`--approve must be terminal or web (got "${approve}")`);
+  }
+  if (approve === 'web' && values.yes === true) {
+    throw new UsageError('--yes approves without asking, --approve web asks on a page: give one of them');
+  }
   const globals: GlobalOptions = {
     root: resolve((values.root as string | undefined) ?? process.cwd()),
     yes: values.yes === true,
     noColor: values['no-color'] === true,
     theme,
     json: values.json === true,
+    open: values.open === true,
   };
+  if (approve) globals.approve = approve;
   if (matching) globals.matching = matching;
   if (typeof values.config === 'string') globals.config = values.config;
   return {
