@@ -16,7 +16,7 @@ import type { ReviewFile } from './review-files.js';
 export type DiffLayout = 'unified' | 'split';
 
 /** Diff lines per page. */
-export const PAGE_LINES = 2000;
+export const PAGE_LINES = 500;
 /** At most this many unchanged lines are shown per click on a collapsed region. */
 export const EXPAND_LINES = 500;
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
-import { FileView } from './diff-html.js';
+import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, watchForChanges } from './stale-watch.js';
 
@@ -121,6 +121,8 @@ export class ReviewQueue {
       this.startWatching(entry);
       this.emit({ type: 'added', item });
       options.onQueued?.(item);
+      // Render the first page ahead (word emphasis and syntax per hunk are kept), so the page opens fast.
+      setImmediate(() => this.warm(item.id));
     });
   }
 
@@ -146,6 +148,12 @@ export class ReviewQueue {
       ),
     );
     return entry.views;
+  }
+
+  private async warm(id: string): Promise<void> {
+    const views = await this.views(id)?.catch(() => undefined);
+    if (!views || this.entries.get(id)?.item.status !== 'pending') return;
+    for (const [index, view] of views.entries()) renderPage(view, index, 0, 'unified');
   }
 
   /** The person's version of a change: its files and the hash a decision for it must quote. */

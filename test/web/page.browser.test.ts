@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
 import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
+import { PAGE_LINES } from '../../src/web/diff-html.js';
 import { firstAnswer } from '../../src/web/first-answer.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
@@ -306,15 +307,23 @@ describe('the review page', () => {
     const { server, propose } = await reviewWorkspace({ 'big.txt': `${lines.join('\n')}\n` });
     const change = await propose('write_file', { file_path: 'big.txt', content: `${changed.join('\n')}\n` });
     const page = await open(server.url);
-    const rows = () => page.locator('table.diff tr.a, table.diff tr.d, table.diff tr.c').count();
-    expect(await rows()).toBe(2000);
-    const more = page.locator('button.page');
-    expect(await more.textContent()).toBe('Show diff lines 2,001–4,000 of 7,502');
-    await more.click();
-    await expect.poll(rows).toBe(4000);
-    await page.locator('button.page').click();
-    await page.locator('button.page').click();
-    await expect.poll(rows).toBe(7502);
+    const selector = 'table.diff tr.a, table.diff tr.d, table.diff tr.c';
+    const rows = () => page.locator(selector).count();
+    expect(await rows()).toBe(PAGE_LINES);
+    expect(await page.locator('button.page').textContent()).toBe(
+      `Show diff lines ${PAGE_LINES + 1}–${(2 * PAGE_LINES).toLocaleString('en')} of 7,502`,
+    );
+    await page.click('button.page');
+    await expect.poll(rows).toBe(2 * PAGE_LINES);
+    // Scrolling down loads each next page as it comes into view, until the whole diff is there.
+    for (let shown = await rows(); shown < 7502; shown = await rows()) {
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await page.waitForFunction(
+        ([css, before]) => document.querySelectorAll(css as string).length > (before as number),
+        [selector, shown],
+      );
+    }
+    expect(await rows()).toBe(7502);
     expect(await page.locator('button.page').count()).toBe(0);
     // The 998 unchanged lines after the last change: 500 shown per click.
     const gap = page.locator('button.expand');

@@ -149,6 +149,7 @@ async function previewEdits() {
   edited = versions;
   hash = answer.json.hash;
   byId('files').innerHTML = answer.json.html;
+  observePages();
   body.dataset.edited = 'true';
   setStatus(
     'Your version: the diff below is what is written if you allow it. "Discard my edits" goes back to the proposed change.',
@@ -179,6 +180,7 @@ async function loadPage(button) {
   );
   row.insertAdjacentHTML('beforebegin', html);
   row.remove();
+  observePages();
 }
 
 async function expand(button) {
@@ -190,6 +192,22 @@ async function expand(button) {
   );
   row.insertAdjacentHTML('beforebegin', html);
   row.remove();
+}
+
+/** The next page of a diff loads as its button scrolls into view (it can be clicked too). */
+const pager = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting || entry.target.disabled) continue;
+      pager.unobserve(entry.target);
+      loadPage(entry.target).catch((error) => setStatus(error.message, 'refused'));
+    }
+  },
+  { rootMargin: '600px' },
+);
+
+function observePages() {
+  for (const button of document.querySelectorAll('button.page')) pager.observe(button);
 }
 
 // --- events --------------------------------------------------------------------------------------------------
@@ -294,4 +312,5 @@ events.addEventListener('change', (event) => {
 });
 
 focusFile(0, false);
+observePages();
 document.documentElement.dataset.ready = 'true';
