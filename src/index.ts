@@ -6,7 +6,7 @@ export { applyLineEdits, applyStringEdits } from './core/edit.js';
 export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js';
 export type { MatchTier } from './core/match.js';
 export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
-export type { ApprovalRequest, Approver, Decision } from './gate/approval.js';
+export type { ApprovalFile, ApprovalRequest, Approver, Decision } from './gate/approval.js';
 export type { Screening } from './gate/gate.js';
 export type {
   AfterChangeHook,
@@ -25,3 +25,5 @@ export {
   type ToolDefinition,
 } from './tools/index.js';
 export type { ToolFailure, ToolResult, ToolSuccess } from './tools/result.js';
+export { type AnswerSource, type CancellableApprover, firstAnswer } from './web/first-answer.js';
+export { type ReviewServer, type ReviewServerOptions, startReviewServer } from './web/review-server.js';
