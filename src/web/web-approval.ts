@@ -32,7 +32,11 @@ export async function openWebApproval(options: WebApprovalOptions): Promise<WebA
   if (options.stateDir) {
     const found = await findReview(options.stateDir, options.root);
     if ('refused' in found) options.warn?.(found.refused);
-    else if ('found' in found && (await pingReview(found.found))) {
+    else if ('found' in found && !(await pingReview(found.found))) {
+      options.warn?.(
+        `the review page published for this root (editgate review, pid ${found.found.pid}) does not answer; serving a page here`,
+      );
+    } else if ('found' in found) {
       const review = found.found;
       return {
         ask: remoteApprover(review, options.source),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { discoveryPath, findReview, publishReview } from '../../src/web/discovery.js';
 import { pingReview, remoteApprover } from '../../src/web/remote-review.js';
 import { startReviewServer } from '../../src/web/review-server.js';
+import { openWebApproval } from '../../src/web/web-approval.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { http, signIn } from './review-fixture.js';
 
@@ -168,6 +169,46 @@ describe('sending changes to a running review page', () => {
       await withdrawn;
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('openWebApproval', () => {
+  it('uses the running editgate review of the root, and serves its own page when that one does not answer', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'one\n' });
+    const stateDir = join(ws.root, '.state');
+    const review = await startReviewServer({ root: ws.root, acceptSubmissions: true });
+    const info = {
+      root: ws.root,
+      pid: process.pid,
+      port: review.port,
+      submitToken: review.submitToken!,
+      url: review.url,
+    };
+    await publishReview(stateDir, info);
+    const warnings: string[] = [];
+    const shared = await openWebApproval({
+      root: ws.root,
+      stateDir,
+      source: 'test',
+      warn: (line) => warnings.push(line),
+    });
+    expect(shared).toMatchObject({ url: review.url, sharedWith: process.pid });
+    await review.close();
+    const own = await openWebApproval({
+      root: ws.root,
+      stateDir,
+      source: 'test',
+      warn: (line) => warnings.push(line),
+    });
+    try {
+      expect(own.sharedWith).toBeUndefined();
+      expect(own.url).not.toBe(review.url);
+      expect(warnings).toEqual([
+        `the review page published for this root (editgate review, pid ${process.pid}) does not answer; serving a page here`,
+      ]);
+    } finally {
+      await own.close();
     }
   });
 });
