@@ -167,7 +167,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (!session) {
       throw new HttpError(
         401,
-        'Not signed in: open the link editgate printed (it carries a one-time token).',
+        'Not signed in: open the link editgate printed (its token signs the browser in).',
       );
     }
 

@@ -24,8 +24,8 @@ the root's real path. The file holds the port, the process id, the page's link a
 sent with; it is readable by you alone (mode 0600, in a 0700 folder), and a file owned by someone else or
 readable by others is ignored. It is removed when the page stops.
 
-The page listens on 127.0.0.1 only, on a free port (or --port). Open the link printed below: it carries a
-one-time token that signs the browser in.
+The page listens on 127.0.0.1 only, on a free port (or --port). Open the link printed below: its token
+signs the browser in (a cookie), and the address bar then shows the page without it.
 
 Options:
   --port PORT   listen on this port (default: one the system picks)
