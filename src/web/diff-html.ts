@@ -146,10 +146,9 @@ export function renderPage(view: FileView, fileIndex: number, page: number, layo
         `<tr class="hk"><td colspan="${columns}">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`,
       );
     }
-    const emphasis = view.emphasisOf(h);
-    const syntax = view.syntaxOf(h);
-    if (layout === 'unified') unifiedRows(hunk, first, last, emphasis, syntax, out);
-    else splitRows(hunk, first, last, emphasis, syntax, out);
+    const slice: HunkSlice = { hunk, first, last, emphasis: view.emphasisOf(h), syntax: view.syntaxOf(h) };
+    if (layout === 'unified') unifiedRows(slice, out);
+    else splitRows(slice, out);
     if (h === hunks.length - 1 && last === hunk.lines.length) {
       const lines = view.unchangedLines();
       if (lines) {
@@ -256,14 +255,16 @@ function contextRow(layout: DiffLayout, old: number, next: number, code: string)
     : `<tr class="c"><td class="ln">${old}</td><td class="cd">${code}</td><td class="ln">${next}</td><td class="cd">${code}</td></tr>`;
 }
 
-function unifiedRows(
-  hunk: Hunk,
-  first: number,
-  last: number,
-  emphasis: HunkEmphasis,
-  syntax: ScopeSpan[][] | undefined,
-  out: string[],
-): void {
+/** Lines [first, last) of a hunk, with what rendering them needs. */
+interface HunkSlice {
+  hunk: Hunk;
+  first: number;
+  last: number;
+  emphasis: HunkEmphasis;
+  syntax: ScopeSpan[][] | undefined;
+}
+
+function unifiedRows({ hunk, first, last, emphasis, syntax }: HunkSlice, out: string[]): void {
   for (let i = first; i < last; i++) {
     const line = hunk.lines[i]!;
     const code = lineCode(hunk, i, emphasis, syntax);
@@ -281,14 +282,7 @@ function unifiedRows(
 }
 
 /** Side by side: context on both sides; in each change block, removed lines beside added lines, in order. */
-function splitRows(
-  hunk: Hunk,
-  first: number,
-  last: number,
-  emphasis: HunkEmphasis,
-  syntax: ScopeSpan[][] | undefined,
-  out: string[],
-): void {
+function splitRows({ hunk, first, last, emphasis, syntax }: HunkSlice, out: string[]): void {
   let i = first;
   while (i < last) {
     const line = hunk.lines[i]!;

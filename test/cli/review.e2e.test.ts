@@ -104,6 +104,18 @@ async function answerOnPage(link: string, decision: Record<string, unknown>) {
   return { answer, list: () => http(port, { path: '/api/changes', headers: { Cookie: cookie } }) };
 }
 
+/** `editgate edit --approve web` in a real terminal, once its question is on the screen. */
+async function editInTerminal(ws: { root: string; stateDir: string }): Promise<PtyRun> {
+  const run = spawnCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '--approve', 'web'], {
+    cwd: ws.root,
+    stateDir: ws.stateDir,
+    cols: 200,
+  });
+  ptys.push(run);
+  await run.waitForText('v view the whole diff');
+  return run;
+}
+
 describe('editgate edit --approve web', () => {
   it('serves its own page, prints its link, and writes what the page allows', async () => {
     const ws = cliWorkspace({ 'app.ts': 'const a = 1;\n' });
@@ -142,13 +154,7 @@ describe('editgate edit --approve web', () => {
 
   it('the terminal question stays live: answered in the browser, the terminal says so', async () => {
     const ws = cliWorkspace({ 'app.ts': 'const a = 1;\n' });
-    const run = spawnCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '--approve', 'web'], {
-      cwd: ws.root,
-      stateDir: ws.stateDir,
-      cols: 200,
-    });
-    ptys.push(run);
-    await run.waitForText('v view the whole diff');
+    const run = await editInTerminal(ws);
     const link = LINK.exec(run.text())![0];
     await answerOnPage(link, { decision: 'once' });
     await run.waitForText('✓ Yes (answered in the browser)');
@@ -160,13 +166,7 @@ describe('editgate edit --approve web', () => {
     const ws = cliWorkspace({ 'app.ts': 'const a = 1;\n' });
     const review = start(['review'], ws);
     const [pageLink] = await review.waitFor(LINK);
-    const run = spawnCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '--approve', 'web'], {
-      cwd: ws.root,
-      stateDir: ws.stateDir,
-      cols: 200,
-    });
-    ptys.push(run);
-    await run.waitForText('v view the whole diff');
+    const run = await editInTerminal(ws);
     expect(run.text()).toContain('Changes go to the review page of editgate review');
     const url = new URL(pageLink);
     const port = Number(url.port);
