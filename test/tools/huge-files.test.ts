@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { ProgressEvent } from '../../src/workspace/stream/progress.js';
+import type { ProgressEvent } from '../../src/core/progress.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
 const MiB = 1 << 20;

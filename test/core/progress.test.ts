@@ -4,7 +4,7 @@ import {
   ProgressPasses,
   type ProgressPhase,
   ProgressReporter,
-} from '../../../src/workspace/stream/progress.js';
+} from '../../src/core/progress.js';
 
 afterEach(() => {
   vi.useRealTimers();
