@@ -2,7 +2,7 @@ import type { Diff } from '../core/diff.js';
 import type { MatchTier } from '../core/match.js';
 import type { Snapshot } from '../workspace/files.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import type { PreparedWrite } from '../workspace/stream/prepared.js';
+import type { PreparedWrite } from '../workspace/stream/write/prepared.js';
 
 export type ProposalKind = 'create' | 'modify' | 'delete' | 'noop';
 

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { formatUnifiedDiff } from '../core/diff.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import { discardPrepared } from '../workspace/stream/prepared.js';
 import type { StreamedChange } from '../workspace/stream/streamer.js';
+import { discardPrepared } from '../workspace/stream/write/prepared.js';
 import type { ChangeRequest } from './gate.js';
 import type { Proposal } from './proposal.js';
 

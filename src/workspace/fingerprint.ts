@@ -12,7 +12,7 @@
  * is stricter than a content hash: a `touch` of a huge file counts as a change (read it again).
  */
 import type { BigIntStats } from 'node:fs';
-import type { Fingerprint } from '../files.js';
+import type { Fingerprint } from './files.js';
 
 const PREFIX = 'stat1:';
 

@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { EditgateError, isEditgateError } from '../core/errors.js';
 import type { CommitOptions, FileBase, Fingerprint } from './files.js';
 import { commitBytes, deleteFile } from './files.js';
+import { isStatFingerprint } from './fingerprint.js';
 import { isErrno } from './fs-errors.js';
-import { isStatFingerprint } from './stream/fingerprint.js';
 import { Streamer } from './stream/streamer.js';
 import { undoStreamed } from './stream/undo.js';
-import { keepPatch, removePatch } from './stream/undo-patch.js';
+import { keepPatch, removePatch } from './stream/write/reverse-patch.js';
 
 export interface HistoryEntry {
   id: string;

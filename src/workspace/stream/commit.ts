@@ -11,16 +11,16 @@
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CommitOptions, FileBase, Fingerprint } from '../files.js';
+import { statFingerprint } from '../fingerprint.js';
 import { isErrno, mapFsError } from '../fs-errors.js';
 import { withFileLock } from '../lock.js';
 import { O_READ } from '../open-existing.js';
 import { staleError } from '../stale-errors.js';
 import { syncFolder } from '../sync-folder.js';
-import { readRange } from './chunk-reader.js';
-import { statFingerprint } from './fingerprint.js';
-import type { LineIndexCache } from './line-index.js';
-import { discardPrepared, type PreparedWrite, untrackTemp } from './prepared.js';
-import { readPatch } from './undo-patch.js';
+import { readRange } from './read/chunks.js';
+import type { LineIndexCache } from './read/line-index.js';
+import { discardPrepared, type PreparedWrite, untrackTemp } from './write/prepared.js';
+import { readPatch } from './write/reverse-patch.js';
 
 const SPAN_CHECK_BYTES = 64 << 20;
 const SPAN_CHECK_RECORDS = 10_000;

@@ -9,18 +9,44 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { Diff } from '../../core/diff.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
+import { type ProgressCallback, ProgressReporter } from '../../core/progress.js';
 import { type Fingerprint, type Snapshot, tempPathFor } from '../files.js';
+import { statFingerprint } from '../fingerprint.js';
 import { mapFsError } from '../fs-errors.js';
 import { openExisting } from '../open-existing.js';
 import { staleError } from '../stale-errors.js';
-import { statFingerprint } from './fingerprint.js';
-import { buildLineIndex, dominantEol, isMixed, type LineIndex, LineIndexCache } from './line-index.js';
-import { chunkSizeOf, DEFAULT_INDEX_STRIDE, type StreamOptions } from './options.js';
-import { discardPrepared, type PreparedWrite, trackTemp } from './prepared.js';
-import { ProgressReporter } from './progress.js';
-import { diffSpans } from './span-diff.js';
-import { type Span, type Until, writeWithSpans } from './span-writer.js';
-import { defaultPatchDir } from './undo-patch.js';
+import {
+  buildLineIndex,
+  DEFAULT_INDEX_STRIDE,
+  dominantEol,
+  isMixed,
+  type LineIndex,
+  LineIndexCache,
+} from './read/line-index.js';
+import { discardPrepared, type PreparedWrite, trackTemp } from './write/prepared.js';
+import { defaultPatchDir } from './write/reverse-patch.js';
+import { diffSpans } from './write/span-diff.js';
+import { type Span, type Until, writeWithSpans } from './write/span-writer.js';
+
+/** Tuning shared by everything on the streaming path. Defaults suit production; tests shrink them. */
+export interface StreamOptions {
+  /** Bytes per read and write. Default 1 MiB. Tests use a few bytes to put matches across chunk borders. */
+  chunkSize?: number;
+  /** Bytes between line-index checkpoints (raised for very large files). Default 16 KiB. */
+  indexStride?: number;
+  onProgress?: ProgressCallback;
+  /** Smallest file whose unchanged prefix the filesystem copies (a reflink). Default 8 MiB. */
+  kernelCopyMin?: number;
+  /** 'reflink' (default): only a shared-extent copy; 'copy': also copy_file_range (tests). */
+  kernelCopy?: 'reflink' | 'copy';
+}
+
+export const DEFAULT_CHUNK_SIZE = 1 << 20;
+
+export function chunkSizeOf(options: StreamOptions): number {
+  const size = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  return Math.max(1, Math.floor(size));
+}
 
 export const DEFAULT_STREAM_THRESHOLD = 32 << 20;
 /** Above this the normal path would come too close to V8's string limit (~512 MiB) with a UTF-8 file. */

@@ -7,9 +7,9 @@ import { open } from 'node:fs/promises';
 import { EditgateError } from '../../core/errors.js';
 import type { CommitOptions, Fingerprint } from '../files.js';
 import { commitPrepared } from './commit.js';
-import type { Span } from './span-writer.js';
 import type { ChangePlan, Streamer } from './streamer.js';
-import { readPatch } from './undo-patch.js';
+import { readPatch } from './write/reverse-patch.js';
+import type { Span } from './write/span-writer.js';
 
 /** The plan that restores the content from before the edit whose reverse patch is `patchPath`. */
 export function undoPlan(patchPath: string): ChangePlan {

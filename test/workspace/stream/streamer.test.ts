@@ -6,9 +6,9 @@ import { chmod, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ProgressEvent } from '../../../src/core/progress.js';
 import { commitPrepared } from '../../../src/workspace/stream/commit.js';
-import { planLineEdits } from '../../../src/workspace/stream/line-edits.js';
-import type { ProgressEvent } from '../../../src/workspace/stream/progress.js';
+import { planLineEdits } from '../../../src/workspace/stream/edit/line-edits.js';
 import { Streamer } from '../../../src/workspace/stream/streamer.js';
 
 const folders: string[] = [];

@@ -9,9 +9,9 @@
  * character sequence can only start on a character boundary.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { readChunks } from './chunk-reader.js';
-import { dominantEol, hasCr, isMixed, type LineIndex } from './line-index.js';
-import type { ProgressReporter } from './progress.js';
+import type { ProgressReporter } from '../../../core/progress.js';
+import { readChunks } from '../read/chunks.js';
+import { dominantEol, hasCr, isMixed, type LineIndex } from '../read/line-index.js';
 
 export interface Match {
   start: number;

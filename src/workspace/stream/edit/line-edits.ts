@@ -6,14 +6,13 @@
  * unsorted or overlapping).
  */
 import type { FileHandle } from 'node:fs/promises';
-import { type LineEdit, validateLineEdit } from '../../core/edit.js';
-import { EditgateError } from '../../core/errors.js';
-import type { Eol } from '../../core/lines.js';
-import { toLf } from '../../core/neutral.js';
-import { chooseEolAt } from './eol-choice.js';
-import { encodeInsert } from './insert-text.js';
-import { type LineIndex, lineStart } from './line-index.js';
-import type { Span } from './span-writer.js';
+import { type LineEdit, validateLineEdit } from '../../../core/edit.js';
+import { EditgateError } from '../../../core/errors.js';
+import type { Eol } from '../../../core/lines.js';
+import { toLf } from '../../../core/neutral.js';
+import { type LineIndex, lineStart } from '../read/line-index.js';
+import type { Span } from '../write/span-writer.js';
+import { chooseEolAt, encodeInsert } from './new-text.js';
 
 export async function planLineEdits(
   handle: FileHandle,

@@ -9,18 +9,17 @@
  * pass, keeping the first matches) and replace_all finds their matches again while the writer copies.
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { ClosestRegion } from '../../core/closest.js';
-import { ambiguousError, noChangeError, notFoundError } from '../../core/edit-errors.js';
-import { EditgateError } from '../../core/errors.js';
-import type { Eol } from '../../core/lines.js';
-import { toLf } from '../../core/neutral.js';
-import { findAll } from './byte-search.js';
-import { chooseEolAt } from './eol-choice.js';
-import { encodeInsert, hasLoneSurrogate } from './insert-text.js';
-import { type LineIndex, lineAt } from './line-index.js';
-import type { ProgressReporter } from './progress.js';
-import type { Span, Until } from './span-writer.js';
-import { type ChangePlan, Replan } from './streamer.js';
+import type { ClosestRegion } from '../../../core/closest.js';
+import { ambiguousError, noChangeError, notFoundError } from '../../../core/edit-errors.js';
+import { EditgateError } from '../../../core/errors.js';
+import type { Eol } from '../../../core/lines.js';
+import { toLf } from '../../../core/neutral.js';
+import type { ProgressReporter } from '../../../core/progress.js';
+import { type LineIndex, lineAt } from '../read/line-index.js';
+import { type ChangePlan, Replan } from '../streamer.js';
+import type { Span, Until } from '../write/span-writer.js';
+import { findAll } from './exact-search.js';
+import { chooseEolAt, encodeInsert, hasLoneSurrogate } from './new-text.js';
 import { planTolerant, tolerantReplacements } from './tolerant-search.js';
 
 export interface StringEditRequest {

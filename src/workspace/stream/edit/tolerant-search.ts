@@ -9,19 +9,19 @@
  * contain verbatim) is in their bytes, so most of a huge file is only scanned with memchr.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { type ClosestRegion, findClosest } from '../../core/closest.js';
-import { findMatches, type MatchTier, TOLERANT_TIERS } from '../../core/match.js';
-import { neutralView, toLf } from '../../core/neutral.js';
+import { type ClosestRegion, findClosest } from '../../../core/closest.js';
+import { findMatches, type MatchTier, TOLERANT_TIERS } from '../../../core/match.js';
+import { neutralView, toLf } from '../../../core/neutral.js';
+import type { ProgressReporter } from '../../../core/progress.js';
 import {
   foldTypography,
   hasEscapes,
   lineContent,
   stripLineNumbers,
   unescapeText,
-} from '../../core/tolerant.js';
-import { type LineBlock, lineBlocks } from './line-blocks.js';
-import type { LineIndex } from './line-index.js';
-import type { ProgressReporter } from './progress.js';
+} from '../../../core/tolerant.js';
+import { type LineBlock, lineBlocks } from '../read/line-blocks.js';
+import type { LineIndex } from '../read/line-index.js';
 
 export interface TolerantMatch {
   start: number;

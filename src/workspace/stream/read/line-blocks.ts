@@ -8,10 +8,10 @@
  * them. Memory: about blockBytes + maxLineBytes, whatever the file.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { readChunks } from './chunk-reader.js';
+import type { ProgressReporter } from '../../../core/progress.js';
+import { readChunks } from './chunks.js';
 import type { LineIndex } from './line-index.js';
 import { countTerminators } from './line-scan.js';
-import type { ProgressReporter } from './progress.js';
 
 export interface LineBlock {
   /** The block's own lines followed by the overlap lines, as text. */

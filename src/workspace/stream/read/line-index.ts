@@ -11,12 +11,10 @@
  * the cache hands it out only for that exact version.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { readChunks, readRange } from './chunk-reader.js';
+import type { ProgressReporter } from '../../../core/progress.js';
+import { readChunks, readRange } from './chunks.js';
 import { type EolCounts, firstLineStartFrom, TerminatorCounter } from './line-scan.js';
-import { DEFAULT_INDEX_STRIDE } from './options.js';
-import type { ProgressReporter } from './progress.js';
-import { checkStreamable } from './streamable.js';
-import { type BadByte, badByteError, Utf8Check } from './utf8-check.js';
+import { type BadByte, badByteError, checkStreamable, Utf8Check } from './text-check.js';
 
 export interface LineIndex {
   /** The fingerprint token of the file version it describes. */
@@ -36,6 +34,8 @@ export interface LineIndex {
   checkpoints: number;
 }
 
+/** Bytes between checkpoints (raised for very large files). */
+export const DEFAULT_INDEX_STRIDE = 1 << 14;
 const MAX_CHECKPOINTS = 1 << 18;
 const HEAD_BYTES = 8192;
 

@@ -6,8 +6,8 @@
  * 2 GB line; the cut is reported, never hidden.
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { Eol } from '../../core/lines.js';
-import { readChunks } from './chunk-reader.js';
+import type { Eol } from '../../../core/lines.js';
+import { readChunks } from './chunks.js';
 import { checkpointForLine, hasCr, type LineIndex, nextTerminator } from './line-index.js';
 
 export interface ReadLine {

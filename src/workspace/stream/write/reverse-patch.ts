@@ -15,8 +15,8 @@ import { unlinkSync } from 'node:fs';
 import { type FileHandle, mkdir, open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EditgateError } from '../../core/errors.js';
-import { readRange } from './chunk-reader.js';
+import { EditgateError } from '../../../core/errors.js';
+import { readRange } from '../read/chunks.js';
 
 const MAGIC = Buffer.from('EGPATCH1');
 const HEADER = 32;

@@ -10,10 +10,10 @@
  * complete change.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { type Diff, type DiffLine, diffLines, type Hunk } from '../../core/diff.js';
-import { readRange } from './chunk-reader.js';
-import { type LineIndex, lineAt, lineStart } from './line-index.js';
-import { readLines } from './read-lines.js';
+import { type Diff, type DiffLine, diffLines, type Hunk } from '../../../core/diff.js';
+import { readRange } from '../read/chunks.js';
+import { type LineIndex, lineAt, lineStart } from '../read/line-index.js';
+import { readLines } from '../read/read-lines.js';
 import type { SpanPlace } from './span-writer.js';
 
 export interface SpanDiffOptions {

@@ -5,14 +5,13 @@
  * keeps the first spans' positions for the preview diff. Memory: two chunk buffers, whatever the sizes.
  */
 import { type FileHandle, open } from 'node:fs/promises';
-import { readChunks, readRange } from './chunk-reader.js';
-import { IndexShifter } from './index-shift.js';
-import type { LineIndex } from './line-index.js';
-import { countTerminators, TerminatorCounter } from './line-scan.js';
-import type { ProgressReporter } from './progress.js';
-import { SequentialSource } from './sequential-source.js';
+import type { ProgressReporter } from '../../../core/progress.js';
+import { readChunks, readRange, SequentialSource } from '../read/chunks.js';
+import { IndexShifter } from '../read/index-shift.js';
+import type { LineIndex } from '../read/line-index.js';
+import { countTerminators, TerminatorCounter } from '../read/line-scan.js';
+import { type FileSlice, PatchWriter } from './reverse-patch.js';
 import { type FileOwner, TempWriter } from './temp-writer.js';
-import { type FileSlice, PatchWriter } from './undo-patch.js';
 
 /** Bytes put in place of a span: in memory (new text), or a slice of a patch file (undo). */
 export type Insert = Buffer | FileSlice;
