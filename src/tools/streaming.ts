@@ -75,11 +75,12 @@ export function streamEditFile(
   context: ToolContext,
   input: { old_string: string; new_string: string; replace_all?: boolean; encoding?: string },
 ): StreamCallback | undefined {
-  return streamed(context, input.encoding, (handle, index, progress) =>
+  return streamed(context, input.encoding, (handle, index, progress, display) =>
     planStringEdit(
       handle,
       index,
       {
+        display,
         oldText: input.old_string,
         newText: input.new_string,
         replaceAll: input.replace_all ?? false,
@@ -156,7 +157,12 @@ function preference(context: ToolContext, resolved: ResolvedPath): { prefer?: 's
 function streamed(
   context: ToolContext,
   encoding: string | undefined,
-  plan: (handle: FileHandle, index: LineIndex, progress: ProgressReporter) => Promise<ChangePlan>,
+  plan: (
+    handle: FileHandle,
+    index: LineIndex,
+    progress: ProgressReporter,
+    display: string,
+  ) => Promise<ChangePlan>,
 ): StreamCallback | undefined {
   const streamer = context.streamer;
   if (!streamer) return undefined;

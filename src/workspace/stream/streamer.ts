@@ -197,11 +197,16 @@ export class Streamer {
   async change(
     file: StreamFile,
     encoding: string | undefined,
-    plan: (handle: FileHandle, index: LineIndex, progress: ProgressReporter) => Promise<ChangePlan>,
+    plan: (
+      handle: FileHandle,
+      index: LineIndex,
+      progress: ProgressReporter,
+      display: string,
+    ) => Promise<ChangePlan>,
   ): Promise<StreamedChange> {
     const progress = this.progress(file);
     const index = await this.index(file, encoding, progress);
-    let planned = await plan(file.handle, index, progress);
+    let planned = await plan(file.handle, index, progress, file.display);
     let result: Awaited<ReturnType<typeof writeWithSpans>>;
     for (;;) {
       try {

@@ -4,8 +4,8 @@
  * one kind of line ending, the replaced region and the bytes up to the next line ending for a mixed one.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { EditgateError } from '../../../core/errors.js';
 import type { Eol } from '../../../core/lines.js';
+import { firstLoneSurrogate, unpairedSurrogateError } from '../../../core/text.js';
 import { readChunks, readRange } from '../read/chunks.js';
 import { dominantEol, isMixed, type LineIndex } from '../read/line-index.js';
 
@@ -86,41 +86,16 @@ async function peek(handle: FileHandle, offset: number, size: number): Promise<n
 }
 
 /**
- * New text becomes bytes for a streamed edit: UTF-8, refused (like encodeText refuses it) when it holds an
- * unpaired surrogate, which no UTF-8 file can hold and Buffer.from would silently turn into U+FFFD.
+ * New text becomes bytes for a streamed edit: UTF-8, refused as encodeText refuses it when it holds an
+ * unpaired surrogate (core's firstLoneSurrogate and its error, so both paths say the same).
  */
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 export function encodeInsert(text: string): Buffer {
-  const index = SURROGATE.test(text) ? firstLoneSurrogate(text) : -1;
-  if (index !== -1) {
-    throw new EditgateError(
-      'ENCODING',
-      `The text contains an unpaired UTF-16 surrogate (\\u${text.charCodeAt(index).toString(16).toUpperCase().padStart(4, '0')}) at character ${index}, which no Unicode file can hold. Remove it or write the intended character instead.`,
-      { encoding: 'utf8', index },
-    );
-  }
+  const index = firstLoneSurrogate(text);
+  if (index !== -1) throw unpairedSurrogateError(text, index, 'utf8');
   return Buffer.from(text, 'utf8');
 }
 
 /** The text has a UTF-16 surrogate without its partner. */
 export function hasLoneSurrogate(text: string): boolean {
-  return SURROGATE.test(text) && firstLoneSurrogate(text) !== -1;
-}
-
-function firstLoneSurrogate(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      return i;
-    }
-    if (c >= 0xdc00 && c <= 0xdfff) return i;
-  }
-  return -1;
+  return firstLoneSurrogate(text) !== -1;
 }

@@ -10,8 +10,9 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { ClosestRegion } from '../../../core/closest.js';
+import { checkStringEditTarget } from '../../../core/edit.js';
 import { ambiguousError, noChangeError, notFoundError } from '../../../core/edit-errors.js';
-import { EditgateError } from '../../../core/errors.js';
+import type { EditgateError } from '../../../core/errors.js';
 import type { Eol } from '../../../core/lines.js';
 import { toLf } from '../../../core/neutral.js';
 import type { ProgressReporter } from '../../../core/progress.js';
@@ -23,6 +24,8 @@ import { chooseEolAt, encodeInsert, hasLoneSurrogate } from './new-text.js';
 import { planTolerant, tolerantReplacements } from './tolerant-search.js';
 
 export interface StringEditRequest {
+  /** The file's name in messages. */
+  display: string;
   oldText: string;
   newText: string;
   replaceAll: boolean;
@@ -44,29 +47,17 @@ export async function planStringEdit(
   options: StringEditOptions,
 ): Promise<ChangePlan> {
   const { oldText, newText, replaceAll, matching } = request;
-  if (oldText === newText) {
-    throw new EditgateError(
-      'NO_CHANGE',
-      'old_string and new_string are identical, so this edit would change nothing. Put the new text in new_string.',
-      { editIndex: 0 },
-    );
-  }
+  const empty = index.size === index.bodyStart;
+  checkStringEditTarget([request], { exists: true, empty, display: request.display });
   if (oldText === '') {
     // As in memory: an empty old_string fills an empty file (a streamed file all of whose lines were deleted).
-    if (index.size === index.bodyStart) {
-      const insert = encodeInsert(newText);
-      return {
-        tier: 'exact',
-        replacements: 1,
-        reversible: true,
-        spans: () => [{ start: index.bodyStart, end: index.bodyStart, insert }],
-      };
-    }
-    throw new EditgateError(
-      'INVALID_INPUT',
-      'old_string is empty, but the file already exists and is not empty. An empty old_string only creates a file. Give the exact text to replace, or use write_file to replace the whole file.',
-      {},
-    );
+    const insert = encodeInsert(newText);
+    return {
+      tier: 'exact',
+      replacements: 1,
+      reversible: true,
+      spans: () => [{ start: index.bodyStart, end: index.bodyStart, insert }],
+    };
   }
   const { chunkSize, progress } = options;
   const needle = toLf(oldText);
