@@ -262,16 +262,32 @@ export function applyLineEdits(text: string, edits: readonly LineEdit[]): { text
     emit(text.slice(copiedTo, from));
     copiedTo = to;
     if (replacement === '') return;
-    const eol = chooseEol(text, from, to, summary);
-    let lf = toLf(replacement);
-    const endsFile = end === count + 1 && i === edits.length - 1;
-    if (!lf.endsWith('\n') && !(endsFile && !summary.finalNewline)) lf += '\n';
-    // Appending after a last line that has no line break: that line needs one first.
-    if (endsOpen) emit(eol);
-    emit(withEol(lf, () => eol));
+    emit(
+      lineEditText(replacement, chooseEol(text, from, to, summary), {
+        endsFile: end === count + 1 && i === edits.length - 1,
+        finalNewline: summary.finalNewline,
+        afterOpenLine: endsOpen,
+      }),
+    );
   });
   emit(text.slice(copiedTo));
   return { text: pieces.join('') };
+}
+
+/**
+ * The text a line edit puts in place of its range, the same on every path (in memory here, streamed in
+ * workspace/stream/edit/line-edits.ts): the replacement's line breaks in the file's ending `eol`, a final
+ * line ending added unless it ends a file that had none, and a line break first when it follows a last line
+ * that has none (`afterOpenLine`).
+ */
+export function lineEditText(
+  replacement: string,
+  eol: Eol,
+  options: { endsFile: boolean; finalNewline: boolean; afterOpenLine: boolean },
+): string {
+  let lf = toLf(replacement);
+  if (!lf.endsWith('\n') && !(options.endsFile && !options.finalNewline)) lf += '\n';
+  return (options.afterOpenLine ? eol : '') + withEol(lf, () => eol);
 }
 
 /**

@@ -6,10 +6,8 @@
  * unsorted or overlapping).
  */
 import type { FileHandle } from 'node:fs/promises';
-import { type LineEdit, validateLineEdit } from '../../../core/edit.js';
+import { type LineEdit, lineEditText, validateLineEdit } from '../../../core/edit.js';
 import { EditgateError } from '../../../core/errors.js';
-import type { Eol } from '../../../core/lines.js';
-import { toLf } from '../../../core/neutral.js';
 import { type LineIndex, lineStart } from '../read/line-index.js';
 import type { Span } from '../write/span-writer.js';
 import { chooseEolAt, encodeInsert } from './new-text.js';
@@ -49,12 +47,11 @@ export async function planLineEdits(
       spans.push({ start: from, end: to, insert: Buffer.alloc(0) });
       continue;
     }
-    const eol: Eol = await chooseEolAt(handle, index, from, to, chunkSize);
-    let lf = toLf(replacement);
-    const endsFile = end === count + 1 && i === edits.length - 1;
-    if (!lf.endsWith('\n') && !(endsFile && !index.finalNewline)) lf += '\n';
-    // Appending after a last line that has no line break: that line needs one first.
-    const text: string = (endsOpen ? eol : '') + (eol === '\n' ? lf : lf.split('\n').join(eol));
+    const text = lineEditText(replacement, await chooseEolAt(handle, index, from, to, chunkSize), {
+      endsFile: end === count + 1 && i === edits.length - 1,
+      finalNewline: index.finalNewline,
+      afterOpenLine: endsOpen,
+    });
     const last: number = text.charCodeAt(text.length - 1);
     endsOpen = last !== 10 && last !== 13;
     spans.push({ start: from, end: to, insert: encodeInsert(text) });
