@@ -1,3 +1,5 @@
+import { cancelledError } from './errors.js';
+
 /**
  * Progress of long streamed work. Events are throttled here so a callback (a CLI bar, MCP progress
  * notifications) gets a steady trickle, not one call per chunk; `elapsedMs` lets a front end stay quiet for
@@ -28,7 +30,11 @@ export type ProgressCallback = (event: ProgressEvent) => void;
 
 const MIN_INTERVAL_MS = 100;
 
-/** One operation's progress: report(phase, done) as often as convenient; it forwards at most every 100 ms. */
+/**
+ * One operation's progress: report(phase, done) as often as convenient; it forwards at most every 100 ms.
+ * Every pass over a file reports per chunk, so this is also where a cancelled call stops: report() throws
+ * CANCELLED once `signal` is aborted, and the pass gives up (its temp file removed, nothing written).
+ */
 export class ProgressReporter {
   private readonly started = Date.now();
   private last = 0;
@@ -39,9 +45,11 @@ export class ProgressReporter {
     private readonly callback: ProgressCallback | undefined,
     private readonly path: string,
     private readonly total: number,
+    private readonly signal?: AbortSignal,
   ) {}
 
   report(phase: ProgressPhase, done: number, force = false): void {
+    if (this.signal?.aborted) throw cancelledError();
     if (!this.callback) return;
     const now = Date.now();
     // The first event of a phase (or of a phase that starts over: a second pass) and its end always go out;

@@ -1,6 +1,6 @@
 import { applyStringEdits, checkStringEditTarget } from '../core/edit.js';
-import type { ComputedChange } from '../gate/gate.js';
-import type { Snapshot } from '../workspace/files.js';
+import type { Snapshot } from '../workspace/read.js';
+import type { ComputedText } from '../workspace/workspace.js';
 import type { ToolContext } from './tool.js';
 
 /** One exact-text edit as edit_file and multi_edit take it. */
@@ -19,7 +19,7 @@ export function computeStringEdits(
   path: string,
   edits: StringEditInput[],
   matching: ToolContext['matching'],
-): ComputedChange {
+): ComputedText {
   const stringEdits = edits.map((edit) => ({
     oldText: edit.old_string,
     newText: edit.new_string,
@@ -28,7 +28,7 @@ export function computeStringEdits(
   checkStringEditTarget(stringEdits, { exists: base.exists, empty: base.text === '', display: path });
   const result = applyStringEdits(base.text, stringEdits, { matching });
   return {
-    after: result.text,
+    text: result.text,
     replacements: result.replacements,
     tiers: result.edits.map((edit) => edit.tier),
   };

@@ -32,7 +32,7 @@ const ONLY: Record<string, (target: string, typeOnly: boolean) => boolean> = {
   agent: (target) => target !== 'web' && target !== 'mcp',
 };
 
-export interface ImportEdge {
+interface ImportEdge {
   /** Paths relative to src/, '/'-separated. */
   from: string;
   to: string;
@@ -44,7 +44,7 @@ function layerOf(path: string): string {
 }
 
 /** Why an import breaks the layers, or null when it is allowed. */
-export function violation(edge: ImportEdge): string | null {
+function violation(edge: ImportEdge): string | null {
   const source = layerOf(edge.from);
   const target = layerOf(edge.to);
   if (source === target) return null;
@@ -67,7 +67,7 @@ const IMPORT =
   /(?:^|[;\n])\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every relative import of a file (static, re-export or dynamic), resolved to a path under src/. */
-export function importsOf(file: string, text: string): ImportEdge[] {
+function importsOf(file: string, text: string): ImportEdge[] {
   const edges: ImportEdge[] = [];
   const from = relative(SRC, file).split(sep).join('/');
   for (const match of text.matchAll(IMPORT)) {

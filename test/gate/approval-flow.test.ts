@@ -247,7 +247,7 @@ describe('hooks and audit', () => {
     const tools = ws.tools({
       hooks: {
         beforeChange: (proposal) =>
-          proposal.after.includes('TODO') ? { deny: 'no TODOs please' } : undefined,
+          proposal.texts?.after.includes('TODO') ? { deny: 'no TODOs please' } : undefined,
       },
     });
     await readAll(tools, 'a.txt');

@@ -2,8 +2,9 @@ import { chmod, chown, mkdir, readdir, readFile, rm, stat, utimes, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
-import { commitText, deleteFile, readFingerprint, readSnapshot, sha256 } from '../../src/workspace/files.js';
-import { isRoot, tempDir } from './helpers.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
+import { readSnapshot, type Snapshot } from '../../src/workspace/read.js';
+import { commitText, deleteFile, isRoot, tempDir } from './helpers.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -94,8 +95,8 @@ describe('round trips, byte for byte', () => {
       ]);
       const written = await readFile(file);
       expect(written.equals(expected)).toBe(true);
-      expect(result.fingerprint.hash).toBe(sha256(written));
-      expect(result.fingerprint.size).toBe(written.length);
+      expect(result.fingerprint?.hash).toBe(sha256(written));
+      expect(result.fingerprint?.size).toBe(written.length);
       expect(await litter(dir, 'f.txt')).toEqual([]);
     });
   }
@@ -145,13 +146,15 @@ describe('readSnapshot', () => {
     await writeFile(file, 'abc\n');
     const snapshot = await readSnapshot(file);
     const info = await stat(file);
+    const big = await stat(file, { bigint: true });
     expect(snapshot.fingerprint).toEqual({
       size: 4,
       mtimeMs: info.mtimeMs,
       hash: sha256(Buffer.from('abc\n')),
+      stat: `stat1:${big.dev}:${big.ino}:4:${big.mtimeNs}:${big.ctimeNs}`,
     });
-    expect(await readFingerprint(file)).toEqual(snapshot.fingerprint);
-    expect(await readFingerprint(join(dir, 'missing'))).toBeNull();
+    expect((await readSnapshot(file)).fingerprint).toEqual(snapshot.fingerprint);
+    expect((await readSnapshot(join(dir, 'missing'))).fingerprint).toBeNull();
   });
 
   it('binary content passes through as BINARY', async () => {
@@ -245,7 +248,7 @@ describe('commit', () => {
     const snapshot = await readSnapshot(file);
     const { fingerprint } = await commitText(snapshot, 'hello\n');
     expect(await readFile(file, 'utf8')).toBe('hello\n');
-    expect(await readFingerprint(file)).toEqual(fingerprint);
+    expect((await readSnapshot(file)).fingerprint).toEqual(fingerprint);
     expect(await litter(join(dir, 'a/b/c'), 'new.txt')).toEqual([]);
   });
 
@@ -292,7 +295,7 @@ describe('commit', () => {
   it('a new file with a name too long is NAME_TOO_LONG and leaves nothing behind', async () => {
     const file = join(dir, `${'n'.repeat(300)}.txt`);
     const error = await caught(
-      commitText(await readSnapshot(join(dir, 'ok.txt')).then((s) => ({ ...s, path: file })), 'x'),
+      commitText(await readSnapshot(join(dir, 'ok.txt')).then((s: Snapshot) => ({ ...s, path: file })), 'x'),
     );
     expect(error.code).toBe('NAME_TOO_LONG');
     expect(await readdir(dir)).toEqual([]);

@@ -7,8 +7,8 @@
  */
 import { unlinkSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
+import { removePatch } from '../../reverse-patch.js';
 import type { LineIndex, LineIndexCache } from '../read/line-index.js';
-import { removePatch } from './reverse-patch.js';
 
 export interface PreparedWrite {
   /** The new content, in the target's folder, with the target's owner and mode. */

@@ -6,11 +6,11 @@
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import type { ProgressReporter } from '../../../core/progress.js';
+import { type FileSlice, PatchWriter } from '../../reverse-patch.js';
 import { readChunks, readRange, SequentialSource } from '../read/chunks.js';
 import { IndexShifter } from '../read/index-shift.js';
 import type { LineIndex } from '../read/line-index.js';
 import { countTerminators, TerminatorCounter } from '../read/line-scan.js';
-import { type FileSlice, PatchWriter } from './reverse-patch.js';
 import { type FileOwner, TempWriter } from './temp-writer.js';
 
 /** Bytes put in place of a span: in memory (new text), or a slice of a patch file (undo). */

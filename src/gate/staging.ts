@@ -7,10 +7,10 @@ export interface StagedChange {
 }
 
 /**
- * Changes proposed but not yet applied (preview mode: a client shows the diff and the person approves a
+ * Changes staged but not yet applied (preview mode: a client shows the diff and the person approves a
  * separate apply call). Each can be applied once, before it expires, and only if the file has not changed.
  */
-export class PendingChanges {
+export class StagedChanges {
   private readonly pending = new Map<string, { proposal: Proposal; expiresAt: number }>();
   private readonly used = new Set<string>();
 
