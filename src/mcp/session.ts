@@ -189,7 +189,8 @@ export function createSessionServer(
     try {
       const set = await tools.get(extra.requestId);
       if (!('execute' in set)) return failureResult(name, set.code, set.message);
-      let result = await runInCall(context, () => set.execute(name, args ?? {}));
+      // The request's signal fires when the client cancels the call: nothing is written after that.
+      let result = await runInCall(context, () => set.execute(name, args ?? {}, { signal: extra.signal }));
       if (!asksPerson) result = asPolicyDenial(result);
       log.info(summary(name, result));
       return toCallToolResult(result);
