@@ -9,7 +9,6 @@ import {
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { stringEditPlan } from './streaming.js';
-import { computeStringEdits } from './string-edits.js';
 import { defineTool, editing } from './tool.js';
 
 const schema = z.strictObject({
@@ -47,8 +46,14 @@ export const editFileTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        compute: (base) =>
-          computeStringEdits(base, base.display ?? input.file_path, [input], context.matching),
+        // core's matching and edit rules load with the first edit, not at start-up.
+        compute: async (base) =>
+          (await import('./string-edits.js')).computeStringEdits(
+            base,
+            base.display ?? input.file_path,
+            [input],
+            context.matching,
+          ),
         plan: stringEditPlan(input, context.matching),
       }),
     });

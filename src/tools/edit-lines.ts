@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyLineEdits, type LineEdit } from '../core/edit.js';
+import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
 import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
@@ -64,7 +64,7 @@ export const editLinesTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        compute: (base) => {
+        compute: async (base) => {
           if (!base.exists) {
             throw new EditgateError(
               'FILE_NOT_FOUND',
@@ -72,6 +72,8 @@ export const editLinesTool = defineTool({
               { path: base.display },
             );
           }
+          // core's edit rules load with the first edit, not at start-up.
+          const { applyLineEdits } = await import('../core/edit.js');
           return { text: applyLineEdits(base.text, edits).text };
         },
         plan: lineEditPlan(edits),

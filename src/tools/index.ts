@@ -4,15 +4,12 @@ import { z } from 'zod';
 import { EditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ProgressCallback } from '../core/progress.js';
 import type { Approver } from '../gate/approval.js';
-import { Gate, type Screening } from '../gate/gate.js';
+import type { Gate, Screening } from '../gate/gate.js';
 import { SessionGrants } from '../gate/grants.js';
 import type { Hooks } from '../gate/hooks.js';
 import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
-import { Guard } from '../workspace/guard.js';
-import { History } from '../workspace/history.js';
-import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD, Streamer } from '../workspace/stream/index.js';
-import { Workspace } from '../workspace/workspace.js';
+import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
@@ -153,6 +150,17 @@ function checkRoots(root: string | string[]): string[] {
   });
 }
 
+async function loadGate() {
+  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }] = await Promise.all([
+    import('../gate/gate.js'),
+    import('../workspace/guard.js'),
+    import('../workspace/history.js'),
+    import('../workspace/stream/streamer.js'),
+    import('../workspace/workspace.js'),
+  ]);
+  return { Gate, Guard, History, Streamer, Workspace };
+}
+
 function checkThreshold(options: CreateEditToolsOptions): number {
   const threshold = options.streamThreshold ?? DEFAULT_STREAM_THRESHOLD;
   if (!(threshold >= 1 && threshold <= MAX_STREAM_THRESHOLD)) {
@@ -178,36 +186,38 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   const roots = checkRoots(options.root);
   const threshold = checkThreshold(options);
   const readLimit = options.readLimit ?? 2000;
-  const streamer = new Streamer({
-    threshold,
-    onProgress: options.onProgress,
-    chunkSize: options.streamChunkSize,
-    // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
-    patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
-  });
-  const history = new History({ stateDir: options.stateDir });
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
   const session = new SessionGrants();
   const preview = options.mode === 'preview';
   const active = preview ? [...TOOLS, applyChangeTool] : TOOLS;
   let gatePromise: Promise<Gate> | undefined;
 
+  // The gate and the workspace below it load at the first call, not with the definitions: a command that
+  // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= Guard.create({ roots, deny: options.deny }).then(
-      (guard) =>
-        new Gate({
-          workspace: new Workspace({ guard, history, streamer }),
-          approve: options.approve,
-          policy: options.policy,
-          readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
-          hooks: options.hooks,
-          requireReadBeforeEdit: options.requireReadBeforeEdit,
-          auditLog: options.auditLog,
-          onPreview: options.onPreview,
-          session,
-          stagedTtlMs: options.stagedTtlMs,
-        }),
-    );
+    gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
+      const guard = await Guard.create({ roots, deny: options.deny });
+      const streamer = new Streamer({
+        threshold,
+        onProgress: options.onProgress,
+        chunkSize: options.streamChunkSize,
+        // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+        patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+      });
+      const history = new History({ stateDir: options.stateDir });
+      return new Gate({
+        workspace: new Workspace({ guard, history, streamer }),
+        approve: options.approve,
+        policy: options.policy,
+        readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
+        hooks: options.hooks,
+        requireReadBeforeEdit: options.requireReadBeforeEdit,
+        auditLog: options.auditLog,
+        onPreview: options.onPreview,
+        session,
+        stagedTtlMs: options.stagedTtlMs,
+      });
+    });
     return gatePromise;
   };
 

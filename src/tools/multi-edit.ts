@@ -11,7 +11,6 @@ import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { computeStringEdits } from './string-edits.js';
 import { defineTool, editing } from './tool.js';
 
 const editSchema = z.preprocess(
@@ -59,8 +58,14 @@ export const multiEditTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        compute: (base) =>
-          computeStringEdits(base, base.display ?? input.file_path, input.edits, context.matching),
+        // core's matching and edit rules load with the first edit, not at start-up.
+        compute: async (base) =>
+          (await import('./string-edits.js')).computeStringEdits(
+            base,
+            base.display ?? input.file_path,
+            input.edits,
+            context.matching,
+          ),
         tooLarge: refuseHuge('multi_edit'),
       }),
     });

@@ -2,23 +2,20 @@
  * The tools' side of the streaming path (workspace/stream): files of `streamThreshold` bytes or more are
  * read and edited without ever holding them in memory. edit_file and edit_lines give the workspace a plan
  * for such a file beside their in-memory computation; write_file and multi_edit cannot stream and refuse
- * huge files with TOO_LARGE, saying what to use instead.
+ * huge files with TOO_LARGE, saying what to use instead. The streaming machinery is loaded the first time a
+ * huge file is met, never at start-up.
  */
 import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
 import { formatBytes } from '../core/format-bytes.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import {
-  planLineEdits,
-  planStringEdit,
-  readLines,
-  type StreamFile,
-  type StreamPlanner,
-} from '../workspace/stream/index.js';
+import type { StreamFile, StreamPlanner } from '../workspace/stream/index.js';
 import type { EditSpec } from '../workspace/workspace.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import type { ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
+
+const stream = () => import('../workspace/stream/index.js');
 
 /** read_file of a huge file, in read_file's format. */
 export async function readHugeFile(
@@ -27,6 +24,7 @@ export async function readHugeFile(
   file: StreamFile,
   input: { offset?: number; limit?: number; encoding?: string },
 ): Promise<ToolSuccess> {
+  const { readLines } = await stream();
   const { streamer } = context.workspace;
   const progress = streamer.progress(file, context.signal);
   const index = await streamer.index(file, input.encoding, progress);
@@ -63,8 +61,8 @@ export function stringEditPlan(
   input: { old_string: string; new_string: string; replace_all?: boolean },
   matching: 'exact' | 'tolerant',
 ): StreamPlanner {
-  return ({ handle, index, progress, display, chunkSize }) =>
-    planStringEdit(
+  return async ({ handle, index, progress, display, chunkSize }) =>
+    (await stream()).planStringEdit(
       handle,
       index,
       {
@@ -81,7 +79,7 @@ export function stringEditPlan(
 /** edit_lines' plan on a huge file. */
 export function lineEditPlan(edits: LineEdit[]): StreamPlanner {
   return async ({ handle, index, chunkSize }) => {
-    const spans = await planLineEdits(handle, index, edits, chunkSize);
+    const spans = await (await stream()).planLineEdits(handle, index, edits, chunkSize);
     return { spans: () => spans, reversible: true };
   };
 }

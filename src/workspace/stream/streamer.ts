@@ -16,6 +16,7 @@ import { O_READ, tempPathFor } from '../io.js';
 import type { FileBase } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
 import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
+import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 import { discardPrepared, type PreparedWrite, trackTemp } from './write/prepared.js';
 import { diffSpans } from './write/span-diff.js';
 import { type Span, type Until, writeWithSpans } from './write/span-writer.js';
@@ -40,9 +41,6 @@ export function chunkSizeOf(options: StreamOptions): number {
   return Math.max(1, Math.floor(size));
 }
 
-export const DEFAULT_STREAM_THRESHOLD = 32 << 20;
-/** Above this the normal path would come too close to V8's string limit (~512 MiB) with a UTF-8 file. */
-export const MAX_STREAM_THRESHOLD = 256 << 20;
 
 export interface StreamerOptions extends StreamOptions {
   /** Files of at least this many bytes are streamed. Default 32 MiB; at most 256 MiB. */
