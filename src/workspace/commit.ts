@@ -118,7 +118,7 @@ async function commitText(
   const bytes = encodeText(text, codec);
   const old = 'text' in base && base.exists ? encodeText(base.text, base.codec) : null;
   const window = old ? changedWindow(old, bytes) : null;
-  const hash = sha256(bytes);
+  let hash: string | undefined;
   const folder = dirname(path);
   let temp: string | undefined;
   let fd: number | undefined;
@@ -135,7 +135,10 @@ async function commitText(
         fd = openSync(temp, 'wx', current ? 0o600 : 0o666);
         await writeWhole(fd, bytes);
         if (current) copyOwner(fd, current);
-        await syncFile(fd);
+        // The hash is needed only once the file is written: worked out while the disk flushes.
+        const synced = syncFile(fd);
+        hash = sha256(bytes);
+        await synced;
         await beforeIrreversible(options, lock);
         if (base.exists) {
           renameSync(temp, path);
@@ -160,7 +163,7 @@ async function commitText(
       { ...options.lock, canonical: true },
     );
     sweepDeadTempsOnce(path);
-    const fingerprint = contentFingerprint(bytes, stats, hash);
+    const fingerprint = contentFingerprint(bytes, stats, hash ?? sha256(bytes));
     const reverse: ReversePatch | null =
       old && window
         ? {

@@ -93,13 +93,15 @@ export function closeQuietly(fd: number): void {
   } catch {}
 }
 
-/** The name a temp file for `path` gets. Exposed so tests and cleanup agree on the pattern. */
+/** Random per process, then counted: a unique temp name without asking for entropy on every write. */
+const tempPrefix = randomBytes(4).toString('hex');
+let tempCount = 0;
+
+/** The name a temp file for `path` gets: `.<name>.editgate-<pid>-<hex>.tmp`, which cleanup recognises. */
 export function tempPathFor(path: string): string {
   // Keep the name short enough that the temp name fits wherever the target name fits.
-  return join(
-    dirname(path),
-    `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
-  );
+  const unique = `${tempPrefix}${(tempCount++).toString(16).padStart(4, '0')}`;
+  return join(dirname(path), `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.tmp`);
 }
 
 function truncateBytes(name: string, maxBytes: number): string {

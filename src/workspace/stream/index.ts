@@ -10,9 +10,9 @@
  */
 export { planLineEdits } from './edit/line-edits.js';
 export { planStringEdit, type StringEditRequest } from './edit/string-edit.js';
+export { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 export type { LineIndex } from './read/line-index.js';
 export { type ReadLine, readLines } from './read/read-lines.js';
-export { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 export {
   type ChangePlan,
   type PlanContext,

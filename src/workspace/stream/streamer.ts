@@ -15,8 +15,8 @@ import { isErrno, mapFsError, staleError } from '../fs-errors.js';
 import { O_READ, tempPathFor } from '../io.js';
 import type { FileBase } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
-import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
+import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
 import { discardPrepared, type PreparedWrite, trackTemp } from './write/prepared.js';
 import { diffSpans } from './write/span-diff.js';
 import { type Span, type Until, writeWithSpans } from './write/span-writer.js';
@@ -40,7 +40,6 @@ export function chunkSizeOf(options: StreamOptions): number {
   const size = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
   return Math.max(1, Math.floor(size));
 }
-
 
 export interface StreamerOptions extends StreamOptions {
   /** Files of at least this many bytes are streamed. Default 32 MiB; at most 256 MiB. */
