@@ -9,7 +9,7 @@ import {
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { stringEditPlan } from './streaming.js';
-import { defineTool, editing } from './tool.js';
+import { defineTool, editing, stringEdits } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to edit'),
@@ -46,14 +46,7 @@ export const editFileTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        // core's matching and edit rules load with the first edit, not at start-up.
-        compute: async (base) =>
-          (await import('./string-edits.js')).computeStringEdits(
-            base,
-            base.display ?? input.file_path,
-            [input],
-            context.matching,
-          ),
+        compute: stringEdits([input], context),
         plan: stringEditPlan(input, context.matching),
       }),
     });

@@ -11,7 +11,7 @@ import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { defineTool, editing } from './tool.js';
+import { defineTool, editing, stringEdits } from './tool.js';
 
 const editSchema = z.preprocess(
   (value) =>
@@ -58,14 +58,7 @@ export const multiEditTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        // core's matching and edit rules load with the first edit, not at start-up.
-        compute: async (base) =>
-          (await import('./string-edits.js')).computeStringEdits(
-            base,
-            base.display ?? input.file_path,
-            input.edits,
-            context.matching,
-          ),
+        compute: stringEdits(input.edits, context),
         tooLarge: refuseHuge('multi_edit'),
       }),
     });

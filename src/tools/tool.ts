@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ChangeOutcome, ChangeRequest, Gate } from '../gate/gate.js';
 import type { EditSpec, Workspace } from '../workspace/workspace.js';
 import type { ToolSuccess } from './result.js';
+import type { StringEditInput } from './string-edits.js';
 
 export interface ToolContext {
   gate: Gate;
@@ -47,6 +48,15 @@ export interface ToolSpec<Input = unknown> {
 
 export function defineTool<Input>(spec: ToolSpec<Input>): ToolSpec<Input> {
   return spec;
+}
+
+/**
+ * edit_file's and multi_edit's change to a file held in memory: their edits checked and applied by core's
+ * rules (string-edits.ts), which load with the first edit, not at start-up.
+ */
+export function stringEdits(edits: StringEditInput[], context: ToolContext): EditSpec['compute'] {
+  return async (base) =>
+    (await import('./string-edits.js')).computeStringEdits(base, base.display ?? '', edits, context.matching);
 }
 
 /** A ChangeRequest's `prepare` for an edit: the workspace computes it on the file's own path. */

@@ -43,12 +43,12 @@ import {
   statToken,
 } from './fingerprint.js';
 import { appearedError, isErrno, mapFsError, staleError } from './fs-errors.js';
-import { closeQuietly, O_READ, readAt, syncFile, syncFolder, tempPathFor, writeWhole } from './io.js';
+import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempPathFor, writeWhole } from './io.js';
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
 import { assertRegularFile, type FileBase, type Snapshot } from './read.js';
 import { type ReversePatch, reverseRecords } from './reverse-patch.js';
 import type { LineIndexCache } from './stream/read/line-index.js';
-import { discardPrepared, type PreparedWrite, untrackTemp } from './stream/write/prepared.js';
+import { discardPrepared, type PreparedWrite } from './stream/write/prepared.js';
 
 /** What a change puts in place of the file. */
 export type NewContent =
@@ -205,7 +205,7 @@ async function commitPrepared(
         try {
           renameSync(prepared.temp, path);
           committed = true;
-          untrackTemp(prepared.temp);
+          letGo(prepared.temp);
           await syncFolder(dirname(path));
           return statFingerprint(fstatSync(temp, { bigint: true }));
         } finally {

@@ -6,7 +6,7 @@
  * never held for long: fsync, and reads and writes of more than SYNC_BYTES.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsync, openSync, read, readSync, write, writeSync } from 'node:fs';
+import { closeSync, constants, fsync, openSync, read, readSync, unlinkSync, write, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
@@ -112,4 +112,29 @@ function truncateBytes(name: string, maxBytes: number): string {
     out += ch;
   }
   return out;
+}
+
+/**
+ * Files this process made that must not outlive it (prepared temp files, reverse patches of a history kept
+ * in memory): removed when the process exits, unless let go first (committed, kept on disk, removed).
+ */
+const leftAtExit = new Set<string>();
+let exitHooked = false;
+
+export function removeAtExit(path: string): void {
+  leftAtExit.add(path);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const file of leftAtExit) {
+      try {
+        unlinkSync(file);
+      } catch {}
+    }
+  });
+}
+
+/** The file is no longer this process's to remove. */
+export function letGo(path: string): void {
+  leftAtExit.delete(path);
 }

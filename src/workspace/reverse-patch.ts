@@ -13,11 +13,11 @@
  * old offset, old length) followed by the old bytes.
  */
 import { randomUUID } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
+import { letGo, removeAtExit } from './io.js';
 import { readRange } from './stream/read/chunks.js';
 import type { ChangePlan } from './stream/streamer.js';
 import type { Span } from './stream/write/span-writer.js';
@@ -76,7 +76,8 @@ export class PatchWriter {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const path = join(folder, name);
     const handle = await open(path, 'wx', 0o600);
-    trackPatch(path);
+    // Patches of a history kept in memory are useless once the process is gone.
+    removeAtExit(path);
     const writer = new PatchWriter(path, handle);
     await writer.put(MAGIC);
     return writer;
@@ -247,30 +248,13 @@ function corrupt(): EditgateError {
   );
 }
 
-// Patches of a history kept in memory are useless once the process is gone.
-const live = new Set<string>();
-let hooked = false;
-
-function trackPatch(path: string): void {
-  live.add(path);
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => {
-    for (const file of live) {
-      try {
-        unlinkSync(file);
-      } catch {}
-    }
-  });
-}
-
 /** A patch that history keeps on disk across processes must survive this process. */
 export function keepPatch(path: string): void {
-  live.delete(path);
+  letGo(path);
 }
 
 export async function removePatch(path: string): Promise<void> {
-  live.delete(path);
+  letGo(path);
   await unlink(path).catch(() => {});
 }
 

@@ -12,12 +12,12 @@ import type { MatchTier } from '../../core/match.js';
 import { type ProgressCallback, ProgressReporter } from '../../core/progress.js';
 import { type Fingerprint, statFingerprint } from '../fingerprint.js';
 import { isErrno, mapFsError, staleError } from '../fs-errors.js';
-import { O_READ, tempPathFor } from '../io.js';
+import { O_READ, removeAtExit, tempPathFor } from '../io.js';
 import type { FileBase } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
-import { discardPrepared, type PreparedWrite, trackTemp } from './write/prepared.js';
+import { discardPrepared, type PreparedWrite } from './write/prepared.js';
 import { diffSpans } from './write/span-diff.js';
 import { type Span, type Until, writeWithSpans } from './write/span-writer.js';
 
@@ -262,7 +262,8 @@ export class Streamer {
       index: result.index,
       indexes: this.indexes,
     };
-    trackTemp(prepared.temp);
+    // Until it is committed or discarded; removed if the process exits first.
+    removeAtExit(prepared.temp);
     try {
       // The bytes the spans were planned on must be the bytes that were copied.
       if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {

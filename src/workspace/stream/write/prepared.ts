@@ -5,8 +5,8 @@
  * anything left when the process exits is removed then (temp files of killed processes are swept by the
  * next write to the same file, as for the normal path).
  */
-import { unlinkSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
+import { letGo } from '../../io.js';
 import { removePatch } from '../../reverse-patch.js';
 import type { LineIndex, LineIndexCache } from '../read/line-index.js';
 
@@ -23,31 +23,9 @@ export interface PreparedWrite {
   indexes?: LineIndexCache;
 }
 
-const temps = new Set<string>();
-let hooked = false;
-
-/** Remember a temp file until it is committed or discarded. */
-export function trackTemp(path: string): void {
-  temps.add(path);
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => {
-    for (const temp of temps) {
-      try {
-        unlinkSync(temp);
-      } catch {}
-    }
-  });
-}
-
-/** The temp file became the target. */
-export function untrackTemp(path: string): void {
-  temps.delete(path);
-}
-
 /** Remove everything a prepared change left on disk. Never throws. */
 export async function discardPrepared(prepared: PreparedWrite): Promise<void> {
-  temps.delete(prepared.temp);
+  letGo(prepared.temp);
   await unlink(prepared.temp).catch(() => {});
   if (prepared.patch) await removePatch(prepared.patch);
 }
