@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectGarbage, formatMs, formatRatio, median, printTable } from './lib.mjs';
+import { collectGarbage, formatMs, formatRatio, median, peakRssOfMb, printTable } from './lib.mjs';
 
 const ROUNDS = Number(process.env.EDITGATE_BENCH_ROUNDS ?? 3);
 const BIG = process.env.EDITGATE_BENCH_BIG !== '0';
@@ -52,16 +52,6 @@ function makeFile(folder, name, lines, lineOf) {
   const text = `${Array.from({ length: lines }, (_, n) => lineOf(n)).join('\n')}\n`;
   writeFileSync(join(folder, name), text);
   return text;
-}
-
-/** Peak resident set size of a process in MB (Linux). */
-function peakMb(pid) {
-  try {
-    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A fresh temp folder; `remove()` when done (lib's tempDir adds an exit listener per folder: too many here). */
@@ -172,7 +162,7 @@ async function editgateMcp(root, file, edits, { lines, pageLines = 3000 }) {
     await call(client, 'edit_file', { file_path: file, old_string: edit.old, new_string: edit.new });
   }
   const ms = (performance.now() - start) / edits.length;
-  const memory = peakMb(transport.pid);
+  const memory = peakRssOfMb(transport.pid);
   await client.close();
   return { ms, peakMb: memory };
 }
@@ -187,7 +177,7 @@ async function referenceMcp(root, file, edits) {
     await call(client, 'edit_file', { path, edits: [{ oldText: edit.old, newText: edit.new }] });
   }
   const ms = (performance.now() - start) / edits.length;
-  const memory = peakMb(transport.pid);
+  const memory = peakRssOfMb(transport.pid);
   await client.close();
   return { ms, peakMb: memory };
 }
