@@ -49,8 +49,9 @@ export interface ApprovalFile {
 export type Decision = 'once' | 'file' | 'all' | 'deny' | { deny: string };
 
 /**
- * Who decides. `context.signal` fires when the call is cancelled: an approver that can take its question
- * back (close a prompt, withdraw an elicitation) should; its answer no longer counts either way.
+ * Who decides. The gate always passes `context`; `context.signal` (present when the call can be cancelled)
+ * fires when the call is cancelled: an approver that can take its question back (close a prompt, withdraw
+ * an elicitation) should; its answer no longer counts either way.
  */
 export type Approver = (
   request: ApprovalRequest,
@@ -108,7 +109,7 @@ export async function askApprover(
   if (signal?.aborted) throw cancelledError();
   let answer: Promise<Decision>;
   try {
-    answer = Promise.resolve(approver(request, signal ? { signal } : undefined));
+    answer = Promise.resolve(approver(request, { signal }));
   } catch (error) {
     answer = Promise.reject(error);
   }
