@@ -100,6 +100,12 @@ export async function commitChange(
   }
 }
 
+/** The bytes of a text base: as read when the Snapshot kept them, else its text encoded again (exactly). */
+function oldBytes(base: CommitBase): Buffer | null {
+  if (!('text' in base) || !base.exists) return null;
+  return base.bytes ?? encodeText(base.text, base.codec);
+}
+
 /** Bytes [start, oldEnd) of the old content became [start, newEnd) of the new one; the rest is the same. */
 interface Window {
   start: number;
@@ -116,7 +122,7 @@ async function commitText(
   const { path, display } = base;
   // Refused here (ENCODING) before anything is touched.
   const bytes = encodeText(text, codec);
-  const old = 'text' in base && base.exists ? encodeText(base.text, base.codec) : null;
+  const old = oldBytes(base);
   const window = old ? changedWindow(old, bytes) : null;
   let hash: string | undefined;
   const folder = dirname(path);

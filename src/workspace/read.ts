@@ -24,6 +24,12 @@ export interface Snapshot extends FileBase {
   codec: TextCodec;
   /** Permission bits (null when the file does not exist). */
   mode: number | null;
+  /**
+   * The bytes `text` was decoded from, kept so that a commit need not encode the old text again to find
+   * the bytes it replaces. Absent for a file that does not exist; a Snapshot built by hand may leave it
+   * out (the text is encoded then).
+   */
+  bytes?: Buffer;
 }
 
 export interface ReadOptions {
@@ -68,6 +74,7 @@ export async function readSnapshot(path: string, options: ReadOptions = {}): Pro
     mode: Number(stats.mode) & 0o7777,
     fingerprint: contentFingerprint(bytes, stats, same ? known.hash : undefined),
     display,
+    bytes,
   };
 }
 

@@ -288,7 +288,7 @@ describe('commit', () => {
     await writeFile(file, 'v1\n');
     const first = await readSnapshot(file);
     const { fingerprint } = await commitText(first, 'v2\n');
-    await commitText({ ...first, text: 'v2\n', fingerprint }, 'v3\n');
+    await commitText({ ...first, text: 'v2\n', bytes: Buffer.from('v2\n'), fingerprint }, 'v3\n');
     expect(await readFile(file, 'utf8')).toBe('v3\n');
   });
 
