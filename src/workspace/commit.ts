@@ -47,8 +47,7 @@ import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempPathFor,
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
 import { assertRegularFile, type FileBase, type Snapshot } from './read.js';
 import { type ReversePatch, reverseRecords } from './reverse-patch.js';
-import type { LineIndexCache } from './stream/read/line-index.js';
-import { discardPrepared, type PreparedWrite } from './stream/write/prepared.js';
+import { discardPrepared, type LineIndexCache, type PreparedWrite, readRange } from './stream/index.js';
 
 /** What a change puts in place of the file. */
 export type NewContent =
@@ -317,29 +316,12 @@ async function stillThere(fd: number, size: number, replaced: Replaced): Promise
     if (record.oldStart + length > size) return false;
     const expected = Buffer.isBuffer(record.old)
       ? record.old.subarray(0, length)
-      : await readSlice(record.old.handle, record.old.offset, length);
+      : await readRange(record.old.handle, record.old.offset, length);
     if (!(await readAt(fd, record.oldStart, length)).equals(expected)) return false;
     budget -= length;
     if (budget <= 0 || ++records >= SPAN_CHECK_RECORDS) break;
   }
   return true;
-}
-
-async function readSlice(
-  handle: {
-    read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  },
-  offset: number,
-  length: number,
-): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(buffer, done, length - done, offset + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return buffer.subarray(0, done);
 }
 
 /** The one window where two byte strings differ, found with native compares of whole blocks. */

@@ -18,9 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { letGo, removeAtExit } from './io.js';
-import { readRange } from './stream/read/chunks.js';
-import type { ChangePlan } from './stream/streamer.js';
-import type { Span } from './stream/write/span-writer.js';
+import { type ChangePlan, readRange, type Span } from './stream/index.js';
 
 const MAGIC = Buffer.from('EGPATCH1');
 const HEADER = 32;

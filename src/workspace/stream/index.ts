@@ -11,7 +11,8 @@
 export { planLineEdits } from './edit/line-edits.js';
 export { planStringEdit, type StringEditRequest } from './edit/string-edit.js';
 export { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
-export type { LineIndex } from './read/line-index.js';
+export { readRange } from './read/chunks.js';
+export type { LineIndex, LineIndexCache } from './read/line-index.js';
 export { type ReadLine, readLines } from './read/read-lines.js';
 export {
   type ChangePlan,
@@ -23,3 +24,4 @@ export {
   type StreamPlanner,
 } from './streamer.js';
 export { discardPrepared, type PreparedWrite } from './write/prepared.js';
+export type { Span } from './write/span-writer.js';
