@@ -6,7 +6,9 @@
 //   edits to the same file, each server its own copy;
 // - MCP cold start: spawn -> initialize -> tools/list, for both servers;
 // - 5 MB and 50 MB files: a few edits through both servers, per edit, with each server's peak RSS.
-// Rounds alternate which side goes first; every figure is given per round, so the spread shows.
+// The two sides of a comparison take turns call by call (an editgate edit, then the reference's of the same
+// bytes, then the next pair, the order swapped every pair), so a load spike on a shared machine falls on both
+// alike. A round is one file and one set of servers; each cell gives the median of the rounds and their range.
 // Targets: in-process <= 2x the floor; MCP edit <= 1.0x the reference; cold start <= 1.0x the reference;
 // 5 MB and 50 MB at least 2x ahead of the reference (ratio <= 0.5x) with memory bounded.
 // Environment: EDITGATE_BENCH_ROUNDS (default 3), EDITGATE_BENCH_BIG=0 to skip the 5 MB and 50 MB part.
@@ -62,43 +64,56 @@ function tempDir(prefix) {
 
 // --- in process ------------------------------------------------------------------------------------------
 
-/** editgate: read the file once (untimed), then the edits; ms per edit. */
-async function editgateInProcess(folder, edits) {
+/**
+ * One round in process: editgate's edits of app.js (read once first, untimed) and the floor's atomic writes
+ * of the same successive contents to floor.js, taking turns. Ms per edit on each side.
+ */
+async function inProcessRound(folder, edits, texts) {
   const tools = createEditTools({ root: folder, approve: 'allow' });
   const read = await tools.execute('read_file', { file_path: 'app.js' });
   if (!read.ok) throw new Error(read.message);
+  const target = join(folder, 'floor.js');
+  writeFileSync(target, readFileSync(join(folder, 'app.js')));
   collectGarbage();
-  const start = performance.now();
-  for (const edit of edits) {
+  let mine = 0;
+  let floor = 0;
+  const edit = async (e) => {
+    const start = performance.now();
     const result = await tools.execute('edit_file', {
       file_path: 'app.js',
-      old_string: edit.old,
-      new_string: edit.new,
+      old_string: edits[e].old,
+      new_string: edits[e].new,
     });
+    mine += performance.now() - start;
     if (!result.ok) throw new Error(result.message);
-  }
-  return (performance.now() - start) / edits.length;
-}
-
-/** The floor: the same successive contents written atomically and durably; ms per write. */
-async function atomicFloor(folder, texts) {
-  const target = join(folder, 'floor.js');
-  writeFileSync(target, texts[0]);
-  collectGarbage();
-  const start = performance.now();
-  let i = 0;
-  for (const text of texts) {
-    const temp = join(folder, `.floor.js.${process.pid}-${i++}.tmp`);
+  };
+  // The floor: temp file, write, fsync, close, rename, folder fsync, with node:fs/promises.
+  const write = async (e) => {
+    const start = performance.now();
+    const temp = join(folder, `.floor.js.${process.pid}-${e}.tmp`);
     const handle = await open(temp, 'wx', 0o644);
-    await handle.writeFile(text);
+    await handle.writeFile(texts[e]);
     await handle.sync();
     await handle.close();
     await rename(temp, target);
     const dir = await open(folder, 'r');
     await dir.sync();
     await dir.close();
+    floor += performance.now() - start;
+  };
+  for (let e = 0; e < edits.length; e++) {
+    if (e % 2 === 0) {
+      await edit(e);
+      await write(e);
+    } else {
+      await write(e);
+      await edit(e);
+    }
   }
-  return (performance.now() - start) / texts.length;
+  if (readFileSync(join(folder, 'app.js'), 'utf8') !== texts[edits.length - 1]) {
+    throw new Error('in-process edits wrong');
+  }
+  return { mine: mine / edits.length, floor: floor / edits.length };
 }
 
 function textsAfter(text, edits) {
@@ -148,44 +163,15 @@ async function coldStart(make, root) {
   return ms;
 }
 
-/** editgate mcp: reads (untimed) as a model must, then the edits; ms per edit and the server's peak RSS. */
-async function editgateMcp(root, file, edits, { lines, pageLines = 3000 }) {
-  const transport = editgateServer(root);
-  const client = await connect(transport);
-  // A file held in memory must be read in full first (in pages); a streamed one needs only the part.
-  const pages = lines > pageLines * 200 ? 1 : Math.ceil(lines / pageLines);
-  for (let page = 0; page < pages; page++) {
-    await call(client, 'read_file', { file_path: file, offset: page * pageLines + 1, limit: pageLines });
-  }
-  const start = performance.now();
-  for (const edit of edits) {
-    await call(client, 'edit_file', { file_path: file, old_string: edit.old, new_string: edit.new });
-  }
-  const ms = (performance.now() - start) / edits.length;
-  const memory = peakRssOfMb(transport.pid);
-  await client.close();
-  return { ms, peakMb: memory };
-}
-
-/** The reference server's edit_file on the same edits; ms per edit and its peak RSS. */
-async function referenceMcp(root, file, edits) {
-  const transport = referenceServer(root);
-  const client = await connect(transport);
-  const path = join(root, file);
-  const start = performance.now();
-  for (const edit of edits) {
-    await call(client, 'edit_file', { path, edits: [{ oldText: edit.old, newText: edit.new }] });
-  }
-  const ms = (performance.now() - start) / edits.length;
-  const memory = peakRssOfMb(transport.pid);
-  await client.close();
-  return { ms, peakMb: memory };
-}
-
-/** Both servers on fresh copies of the same file, the given side first; checks both ended up the same. */
-async function mcpRound(name, lines, lineOf, edits, editgateFirst) {
+/**
+ * One round over MCP: both servers started on their own copy of the same file, editgate's reads done
+ * (untimed) as a model must do them, then the edits, the two servers taking turns. Ms per edit and each
+ * server's peak RSS; both files must end up the same.
+ */
+async function mcpRound(name, lines, lineOf, edits) {
   const mine = tempDir('editgate-bench-edits-');
   const theirs = tempDir('editgate-bench-edits-ref-');
+  const clients = [];
   try {
     writeFileSync(
       join(mine.path, 'editgate.config.json'),
@@ -193,24 +179,51 @@ async function mcpRound(name, lines, lineOf, edits, editgateFirst) {
     );
     const text = makeFile(mine.path, name, lines, lineOf);
     writeFileSync(join(theirs.path, name), text);
-    const runMine = () => editgateMcp(mine.path, name, edits, { lines });
-    const runTheirs = () => referenceMcp(theirs.path, name, edits);
-    let a;
-    let b;
-    if (editgateFirst) {
-      a = await runMine();
-      b = await runTheirs();
-    } else {
-      b = await runTheirs();
-      a = await runMine();
+    const mineTransport = editgateServer(mine.path);
+    const theirTransport = referenceServer(theirs.path);
+    const a = await connect(mineTransport);
+    clients.push(a);
+    const b = await connect(theirTransport);
+    clients.push(b);
+    // A file held in memory must be read in full first (in pages); a streamed one needs only the part.
+    const pageLines = 3000;
+    const pages = lines > pageLines * 200 ? 1 : Math.ceil(lines / pageLines);
+    for (let page = 0; page < pages; page++) {
+      await call(a, 'read_file', { file_path: name, offset: page * pageLines + 1, limit: pageLines });
+    }
+    const path = join(theirs.path, name);
+    let mineMs = 0;
+    let theirMs = 0;
+    const editMine = async (edit) => {
+      const start = performance.now();
+      await call(a, 'edit_file', { file_path: name, old_string: edit.old, new_string: edit.new });
+      mineMs += performance.now() - start;
+    };
+    const editTheirs = async (edit) => {
+      const start = performance.now();
+      await call(b, 'edit_file', { path, edits: [{ oldText: edit.old, newText: edit.new }] });
+      theirMs += performance.now() - start;
+    };
+    for (const [e, edit] of edits.entries()) {
+      if (e % 2 === 0) {
+        await editMine(edit);
+        await editTheirs(edit);
+      } else {
+        await editTheirs(edit);
+        await editMine(edit);
+      }
     }
     if (lines <= 100_000) {
       const left = readFileSync(join(mine.path, name), 'utf8');
-      const right = readFileSync(join(theirs.path, name), 'utf8');
+      const right = readFileSync(path, 'utf8');
       if (left !== right) throw new Error(`${name}: the two servers wrote different files`);
     }
-    return { editgate: a, reference: b };
+    return {
+      editgate: { ms: mineMs / edits.length, peakMb: peakRssOfMb(mineTransport.pid) },
+      reference: { ms: theirMs / edits.length, peakMb: peakRssOfMb(theirTransport.pid) },
+    };
   } finally {
+    for (const client of clients) await client.close();
     mine.remove();
     theirs.remove();
   }
@@ -239,22 +252,14 @@ const verdicts = [];
     const text = makeFile(folder.path, 'app.js', LINES, jsLine);
     const texts = textsAfter(text, edits);
     // Warm-up: JIT, caches, the lock folder.
-    await editgateInProcess(folder.path, edits.slice(0, 30));
-    makeFile(folder.path, 'app.js', LINES, jsLine);
-    await atomicFloor(folder.path, texts.slice(0, 30));
+    await inProcessRound(folder.path, edits.slice(0, 30), texts);
     const mine = [];
     const floor = [];
     for (let round = 0; round < ROUNDS; round++) {
       makeFile(folder.path, 'app.js', LINES, jsLine);
-      if (round % 2 === 0) {
-        mine.push(await editgateInProcess(folder.path, edits));
-        floor.push(await atomicFloor(folder.path, texts));
-      } else {
-        floor.push(await atomicFloor(folder.path, texts));
-        mine.push(await editgateInProcess(folder.path, edits));
-      }
-      if (readFileSync(join(folder.path, 'app.js'), 'utf8') !== texts.at(-1))
-        throw new Error('in-process edits wrong');
+      const result = await inProcessRound(folder.path, edits, texts);
+      mine.push(result.mine);
+      floor.push(result.floor);
     }
     const ratios = mine.map((m, i) => m / floor[i]);
     rows.push([
@@ -274,9 +279,9 @@ const verdicts = [];
 {
   const mine = [];
   const theirs = [];
-  await mcpRound('app.js', LINES, jsLine, edits.slice(0, 20), true); // warm-up: disk caches, module compile
+  await mcpRound('app.js', LINES, jsLine, edits.slice(0, 20)); // warm-up: disk caches, module compile
   for (let round = 0; round < ROUNDS; round++) {
-    const { editgate, reference: ref } = await mcpRound('app.js', LINES, jsLine, edits, round % 2 === 0);
+    const { editgate, reference: ref } = await mcpRound('app.js', LINES, jsLine, edits);
     mine.push(editgate.ms);
     theirs.push(ref.ms);
   }
@@ -350,13 +355,7 @@ if (BIG) {
     const theirs = [];
     const memory = { editgate: [], reference: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      const { editgate, reference: ref } = await mcpRound(
-        'big.sql',
-        lines,
-        bigLine,
-        bigEdits,
-        round % 2 === 0,
-      );
+      const { editgate, reference: ref } = await mcpRound('big.sql', lines, bigLine, bigEdits);
       mine.push(editgate.ms);
       theirs.push(ref.ms);
       memory.editgate.push(editgate.peakMb);
