@@ -38,7 +38,7 @@ export function statToken(stats: BigIntStats): string {
  * mtime in milliseconds with its fraction, computed as Node computes a plain stat's mtimeMs (a bigint
  * stat's own mtimeMs is cut to whole milliseconds).
  */
-export function mtimeMsOf(stats: BigIntStats): number {
+function mtimeMsOf(stats: BigIntStats): number {
   const seconds = stats.mtimeNs / 1_000_000_000n;
   const nanoseconds = stats.mtimeNs % 1_000_000_000n;
   return Number(seconds) * 1e3 + Number(nanoseconds) / 1e6;

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
 
 /** Up to this many bytes are read or written in one synchronous call. */
-export const SYNC_BYTES = 1 << 20;
+const SYNC_BYTES = 1 << 20;
 
 /** Flags for opening a file to read. NONBLOCK: a FIFO put in place of a file must not hang the open. */
 export const O_READ = constants.O_RDONLY | constants.O_NONBLOCK;
