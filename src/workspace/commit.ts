@@ -3,9 +3,11 @@
  * memory, a temp file prepared by streaming, or nothing: a deletion). Under the file lock, in this order:
  *
  * 1. the stale check: the file is still the version the change was computed from. Its stat token is the
- *    one its fingerprint was taken at and the bytes the change replaces are still there (a token moved:
- *    the whole file is hashed again, and the same bytes under a new mtime are not a change); a file that
- *    did not exist still does not. Else STALE, nothing written.
+ *    one its fingerprint was taken at and its bytes are still the ones the change was computed from (all
+ *    of them for a file of up to 1 MiB, else the replaced ones and their neighbours, or for a streamed
+ *    change the replaced spans); a token that moved means the whole file is hashed again (the same bytes
+ *    under a new mtime are not a change); a file that did not exist still does not. Else STALE, nothing
+ *    written.
  * 2. the new content made durable: text is written to a temp file beside the target (mode and owner
  *    copied) and fsynced; a prepared temp file already is.
  * 3. `verify()` (the guard's recheck of the path), the lock still held, and the call not cancelled: the
@@ -254,6 +256,8 @@ async function commitDeletion(base: CommitBase, options: CommitOptions): Promise
 /** What the replaced bytes were: old bytes and the window a text change replaced, or a streamed patch. */
 type Replaced = { bytes: Buffer; window: Window } | { patch: ReversePatch };
 
+/** Files up to this size are compared whole under the lock. */
+const WHOLE_CHECK_BYTES = 1 << 20;
 /** Bytes compared beside a replaced window: an insertion replaces nothing, its neighbours still count. */
 const CHECK_MARGIN = 64;
 /** The streaming path compares at most this much of the replaced spans (the first 10,000 spans). */
@@ -303,9 +307,12 @@ async function checkBase(base: FileBase, replaced: Replaced | null): Promise<Big
 async function stillThere(fd: number, size: number, replaced: Replaced): Promise<boolean> {
   if ('bytes' in replaced) {
     const { bytes, window } = replaced;
-    const from = Math.max(0, window.start - CHECK_MARGIN);
-    const to = Math.min(bytes.length, window.oldEnd + CHECK_MARGIN);
     if (size !== bytes.length) return false;
+    // A file of up to WHOLE_CHECK_BYTES is compared whole (one read and a memcmp, no hash: tens of
+    // microseconds), so no change to it can pass, whatever the clock; a larger one around the window.
+    const whole = bytes.length <= WHOLE_CHECK_BYTES;
+    const from = whole ? 0 : Math.max(0, window.start - CHECK_MARGIN);
+    const to = whole ? bytes.length : Math.min(bytes.length, window.oldEnd + CHECK_MARGIN);
     return (await readAt(fd, from, to - from)).equals(bytes.subarray(from, to));
   }
   let budget = SPAN_CHECK_BYTES;

@@ -8,8 +8,10 @@
  * cannot be set from user space (unlike mtime), and since Linux 6.13 (multigrain timestamps on ext4, xfs,
  * btrfs, tmpfs) a change made after we looked at a file always gets a ctime different from the one we saw.
  * On older kernels and other systems a same-size rewrite within one timestamp tick could keep the token;
- * so the commit also compares the bytes of the replaced spans (commit.ts), which is where a concurrent edit
- * would hurt most.
+ * so under the lock the commit compares the bytes too (commit.ts: a file of up to 1 MiB whole, a larger
+ * one where the change is). A read that finds the token it last saw reuses that hash: there, on such a
+ * kernel, a same-size rewrite in the same tick as editgate's own write would be taken for the version
+ * editgate wrote.
  *
  * A huge file (the streaming path) is never hashed at all: its token is its identity, stored as the
  * fingerprint's `hash` (so ledger, history and audit log work unchanged). That is stricter than a content

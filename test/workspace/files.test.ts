@@ -243,6 +243,20 @@ describe('stale detection', () => {
 });
 
 describe('commit', () => {
+  it('under the lock, a file the stat token calls unchanged is still compared byte for byte', async () => {
+    // What a coarse clock on an older kernel could hide: the same size and the same stat token, other bytes
+    // far from the edit. Simulated with a base whose bytes differ from the file's while its token is the file's.
+    const file = join(dir, 'f.txt');
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${String(i).padStart(3, '0')}`).join('\n');
+    await writeFile(file, `${lines}\n`);
+    const snapshot = await readSnapshot(file);
+    const seen = snapshot.text.replace('line 099', 'LINE 099');
+    const base = { ...snapshot, text: seen, bytes: Buffer.from(seen) };
+    const error = await caught(commitText(base, seen.replace('line 000', 'edited')));
+    expect(error.code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe(`${lines}\n`);
+  });
+
   it('creates a new file and its missing folders', async () => {
     const file = join(dir, 'a/b/c/new.txt');
     const snapshot = await readSnapshot(file);
