@@ -28,6 +28,8 @@ export interface FileCommand<T extends OptionSpecs> {
   globals: readonly GlobalOptionName[];
   /** Direct commands name the text themselves, so they need no read first (staleness is still checked). */
   requireReadBeforeEdit: boolean;
+  /** Takes --encoding, passed on to the tool as `encoding`. */
+  encoding: boolean;
   /** The tool call; throws UsageError for a wrong command line. */
   toToolCall(line: ParsedCommandLine<T & typeof CHANGE_OPTIONS>): Promise<ToolCall>;
 }
@@ -59,7 +61,7 @@ export const CHANGE_GLOBALS: readonly GlobalOptionName[] = [
 export const ENCODING_OPTION = { encoding: { type: 'string' } } as const;
 
 export const ENCODING_HELP = `  --encoding ENC      the file's encoding when it is not UTF-8 or UTF-16 with a byte-order mark (e.g.
-                      latin1, windows-1252, shift_jis); it is kept when the file is written`;
+                      latin1, windows-1252, shift_jis): read in it, and written in it (a new file too)`;
 
 /** The --encoding value, checked before anything is read: an unknown name is a usage error. */
 export async function encodingOption(value: string | undefined): Promise<{ encoding?: string }> {
@@ -83,14 +85,17 @@ export async function runFileCommand<T extends OptionSpecs>(
 ): Promise<number> {
   let line: ParsedCommandLine<T & typeof CHANGE_OPTIONS>;
   let call: ToolCall;
-  const help = `${command.help}\n${DRY_RUN_HELP}`;
+  const help = [command.help, ...(command.encoding ? [ENCODING_HELP] : []), DRY_RUN_HELP].join('\n');
+  const options = { ...command.options, ...(command.encoding ? ENCODING_OPTION : {}), ...CHANGE_OPTIONS };
   try {
-    line = parseCommandLine(args, { ...command.options, ...CHANGE_OPTIONS }, command.globals);
+    line = parseCommandLine(args, options, command.globals);
     if (line.help) {
       process.stdout.write(commandHelp(help, command.globals));
       return EXIT.ok;
     }
+    const encoding = await encodingOption(line.values.encoding as string | undefined);
     call = await command.toToolCall(line);
+    call.input = { ...call.input, ...encoding };
   } catch (error) {
     return usageFailure(command.name, error);
   }

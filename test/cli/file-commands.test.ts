@@ -78,6 +78,13 @@ describe('editgate edit', () => {
     expect(ambiguous.stderr).toContain('add --replace-all to replace all 2');
     const missing = await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at);
     expect(missing.code).toBe(1);
+    // --dry-run gets the exit code the change would get, with nothing written.
+    const dryDenied = await runCli(['edit', 'locked.ts', '--old', 'a', '--new', 'z', '--dry-run'], at);
+    expect(dryDenied.code).toBe(3);
+    expect(dryDenied.stderr).toContain('DENIED_POLICY');
+    const dryAmbiguous = await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '--dry-run'], at);
+    expect(dryAmbiguous.code).toBe(1);
+    expect(readFileSync(join(ws.root, 'locked.ts'), 'utf8')).toBe(APP);
     expect(missing.stderr).toContain('NOT_FOUND');
     expect(missing.stderr).toContain('hint: copy --old exactly from the file');
     const absent = await runCli(['edit', 'absent.ts', '--old', 'a', '--new', 'b', '-y'], at);

@@ -47,23 +47,6 @@ describe('--dry-run', () => {
     expect(readFileSync(file, 'utf8')).toBe(APP);
   });
 
-  it('gives the exit code the change would get: 1 refused by a guard, 3 denied by a policy rule', async () => {
-    const config = { policy: { rules: [{ path: 'locked.ts', action: 'deny' }] } };
-    const ws = cliWorkspace({
-      'app.ts': 'x();\nx();\n',
-      'locked.ts': APP,
-      'editgate.config.json': JSON.stringify(config),
-    });
-    const at = { cwd: ws.root, stateDir: ws.stateDir };
-    const ambiguous = await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '--dry-run'], at);
-    expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toContain('AMBIGUOUS');
-    const denied = await runCli(['edit', 'locked.ts', '--old', 'a = 1', '--new', 'a = 2', '--dry-run'], at);
-    expect(denied.code).toBe(3);
-    expect(denied.stderr).toContain('DENIED_POLICY');
-    expect(readFileSync(join(ws.root, 'locked.ts'), 'utf8')).toBe(APP);
-  });
-
   it('--json: the result says dryRun and written: false, with the diff, and no change id', async () => {
     const ws = cliWorkspace({ 'app.ts': APP });
     const run = await runCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '--dry-run', '--json'], {

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
@@ -13,6 +13,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN, REPO } from '../built-cli.js';
+import { type CliRun, runWithoutTerminal } from '../cli/run-cli.js';
 import { type Block, commandLines, readme, readmeBlocks } from './blocks.js';
 
 // The README's shell commands, run as a reader would run them, where they can run offline and without
@@ -90,32 +91,9 @@ function environment(prefix: string): Record<string, string> {
   };
 }
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** A command line run by bash with no terminal at all (as CI runs it). */
-function shell(command: string, cwd: string, env: Record<string, string>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function shell(command: string, cwd: string, env: Record<string, string>): Promise<CliRun> {
+  return runWithoutTerminal('bash', ['-c', command], { cwd, env });
 }
 
 const shellBlocks = readmeBlocks().filter((block) => block.lang === 'sh' || block.lang === 'bash');

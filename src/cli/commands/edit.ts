@@ -1,14 +1,5 @@
 // `editgate edit FILE --old TEXT --new TEXT`: one exact string replacement, shown and approved first.
-import {
-  CHANGE_GLOBALS,
-  ENCODING_HELP,
-  ENCODING_OPTION,
-  encodingOption,
-  type FileCommand,
-  oneFile,
-  runFileCommand,
-  textOption,
-} from '../file-command.js';
+import { CHANGE_GLOBALS, type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
 import { UsageError } from '../usage.js';
 
 const options = {
@@ -17,7 +8,6 @@ const options = {
   'old-file': { type: 'string' },
   'new-file': { type: 'string' },
   'replace-all': { type: 'boolean' },
-  ...ENCODING_OPTION,
 } as const;
 
 export const HELP = `Usage: editgate edit FILE --old TEXT --new TEXT [--replace-all]
@@ -32,8 +22,7 @@ Options:
   --new TEXT          what to put in its place (may be empty to delete)
   --old-file PATH     read the old text from a file instead ("-": standard input)
   --new-file PATH     read the new text from a file instead ("-": standard input)
-  --replace-all       replace every occurrence, not just the only one
-${ENCODING_HELP}`;
+  --replace-all       replace every occurrence, not just the only one`;
 
 export const editCommand: FileCommand<typeof options> = {
   name: 'edit',
@@ -41,9 +30,9 @@ export const editCommand: FileCommand<typeof options> = {
   options,
   globals: [...CHANGE_GLOBALS, 'matching'],
   requireReadBeforeEdit: false,
+  encoding: true,
   async toToolCall({ values, positionals }) {
     const file = oneFile('edit', positionals);
-    const encoding = await encodingOption(values.encoding);
     const old = await textOption(values, 'old', 'old-file');
     const replacement = await textOption(values, 'new', 'new-file');
     if (!old) throw new UsageError('give the text to replace with --old TEXT (or --old-file PATH)');
@@ -58,7 +47,6 @@ export const editCommand: FileCommand<typeof options> = {
         old_string: old.text,
         new_string: replacement.text,
         ...(values['replace-all'] ? { replace_all: true } : {}),
-        ...encoding,
       },
       stdinBusy: old.fromStdin || replacement.fromStdin,
     };

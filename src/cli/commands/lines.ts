@@ -1,21 +1,11 @@
 // `editgate lines FILE --range START:END --with TEXT`: replace lines by number (edit_lines' rules).
-import {
-  CHANGE_GLOBALS,
-  ENCODING_HELP,
-  ENCODING_OPTION,
-  encodingOption,
-  type FileCommand,
-  oneFile,
-  runFileCommand,
-  textOption,
-} from '../file-command.js';
+import { CHANGE_GLOBALS, type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
 import { UsageError } from '../usage.js';
 
 const options = {
   range: { type: 'string' },
   with: { type: 'string' },
   'with-file': { type: 'string' },
-  ...ENCODING_OPTION,
 } as const;
 
 export const HELP = `Usage: editgate lines FILE --range START:END --with TEXT
@@ -29,8 +19,7 @@ The diff is shown and you are asked before anything is written.
 Options:
   --range START:END   the lines to replace
   --with TEXT         the new lines (may be empty)
-  --with-file PATH    read the new lines from a file instead ("-": standard input)
-${ENCODING_HELP}`;
+  --with-file PATH    read the new lines from a file instead ("-": standard input)`;
 
 /** "3:5" → [3, 5]; "7" → [7, 8] (that line alone). */
 export function parseRange(text: string): [number, number] {
@@ -47,16 +36,16 @@ export const linesCommand: FileCommand<typeof options> = {
   options,
   globals: CHANGE_GLOBALS,
   requireReadBeforeEdit: false,
+  encoding: true,
   async toToolCall({ values, positionals }) {
     const file = oneFile('lines', positionals);
-    const encoding = await encodingOption(values.encoding);
     if (values.range === undefined) throw new UsageError('give the lines to replace with --range START:END');
     const range = parseRange(values.range);
     const replacement = await textOption(values, 'with', 'with-file');
     if (!replacement) throw new UsageError('give the new lines with --with TEXT (--with "" deletes them)');
     return {
       tool: 'edit_lines',
-      input: { file_path: file, edits: [{ range, replacement: replacement.text }], ...encoding },
+      input: { file_path: file, edits: [{ range, replacement: replacement.text }] },
       stdinBusy: replacement.fromStdin,
     };
   },

@@ -17,6 +17,7 @@ export const undoCommand: FileCommand<Record<string, never>> = {
   options: {},
   globals: CHANGE_GLOBALS,
   requireReadBeforeEdit: false,
+  encoding: false,
   async toToolCall({ positionals }) {
     return { tool: 'undo_edit', input: { file_path: oneFile('undo', positionals) }, stdinBusy: false };
   },
