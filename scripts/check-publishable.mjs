@@ -12,7 +12,9 @@ if (!manifest.repository) {
   );
 }
 if (!existsSync(new URL('LICENSE', root))) problems.push('LICENSE is missing.');
-const changelog = existsSync(new URL('CHANGELOG.md', root)) ? readFileSync(new URL('CHANGELOG.md', root), 'utf8') : '';
+const changelog = existsSync(new URL('CHANGELOG.md', root))
+  ? readFileSync(new URL('CHANGELOG.md', root), 'utf8')
+  : '';
 const escaped = manifest.version.replaceAll('.', '\\.');
 if (!new RegExp(`^## \\[${escaped}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm').test(changelog)) {
   problems.push(
