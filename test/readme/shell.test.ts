@@ -29,7 +29,7 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
   [/^npm (install|ci)(\s+#.*)?$/, 'the set-up itself: .ci/run installs a fresh clone with npm ci'],
   [/^npm test(\s+#.*)?$/, '.ci/run runs it, and this test is part of it'],
   [/^npm pack(\s+#.*)?$/, 'rebuilds dist/ in place (prepack); test/package packs and installs the tarball'],
-  [/^npm install --global \.\/editgate-\S+\.tgz/, 'test/package installs the tarball globally'],
+  [/^npm install --global \.\/editgate-\S+\.tgz/, 'test/package installs the tarball and runs its bin'],
   [/^npm install \/path\/to\/editgate\/editgate-\S+\.tgz/, 'test/package installs the tarball in an app'],
   [/^claude mcp add editgate -- node /, 'mcp.test.ts starts the server it configures'],
 ];
