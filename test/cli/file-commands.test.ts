@@ -249,6 +249,11 @@ describe('editgate --help', () => {
     }
     expect(run.stdout).toContain('editgate.config.json');
     expect(run.stdout).toContain('Exit codes');
+    // What is true of deny today: a default that the config's own list replaces (issue #13 will make .git
+    // protected whatever the list says, and change this text with it).
+    expect(run.stdout).toContain('default ["**/.git", "**/.git/**"]');
+    expect(run.stdout).toContain('which a list of your own replaces');
+    expect(run.stdout).not.toMatch(/\.git always/);
     for (const command of ['edit', 'write', 'lines', 'undo']) {
       const help = await runCli([command, '--help'], { cwd: ws.root, stateDir: ws.stateDir });
       expect(help.code).toBe(0);
