@@ -15,7 +15,7 @@ export interface ScriptedTurn {
   calls?: { name: string; input: unknown }[];
   /** Stream everything, then keep the response open without finishing (a model still working). */
   hold?: boolean;
-  /** Prompt tokens the server reports (default 10). */
+  /** Prompt tokens the server reports (default 100 000: more than any test sends, so no truncation warning). */
   inputTokens?: number;
   /** Answer with this HTTP error instead. */
   error?: { status: number; message: string };
@@ -96,7 +96,7 @@ export function anthropicStream(turn: ScriptedTurn, id: string): Reply {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: turn.inputTokens ?? 10, output_tokens: 1 },
+      usage: { input_tokens: turn.inputTokens ?? 100_000, output_tokens: 1 },
     },
   } as { type: string });
   let index = 0;
@@ -168,7 +168,7 @@ export function chatStream(turn: ScriptedTurn, id: string): Reply {
     );
   });
   if (!turn.hold) {
-    const input = turn.inputTokens ?? 10;
+    const input = turn.inputTokens ?? 100_000;
     events.push(chunk({}, turn.calls?.length ? 'tool_calls' : 'stop'), {
       ...(chunk({}, null) as object),
       choices: [],

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Decision } from '../../gate/approval.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import type { CommandPolicy } from './command-policy.js';
-import type { FileChange, FileChangeTracker } from './file-changes.js';
+import { changeKind, type FileChange, type FileChangeTracker } from './file-changes.js';
 
 export interface CommandRequest {
   command: string;
@@ -256,8 +256,4 @@ function describeRun(run: CommandRun, changes: FileChange[], timeoutMs: number) 
     output,
     ...(ok ? {} : { code: run.interrupted ? 'CANCELLED' : run.timedOut ? 'TIMEOUT' : 'EXIT_CODE' }),
   };
-}
-
-export function changeKind(change: FileChange): 'created' | 'deleted' | 'modified' {
-  return change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
 }

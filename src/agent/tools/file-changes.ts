@@ -144,3 +144,7 @@ async function readAll(path: string): Promise<Buffer | undefined> {
     return undefined;
   }
 }
+
+export function changeKind(change: FileChange): 'created' | 'deleted' | 'modified' {
+  return change.before === null ? 'created' : change.after === null ? 'deleted' : 'modified';
+}
