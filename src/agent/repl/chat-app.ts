@@ -87,6 +87,8 @@ export class ChatApp implements SessionFrontEnd {
   private turnAbort: AbortController | undefined;
   private stopTurn = false;
   private exitHint = false;
+  /** Messages sent while the model was working, in order. */
+  private queued: string[] = [];
   private pagerKeys: ((key: Key) => void) | undefined;
   private commands: ChatCommands | undefined;
   private exitResolve: ((code: number) => void) | undefined;
@@ -210,17 +212,20 @@ export class ChatApp implements SessionFrontEnd {
   private submit(): void {
     const text = this.editor.text.trim();
     if (text === '') return;
-    if (this.mode === 'busy') {
-      // Kept in the input for when the turn ends.
-      this.note(
-        'The model is still working: press Esc to interrupt it, or wait; your message stays in the input.',
-      );
-      return;
-    }
     this.editor.remember(this.editor.text);
     this.options.remember?.(this.editor.text);
     this.editor.clear();
     this.screen.dirty();
+    if (this.mode === 'busy') {
+      // Sent when the turn ends (Esc ends it sooner).
+      this.queued.push(text);
+      this.note(`Queued until the model finishes: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
+      return;
+    }
+    this.send(text);
+  }
+
+  private send(text: string): void {
     if (text.startsWith('/')) {
       this.print(promptLines(text, this.look()));
       void this.runCommand(text);
@@ -540,6 +545,8 @@ export class ChatApp implements SessionFrontEnd {
     this.activity = '';
     this.stopSpinner();
     this.screen.dirty();
+    const next = this.queued.shift();
+    if (next !== undefined && this.exitResolve) this.send(next);
   }
 
   private stopSpinner(): void {
