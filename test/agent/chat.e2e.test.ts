@@ -4,12 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
 import { type PtyRun, spawnCli } from '../cli/pty.js';
 import { cliWorkspace } from '../cli/run-cli.js';
-import {
-  deadServerURL,
-  type FakeModelServer,
-  type ScriptedTurn,
-  startFakeModelServer,
-} from './fake-model-server.js';
+import { deadServerURL, type FakeModelServer, startFakeModelServer } from './fake-model-server.js';
 
 // editgate chat as a person meets it: the built CLI in a real pseudo-terminal (node-pty + headless xterm),
 // talking to the fake model server, once per protocol family.

@@ -186,3 +186,67 @@ describe.each(FAMILIES)('runTurn against the $name protocol', (family) => {
     expect(toolResults(server.requests[1]!.body).join('')).toContain('could not be run');
   });
 });
+
+describe('local-model traps', () => {
+  const config = { path: '/nowhere/config.json', providers: {}, prices: {} };
+
+  it('a model that writes a tool call as text: nothing runs, and the person is told why', async () => {
+    const { tools, greet } = await greetWorkspace();
+    const before = await greet();
+    const server = await startFakeModelServer([
+      { text: '<tool_call>{"name": "edit_file", "arguments": {"file_path": "src/greet.ts"}}</tool_call>' },
+    ]);
+    const target = resolveModelTarget({ model: 'ollama/qwen', baseURL: server.baseURL }, config, {});
+    const outcome = await runTurn({
+      ai,
+      model: await createLanguageModel(target),
+      target,
+      system: 's',
+      tools: editKit(tools),
+      messages: [{ role: 'user', content: 'edit' }],
+      signal: new AbortController().signal,
+      stopRequested: () => false,
+      events: recorder().events,
+    });
+    expect(outcome.status).toBe('text-tool-call');
+    expect(outcome.error).toMatch(
+      /^ollama\/qwen wrote a tool call as text instead of calling the tool, so nothing ran\./,
+    );
+    expect(await greet()).toBe(before);
+  });
+
+  it('a server that counts far fewer prompt tokens than were sent: a warning naming the fix', async () => {
+    const { tools } = await greetWorkspace();
+    const server = await startFakeModelServer([
+      { text: 'Hi.', inputTokens: 300 },
+      { text: 'Again.', inputTokens: 300 },
+    ]);
+    const target = resolveModelTarget({ model: 'ollama/qwen', baseURL: server.baseURL }, config, {});
+    const { log, events } = recorder();
+    const warnings = new Set<string>();
+    const run = async () =>
+      runTurn({
+        ai,
+        model: await createLanguageModel(target),
+        target,
+        // About 4000 tokens sent, 300 counted.
+        system: 'The project notes. '.repeat(800),
+        tools: editKit(tools),
+        messages: [{ role: 'user', content: 'hello' }],
+        signal: new AbortController().signal,
+        stopRequested: () => false,
+        events,
+        warnings,
+      });
+    await run();
+    await run();
+    const said = log.filter((line) => line.startsWith('warning'));
+    // Once per session, not once per request.
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      new RegExp(
+        `^warning ${server.baseURL.replace(/[.]/g, '\\.')} counted 300 prompt tokens for a conversation of about \\d+: it probably cut the conversation.*OLLAMA_CONTEXT_LENGTH=32768`,
+      ),
+    );
+  });
+});

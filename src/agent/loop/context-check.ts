@@ -9,13 +9,23 @@ import type { AgentTool } from '../tools/agent-tool.js';
  * below what was sent. Characters / 4 is a rough count of tokens for code and English; the warning needs
  * the server's count to be under half of it, well outside that roughness.
  */
+const messageChars = new WeakMap<ModelMessage, number>();
+
 export function estimateTokens(
   system: string,
   messages: readonly ModelMessage[],
   tools: readonly AgentTool[],
 ): number {
   let chars = system.length;
-  for (const message of messages) chars += JSON.stringify(message.content).length;
+  for (const message of messages) {
+    // A message never changes once in the conversation: each is measured once, not once per request.
+    let length = messageChars.get(message);
+    if (length === undefined) {
+      length = JSON.stringify(message.content).length;
+      messageChars.set(message, length);
+    }
+    chars += length;
+  }
   for (const tool of tools) chars += tool.description.length + JSON.stringify(tool.inputSchema).length;
   return Math.round(chars / 4);
 }

@@ -99,6 +99,7 @@ export class ChatApp implements SessionFrontEnd {
     }
   };
   private readonly onResize = () => this.screen.dirty();
+  private readonly onEnd = () => this.exit(0);
 
   constructor(private readonly options: ChatAppOptions) {
     this.level = options.noColor
@@ -121,9 +122,11 @@ export class ChatApp implements SessionFrontEnd {
     this.restoreRaw = enterRawMode(this.options.input);
     this.options.output.write(BRACKETED_PASTE_ON);
     this.options.input.on('data', this.onData);
+    // The input closing (a hang-up, or Ctrl-D typed before raw mode was on) ends the chat.
+    this.options.input.on('end', this.onEnd);
     this.options.input.resume();
     (this.options.output as NodeJS.EventEmitter).on?.('resize', this.onResize);
-    this.screen.flush();
+    this.screen.open();
     return new Promise((resolve) => {
       this.exitResolve = resolve;
     });
@@ -160,6 +163,7 @@ export class ChatApp implements SessionFrontEnd {
     this.screen.close();
     this.options.output.write(BRACKETED_PASTE_OFF);
     this.options.input.off('data', this.onData);
+    this.options.input.off('end', this.onEnd);
     this.options.input.pause();
     (this.options.output as NodeJS.EventEmitter).off?.('resize', this.onResize);
     this.restoreRaw();
@@ -328,24 +332,26 @@ export class ChatApp implements SessionFrontEnd {
     if (this.activity !== 'Responding') this.activity = 'Responding';
     this.reply += text;
     const width = this.screen.width;
+    const finished: string[] = [];
     const newline = this.reply.lastIndexOf('\n');
     if (newline >= 0) {
-      this.print(replyLines(this.reply.slice(0, newline), this.look()));
+      finished.push(...replyLines(this.reply.slice(0, newline), this.look()));
       this.reply = this.reply.slice(newline + 1);
     }
     const { done, rest } = splitOpenRow(this.reply, width);
-    if (done.length > 0) {
-      this.print(done);
-      this.reply = rest;
-    }
-    this.screen.dirty();
+    finished.push(...done);
+    this.reply = rest;
+    // State first, then the screen: a frame drawn by this commit already shows the new open row.
+    if (finished.length > 0) this.print(finished);
+    else this.screen.dirty();
   }
 
   /** The reply so far goes to the transcript (before a tool call, at the end, or when interrupted). */
   private endReply(interrupted: boolean): void {
     if (this.reply !== '') {
-      this.print(replyLines(this.reply, this.look()));
+      const text = this.reply;
       this.reply = '';
+      this.print(replyLines(text, this.look()));
     }
     if (interrupted) this.print([paint('  ⎋ interrupted', { dim: true }, this.level)]);
   }

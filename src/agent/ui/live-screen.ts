@@ -52,6 +52,8 @@ export class LiveScreen {
   private drawn: Drawn = { widths: [], cursorLine: 0, cursorColumn: 0 };
   private lastFrame = Number.NEGATIVE_INFINITY;
   private timer: { cancel(): void } | undefined;
+  /** Nothing is drawn before `open` (the terminal may not be in raw mode yet). */
+  private opened = false;
   private suspended = false;
   private closed = false;
   /** Frames drawn so far (for the benchmark). */
@@ -97,9 +99,21 @@ export class LiveScreen {
   }
 
   /** Something the live region shows has changed. */
+  /** Starts drawing: pending lines and the live region appear. */
+  open(): void {
+    this.opened = true;
+    this.flush();
+  }
+
   dirty(): void {
-    if (this.closed || this.suspended || this.timer) return;
-    const wait = Math.max(0, this.lastFrame + this.frameMs - this.now());
+    if (!this.opened || this.closed || this.suspended || this.timer) return;
+    const wait = this.lastFrame + this.frameMs - this.now();
+    if (wait <= 0) {
+      // Due now: drawn at once, so frames keep coming while a long burst of text holds the event loop
+      // (timers would only fire after it).
+      this.draw();
+      return;
+    }
     this.timer = this.schedule(() => {
       this.timer = undefined;
       this.draw();
@@ -142,7 +156,7 @@ export class LiveScreen {
   }
 
   private draw(): void {
-    if (this.closed || this.suspended) return;
+    if (!this.opened || this.closed || this.suspended) return;
     const width = this.width;
     const height = this.height;
     let out = this.synchronized ? SYNC_BEGIN : '';
@@ -184,6 +198,7 @@ export class LiveScreen {
 /** A styled line cut to `width` columns (escape sequences kept, never counted). */
 export function cut(line: string, width: number): string {
   if (displayWidth(stripAnsi(line)) <= width) return line;
+  if (width <= 0) return '';
   let out = '';
   let used = 0;
   const pattern = /\x1b\[[0-?]*[ -/]*[@-~]/y;

@@ -1,6 +1,7 @@
 import { type Cell, cellsWidth, toCells, wrapCells } from '../../terminal/cells.js';
 import { type ColorLevel, paint, type Style } from '../../terminal/colors.js';
 import type { Palette } from '../../terminal/palette.js';
+import { cut } from './live-screen.js';
 import { sanitizeOutput } from './sanitize.js';
 
 /**
@@ -86,13 +87,15 @@ export function toolLine(
 ): string {
   const gear = paint('⚙', look.palette.header, look.level);
   const tail = summary ? ` · ${summary}` : '';
-  const fixed = 2 + name.length + 1 + toCells(tail).length;
+  // The gear counts as two columns: string-width (and some terminals) draw it as an emoji.
+  const fixed = 3 + name.length + 1 + toCells(tail).length;
   const room = Math.max(4, look.width - fixed);
   const shown = fitText(oneLine(target), room);
   const painted = summary
     ? ` · ${paint(summary, failed ? look.palette.removedMarker : DIM, look.level)}`
     : '';
-  return `${gear} ${paint(name, BOLD, look.level)}${shown ? ` ${shown}` : ''}${painted}`;
+  // On a very narrow screen even the name and the summary may not fit: the row is cut, never wrapped.
+  return cut(`${gear} ${paint(name, BOLD, look.level)}${shown ? ` ${shown}` : ''}${painted}`, look.width);
 }
 
 /** The one line a decided change leaves: `✓ applied (you: this file)`, `✗ denied (you): reason`. */
@@ -111,8 +114,11 @@ export function detailLines(text: string, look: Look, maxRows: number): string[]
   const all = clean.split('\n').flatMap((line) => rows(line, look.width - 4, false));
   const shown = all.length > maxRows ? all.slice(-maxRows) : all;
   const out = shown.map((row) => `  ${paint('│', DIM, look.level)} ${paint(row, DIM, look.level)}`);
-  if (all.length > maxRows)
-    out.unshift(`  ${paint(`│ … ${all.length - maxRows} more lines above`, DIM, look.level)}`);
+  if (all.length > maxRows) {
+    out.unshift(
+      cut(`  ${paint(`│ … ${all.length - maxRows} more lines above`, DIM, look.level)}`, look.width),
+    );
+  }
   return out;
 }
 
