@@ -6,12 +6,12 @@
 //   3. a scripted 300-turn session with 300 edits: peak RSS under 250 MB, and the last 50 turns within 1.2x
 //      the first 50.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from '@lydell/node-pty';
-import { formatMs, formatRatio, median, printTable, tempDir } from './lib.mjs';
+import { formatMs, formatRatio, median, peakMbOf, printTable, tempDir } from './lib.mjs';
 
 const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const STARTUP_RUNS = 15;
@@ -190,8 +190,9 @@ process.stdin.setRawMode(true);
 process.stdout.write('ready\\n');
 process.stdin.once('data', async () => {
   for (const part of parts) if (!process.stdout.write(part)) await new Promise((r) => process.stdout.once('drain', r));
+  // No process.exit: it would drop what the terminal has not taken yet.
   process.stdin.setRawMode(false);
-  process.exit(0);
+  process.stdin.pause();
 });
 `,
   );
@@ -265,15 +266,6 @@ await exited;
   };
 }
 
-function peakMb(pid) {
-  try {
-    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
-
 async function longSession(dir) {
   const root = join(dir, 'long');
   mkdirSync(root, { recursive: true });
@@ -317,7 +309,7 @@ async function longSession(dir) {
     await run.until(PROMPT_READY, mark);
     times.push(performance.now() - t0);
   }
-  const peak = peakMb(run.child.pid);
+  const peak = peakMbOf(run.child.pid);
   run.child.write('\x04');
   await run.exit;
   server.close();

@@ -149,3 +149,20 @@ describe('text from a model or a command never reaches the screen raw', () => {
     expect(fitText('abc', 5)).toBe('abc');
   });
 });
+
+describe('the ASCII fast path', () => {
+  it('wraps exactly as the cell renderer does', async () => {
+    const fc = await import('fast-check');
+    const { toCells, wrapCells } = await import('../../src/terminal/cells.js');
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z ]{0,200}$/), fc.integer({ min: 1, max: 50 }), (text, width) => {
+        const slow = wrapCells(toCells(text), width, true).map((row) =>
+          row.map((cell) => cell.text).join(''),
+        );
+        expect(replyLines(text, look(width))).toEqual(slow);
+        const { done, rest } = splitOpenRow(text, width);
+        expect([...done, rest]).toEqual(slow);
+      }),
+    );
+  });
+});

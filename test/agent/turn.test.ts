@@ -1,15 +1,13 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT, runTurn, type TurnEvents } from '../../src/agent/loop/turn.js';
-import { createLanguageModel, loadAiSdk } from '../../src/agent/providers/language-model.js';
+import { createLanguageModel } from '../../src/agent/providers/language-model.js';
 import { type ModelTarget, resolveModelTarget } from '../../src/agent/providers/model-target.js';
 import { editKit } from '../../src/agent/tools/edit-kit.js';
 import { EDITS, GREET_AFTER, greetWorkspace, READ } from '../adapters/scenario.js';
 import { type FakeModelServer, type ScriptedTurn, startFakeModelServer } from './fake-model-server.js';
 
 // The turn loop with the real AI SDK providers against the local fake model server, both protocol families.
-
-const ai = await loadAiSdk();
 
 const FAMILIES = [
   { name: 'anthropic', model: 'anthropic/fake', keyVariable: 'ANTHROPIC_API_KEY' },
@@ -69,7 +67,6 @@ describe.each(FAMILIES)('runTurn against the $name protocol', (family) => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Make greet say Hi.' }];
     const { log, events } = recorder();
     const outcome = await runTurn({
-      ai,
       model: await createLanguageModel(target),
       target,
       system: `root ${root}`,
@@ -121,7 +118,6 @@ describe.each(FAMILIES)('runTurn against the $name protocol', (family) => {
     // the interrupt comes while the call is still arriving, and a call never received needs no result.
     const anthropic = family.name === 'anthropic';
     const outcome = await runTurn({
-      ai,
       model: await createLanguageModel(target),
       target,
       system: 's',
@@ -172,7 +168,6 @@ describe.each(FAMILIES)('runTurn against the $name protocol', (family) => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'x' }];
     const { events } = recorder();
     const outcome = await runTurn({
-      ai,
       model: await createLanguageModel(target),
       target,
       system: 's',
@@ -198,7 +193,6 @@ describe('local-model traps', () => {
     ]);
     const target = resolveModelTarget({ model: 'ollama/qwen', baseURL: server.baseURL }, config, {});
     const outcome = await runTurn({
-      ai,
       model: await createLanguageModel(target),
       target,
       system: 's',
@@ -226,7 +220,6 @@ describe('local-model traps', () => {
     const warnings = new Set<string>();
     const run = async () =>
       runTurn({
-        ai,
         model: await createLanguageModel(target),
         target,
         // About 4000 tokens sent, 300 counted.

@@ -1,8 +1,10 @@
-import type { AssistantContent, LanguageModel, ModelMessage, ToolContent, ToolSet } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AssistantContent, ModelMessage, ToolContent } from 'ai';
 import type { ModelTarget } from '../providers/model-target.js';
 import { describeModelError, isAbortError } from '../providers/provider-errors.js';
 import type { AgentTool, AgentToolResult } from '../tools/agent-tool.js';
 import { estimateTokens, truncationWarning } from './context-check.js';
+import { streamModel } from './model-stream.js';
 import { looksLikeTextToolCall, textToolCallMessage } from './text-tool-calls.js';
 
 /**
@@ -41,8 +43,7 @@ export interface TurnEvents {
 }
 
 export interface TurnSettings {
-  ai: typeof import('ai');
-  model: LanguageModel;
+  model: LanguageModelV3;
   target: ModelTarget;
   system: string;
   tools: readonly AgentTool[];
@@ -69,26 +70,8 @@ export interface TurnOutcome {
 export const INTERRUPTED_RESULT = 'This tool call did not run: the user interrupted the turn.';
 export const STOPPED_RESULT = 'This tool call did not run: the user stopped the turn.';
 
-const sdkToolSets = new WeakMap<readonly AgentTool[], ToolSet>();
-
-function sdkTools(ai: typeof import('ai'), tools: readonly AgentTool[]): ToolSet {
-  let set = sdkToolSets.get(tools);
-  if (!set) {
-    set = {};
-    for (const tool of tools) {
-      // No execute: the SDK returns the calls and the loop below runs them.
-      set[tool.name] = ai.tool({
-        description: tool.description,
-        inputSchema: ai.jsonSchema(tool.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
-      });
-    }
-    sdkToolSets.set(tools, set);
-  }
-  return set;
-}
-
 export async function runTurn(settings: TurnSettings): Promise<TurnOutcome> {
-  const { ai, events, signal, messages } = settings;
+  const { events, signal, messages } = settings;
   const byName = new Map(settings.tools.map((tool) => [tool.name, tool]));
   const maxSteps = settings.maxSteps ?? 100;
   const add = (message: ModelMessage) => {
@@ -103,39 +86,33 @@ export async function runTurn(settings: TurnSettings): Promise<TurnOutcome> {
     let usage: StepUsage | undefined;
     let cutShort = false;
     try {
-      const result = ai.streamText({
+      for await (const event of streamModel({
         model: settings.model,
         system: settings.system,
         messages,
-        tools: sdkTools(ai, settings.tools),
-        abortSignal: signal,
+        tools: settings.tools,
+        signal,
         // A local server that refuses the connection will not accept it a second later either.
-        maxRetries: settings.target.local ? 0 : 2,
-        onError: () => {},
-      });
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          text += part.text;
-          events.textDelta(part.text);
-        } else if (part.type === 'reasoning-delta') events.reasoning?.();
-        else if (part.type === 'tool-input-start') events.toolInput?.(part.toolName);
-        else if (part.type === 'tool-call') {
-          const input = part.input;
+        retries: settings.target.local ? 0 : 2,
+      })) {
+        if (event.type === 'text') {
+          text += event.text;
+          events.textDelta(event.text);
+        } else if (event.type === 'reasoning') events.reasoning?.();
+        else if (event.type === 'tool-input') events.toolInput?.(event.name);
+        else if (event.type === 'tool-call') {
           const call: ToolCallInfo = {
-            id: part.toolCallId,
-            name: part.toolName,
-            input:
-              input && typeof input === 'object' && !Array.isArray(input)
-                ? (input as Record<string, unknown>)
-                : {},
-            tool: (part as { invalid?: boolean }).invalid ? undefined : byName.get(part.toolName),
+            id: event.id,
+            name: event.name,
+            input: event.input,
+            tool: event.valid ? byName.get(event.name) : undefined,
           };
           calls.push(call);
           events.callReceived?.(call);
-        } else if (part.type === 'finish-step') {
-          usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
-          if (part.finishReason === 'length') cutShort = true;
-        } else if (part.type === 'error') failure ??= part.error;
+        } else if (event.type === 'finish') {
+          usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+          cutShort = event.cutShort;
+        }
       }
     } catch (error) {
       failure ??= error;

@@ -1,11 +1,11 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelTarget } from './model-target.js';
 
 /**
  * The AI SDK model for a target. Each provider package is imported here, on first use, so that neither
  * `editgate --help` nor chat's own start-up (the input prompt shows before this runs) pays for loading it.
  */
-export async function createLanguageModel(target: ModelTarget): Promise<LanguageModel> {
+export async function createLanguageModel(target: ModelTarget): Promise<LanguageModelV3> {
   const common = {
     ...(target.baseURL ? { baseURL: target.baseURL } : {}),
     ...(target.apiKey ? { apiKey: target.apiKey } : {}),
@@ -32,11 +32,4 @@ export async function createLanguageModel(target: ModelTarget): Promise<Language
       }).chatModel(target.modelId);
     }
   }
-}
-
-/** Loads the AI SDK itself (streamText and friends) on first use. */
-export async function loadAiSdk(): Promise<typeof import('ai')> {
-  // The SDK prints warnings with console.warn, which would land in the middle of the transcript.
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  return import('ai');
 }

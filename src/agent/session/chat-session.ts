@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative as relativePath, resolve } from 'node:path';
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
 import type { Approver, Decision } from '../../gate/approval.js';
 import type { Screening } from '../../gate/gate.js';
 import { type AfterChangeHook, combineAfterChange, type Hooks } from '../../gate/hooks.js';
@@ -9,9 +10,10 @@ import type { Proposal } from '../../gate/proposal.js';
 import type { LoadedConfig } from '../../tools/config.js';
 import { createEditTools, type EditTools } from '../../tools/index.js';
 import { DEFAULT_DENY } from '../../workspace/guard.js';
+import { streamModel } from '../loop/model-stream.js';
 import { systemPrompt } from '../loop/system-prompt.js';
 import { runTurn, type TurnEvents, type TurnOutcome } from '../loop/turn.js';
-import { createLanguageModel, loadAiSdk } from '../providers/language-model.js';
+import { createLanguageModel } from '../providers/language-model.js';
 import { type ModelTarget, withModel } from '../providers/model-target.js';
 import { describeModelError } from '../providers/provider-errors.js';
 import type { AgentTool } from '../tools/agent-tool.js';
@@ -68,7 +70,7 @@ export class ChatSession {
   readonly tools: AgentTool[];
   readonly editTools: EditTools;
   readonly changes = new ChangeLog();
-  private model: LanguageModel | undefined;
+  private model: LanguageModelV3 | undefined;
   private readonly originals = new Map<string, Original>();
   private readonly touched = new Set<string>();
   private readonly warnings = new Set<string>();
@@ -81,7 +83,6 @@ export class ChatSession {
   private constructor(
     private readonly options: ChatSessionOptions,
     scope: WorkspaceScope,
-    private ai: typeof import('ai'),
   ) {
     this.root = scope.root;
     this.target = options.target;
@@ -158,8 +159,7 @@ export class ChatSession {
 
   static async open(options: ChatSessionOptions): Promise<ChatSession> {
     const deny = options.projectConfig.options.deny ?? DEFAULT_DENY;
-    const [scope, ai] = await Promise.all([WorkspaceScope.create(options.root, deny), loadAiSdk()]);
-    return new ChatSession(options, scope, ai);
+    return new ChatSession(options, await WorkspaceScope.create(options.root, deny));
   }
 
   get id(): string | undefined {
@@ -195,7 +195,6 @@ export class ChatSession {
     void this.store?.append({ t: 'message', message: user });
     this.changes.beginTurn();
     const outcome = await runTurn({
-      ai: this.ai,
       model: this.model,
       target: this.target,
       system: this.system,
@@ -311,23 +310,24 @@ export class ChatSession {
   async compact(signal: AbortSignal): Promise<string> {
     if (this.messages.length === 0) throw new Error('There is nothing to compact yet.');
     this.model ??= await createLanguageModel(this.target);
-    let summary: string;
+    let summary = '';
     try {
-      const result = await this.ai.generateText({
+      const request: ModelMessage = {
+        role: 'user',
+        content:
+          'Summarise this conversation so far for yourself, to continue the work without it: the task, decisions made, files read and changed (with paths), what is done and what is left. Be concise and specific. Reply with the summary only.',
+      };
+      for await (const event of streamModel({
         model: this.model,
         system: this.system,
-        messages: [
-          ...this.messages,
-          {
-            role: 'user',
-            content:
-              'Summarise this conversation so far for yourself, to continue the work without it: the task, decisions made, files read and changed (with paths), what is done and what is left. Be concise and specific. Reply with the summary only.',
-          },
-        ],
-        abortSignal: signal,
-        maxRetries: this.target.local ? 0 : 2,
-      });
-      summary = result.text.trim();
+        messages: [...this.messages, request],
+        tools: [],
+        signal,
+        retries: this.target.local ? 0 : 2,
+      })) {
+        if (event.type === 'text') summary += event.text;
+      }
+      summary = summary.trim();
     } catch (error) {
       throw new Error(describeModelError(error, this.target));
     }

@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from '../../gate/approval.js';
-import { toCells } from '../../terminal/cells.js';
 import { paint } from '../../terminal/colors.js';
+import { type Choice, choiceRows, questionText } from '../../terminal/prompt.js';
 import type { CommandRequest } from '../tools/bash.js';
 import { fitText, type Look, oneLine } from './transcript.js';
 
@@ -12,11 +12,6 @@ import { fitText, type Look, oneLine } from './transcript.js';
 export type CardSubject =
   | { kind: 'change'; request: ApprovalRequest }
   | { kind: 'command'; request: CommandRequest };
-
-interface Choice {
-  key: string;
-  label: string;
-}
 
 export function cardChoices(subject: CardSubject): Choice[] {
   if (subject.kind === 'command') {
@@ -40,19 +35,7 @@ export function cardChoices(subject: CardSubject): Choice[] {
 }
 
 export function cardQuestion(subject: CardSubject): string {
-  if (subject.kind === 'command') return 'Run this command?';
-  const { request } = subject;
-  const path = oneLine(request.path);
-  switch (request.kind) {
-    case 'create':
-      return `Create ${path}?`;
-    case 'delete':
-      return `Delete ${path}?`;
-    case 'read':
-      return request.question ? oneLine(request.question) : `Allow reading ${path}?`;
-    default:
-      return `Apply this edit to ${path}?`;
-  }
+  return subject.kind === 'command' ? 'Run this command?' : questionText(subject.request);
 }
 
 export function renderCard(subject: CardSubject, look: Look): string[] {
@@ -71,25 +54,14 @@ export function renderCard(subject: CardSubject, look: Look): string[] {
         ),
       );
   }
-  lines.push(...choiceRows(cardChoices(subject), look));
+  // The CLI's prompt lays the keys out; one column is kept free (the live region's rows never fill the width).
+  const display = {
+    level: look.level,
+    theme: look.palette.theme,
+    width: look.width - 1,
+    height: 24,
+    tabWidth: 4,
+  };
+  lines.push(...choiceRows(cardChoices(subject), display, look.palette));
   return lines;
-}
-
-function choiceRows(choices: readonly Choice[], look: Look): string[] {
-  const rows: string[] = [];
-  let row = '';
-  let used = 0;
-  for (const choice of choices) {
-    const width = toCells(`${choice.key} ${choice.label}`).length;
-    const gap = used === 0 ? 2 : 3;
-    if (used > 0 && used + gap + width > look.width - 1) {
-      rows.push(row);
-      row = '';
-      used = 0;
-    }
-    row += `${used === 0 ? '  ' : ' · '}${paint(choice.key, look.palette.key, look.level)} ${choice.label}`;
-    used += (used === 0 ? 2 : 3) + width;
-  }
-  if (row !== '') rows.push(row);
-  return rows;
 }

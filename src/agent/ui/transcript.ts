@@ -21,9 +21,32 @@ const BOLD: Style = { bold: true };
 const WARNING: Style = { fg: { rgb: [230, 180, 60], ansi16: 3 }, bold: true };
 
 function rows(text: string, width: number, prose: boolean): string[] {
-  return wrapCells(toCells(text), Math.max(1, width), prose).map((row) =>
-    row.map((cell) => cell.text).join(''),
-  );
+  const limit = Math.max(1, width);
+  if (PRINTABLE_ASCII.test(text))
+    return asciiRows(text, limit, prose).map(([start, end]) => text.slice(start, end));
+  return wrapCells(toCells(text), limit, prose).map((row) => row.map((cell) => cell.text).join(''));
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * The rows wrapCells would make of printable ASCII (one column per character), as [start, end) offsets,
+ * without a cell per character: most of a reply is such text, and this is where streaming spends its time.
+ */
+function asciiRows(text: string, limit: number, atSpaces: boolean): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  while (text.length - start > limit) {
+    let end = start + limit;
+    if (atSpaces && text[end] !== ' ') {
+      const space = text.lastIndexOf(' ', end - 1);
+      if (space > start) end = space + 1;
+    }
+    out.push([start, end]);
+    start = end;
+  }
+  out.push([start, text.length]);
+  return out;
 }
 
 /**
@@ -67,6 +90,14 @@ export function replyLines(text: string, look: Look): string[] {
  * one has started) and the text of the last, still open, row.
  */
 export function splitOpenRow(text: string, width: number): { done: string[]; rest: string } {
+  if (PRINTABLE_ASCII.test(text)) {
+    const spans = asciiRows(text, Math.max(1, width), true);
+    const open = spans.at(-1)!;
+    return {
+      done: spans.slice(0, -1).map(([start, end]) => text.slice(start, end)),
+      rest: text.slice(open[0]),
+    };
+  }
   const all = wrapCells(toCells(text), Math.max(1, width), true);
   if (all.length <= 1) return { done: [], rest: text };
   const last = all.at(-1)!;
