@@ -7,7 +7,7 @@ import { CommandPolicy, hasShellSyntax, splitWords } from '../../src/agent/tools
 import { type FileChange, FileChangeTracker } from '../../src/agent/tools/file-changes.js';
 import { IgnoreRules } from '../../src/agent/tools/gitignore.js';
 import { globTool } from '../../src/agent/tools/glob.js';
-import { grepTool } from '../../src/agent/tools/grep.js';
+import { grepTool, ripgrepAvailable } from '../../src/agent/tools/grep.js';
 import { listDirTool } from '../../src/agent/tools/list-dir.js';
 import { WorkspaceScope } from '../../src/agent/tools/scope.js';
 import type { Decision } from '../../src/gate/approval.js';
@@ -144,21 +144,28 @@ describe('exploration tools', () => {
     ]);
   });
 
-  it('grep answers path:line: text, skips binary and ignored files, and refuses a bad pattern', async () => {
-    const { grep, root } = await tools({
-      '.gitignore': '*.min.js\n',
-      'a.ts': 'const x = 1;\nlet y = x;\n',
-      'b.min.js': 'x',
-      'sub/c.ts': 'x\n',
-    });
-    await writeFile(join(root, 'bin.dat'), Buffer.from([0x78, 0, 1, 2]));
-    const result = await grep.run({ pattern: '\\bx\\b' }, { signal });
-    expect(result.message).toBe('a.ts:1: const x = 1;\na.ts:2: let y = x;\nsub/c.ts:1: x');
-    expect(result.summary).toBe('3 matches');
-    expect((await grep.run({ pattern: 'x', glob: 'sub/**' }, { signal })).message).toBe('sub/c.ts:1: x');
-    expect((await grep.run({ pattern: '(' }, { signal })).code).toBe('INVALID_INPUT');
-    expect((await grep.run({ pattern: 'zzz' }, { signal })).message).toBe('No matches for zzz.');
-  });
+  it.each(ripgrepAvailable() ? ['ripgrep', 'JavaScript'] : ['JavaScript'])(
+    'grep (%s) answers path:line: text, skips binary, ignored and denied files, and refuses a bad pattern',
+    async (engine) => {
+      const { root, scope } = await tools({
+        '.gitignore': '*.min.js\n',
+        'a.ts': 'const x = 1;\nlet y = x;\n',
+        'b.min.js': 'x',
+        'sub/c.ts': 'x\n',
+        'secrets/s.ts': 'x\n',
+        '.hidden.ts': 'nothing here\n',
+      });
+      await writeFile(join(root, 'bin.dat'), Buffer.from([0x78, 0, 1, 2]));
+      const grep = grepTool(scope, { ripgrep: engine === 'ripgrep' });
+      const result = await grep.run({ pattern: '\\bx\\b' }, { signal });
+      expect(result.message).toBe('a.ts:1: const x = 1;\na.ts:2: let y = x;\nsub/c.ts:1: x');
+      expect(result.summary).toBe('3 matches');
+      expect((await grep.run({ pattern: 'x', glob: 'sub/**' }, { signal })).message).toBe('sub/c.ts:1: x');
+      expect((await grep.run({ pattern: 'here' }, { signal })).message).toBe('.hidden.ts:1: nothing here');
+      expect((await grep.run({ pattern: '(' }, { signal })).code).toBe('INVALID_INPUT');
+      expect((await grep.run({ pattern: 'zzz' }, { signal })).message).toBe('No matches for zzz.');
+    },
+  );
 });
 
 describe('bash', () => {

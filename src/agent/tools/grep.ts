@@ -114,7 +114,9 @@ function ripgrep(scope: WorkspaceScope, query: GrepQuery): Promise<GrepAnswer> {
     '--line-number',
     '--no-heading',
     '--color=never',
+    // .gitignore counts in any folder, as in the JavaScript walk, and dot files are searched as there.
     '--no-require-git',
+    '--hidden',
     '--sort=path',
     '--no-config',
   ];
