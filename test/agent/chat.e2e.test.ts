@@ -253,3 +253,91 @@ describe('editgate chat', () => {
     expect(said(server, 3)).toMatch(/STALE/);
   });
 });
+
+describe('editgate chat: cards, the pager and the input', () => {
+  it('a command is asked about with its own card; y runs it and its output and changed files are shown', async () => {
+    const ws = workspace();
+    const bash = {
+      name: 'bash',
+      input: { command: 'echo ran && echo new > made.txt', description: 'make a file' },
+    };
+    const server = await startFakeModelServer([{ calls: [bash] }, { text: 'Made it.' }]);
+    const run = chat(ws, server, 'openai-compatible');
+    await send(run, 'Make a file');
+    await run.waitForText('Run this command?');
+    expect(run.text()).toContain('$ echo ran && echo new > made.txt');
+    expect(run.text()).toContain('make a file');
+    expect(() => readFileSync(join(ws.root, 'made.txt'))).toThrow();
+    run.write('y');
+    await run.waitForText('Made it.');
+    const text = run.text();
+    expect(text).toContain('│ ran');
+    expect(text).toContain('/dev/null → made.txt  created');
+    expect(text).toContain('✓ exit 0 · 1 file changed');
+    expect(readFileSync(join(ws.root, 'made.txt'), 'utf8')).toBe('new\n');
+  });
+
+  it('Esc on a card: no, and the turn stops; the calls left are answered "did not run"', async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([
+      { calls: [READ] },
+      { calls: [EDIT_B, EDIT_A] },
+      { text: 'Stopped.' },
+    ]);
+    const run = chat(ws, server, 'anthropic');
+    await send(run, 'Change both');
+    await run.waitForText(CARD_KEYS);
+    run.write('\x1b');
+    await run.waitForText('Turn stopped');
+    expect(run.text()).toContain('✗ denied (you)');
+    expect(run.text()).toContain('⚙ edit_file app.ts · did not run');
+    expect(server.requests).toHaveLength(2);
+    expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
+    run.write('ok\r');
+    await run.waitForText('Stopped.');
+    expect(said(server, 3)).toContain('This tool call did not run: the user stopped the turn.');
+  });
+
+  it('v opens the whole diff in the pager (the alternate screen); q comes back to the card', async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([{ calls: [READ] }, { calls: [EDIT_B] }, { text: 'ok' }]);
+    const run = chat(ws, server, 'openai-compatible');
+    await send(run, 'Set b');
+    await run.waitForText(CARD_KEYS);
+    run.write('v');
+    await run.waitFor(() => run.bufferType() === 'alternate', 'the pager');
+    await run.waitForText('+ export const b = 3;');
+    run.write('q');
+    await run.waitFor(() => run.bufferType() === 'normal', 'the transcript again');
+    await run.waitForText(CARD_KEYS);
+    run.write('y');
+    await run.waitForText('✓ applied (you: once)');
+  });
+
+  it('Ctrl-J adds a line, up recalls the last message, Ctrl-C clears, Ctrl-C twice exits', async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([{ text: 'First.' }, { text: 'Second.' }]);
+    const run = chat(ws, server, 'openai-compatible');
+    await run.waitForText(PROMPT_READY);
+    run.write('line one\nline two\r');
+    await run.waitForText('First.');
+    expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'line one\nline two' });
+    await run.waitForText('Ctrl-J new line');
+    // The input is the last rows of the screen (the transcript above also shows the message once).
+    const input = () =>
+      run
+        .screen()
+        .filter((line) => line !== '')
+        .slice(-2)
+        .join('\n');
+    run.write('\x1b[A');
+    await run.waitFor(() => input() === '› line one\n  line two', 'the recalled message');
+    run.write('\x03');
+    await run.waitFor(() => input().endsWith('\n›'), 'the cleared input');
+    run.write('\x03');
+    await run.waitForText('Press Ctrl-C again to exit');
+    run.write('\x03');
+    expect(await run.exited()).toBe(0);
+    expect(run.raw()).not.toContain('\x1b[3J');
+  });
+});
