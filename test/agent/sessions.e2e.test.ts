@@ -135,3 +135,48 @@ describe('slash commands', () => {
     await run.waitForText('Unknown command /nope');
   });
 });
+
+describe('more slash commands', () => {
+  it('/grants lists an "a" answer and revokes it; /diff shows the session changes in the pager; /compact replaces the conversation', async () => {
+    const ws = workspace();
+    const read = { name: 'read_file', input: { file_path: 'app.ts' } };
+    const edit = {
+      name: 'edit_file',
+      input: { file_path: 'app.ts', old_string: 'b = 2', new_string: 'b = 3' },
+    };
+    const server = await startFakeModelServer([
+      { calls: [read] },
+      { calls: [edit] },
+      { text: 'Edited.' },
+      { text: 'SUMMARY: b was set to 3 in app.ts.' },
+      { text: 'Continuing from the summary.' },
+    ]);
+    const run = chat(ws, server, [], 'openai-compatible/m');
+    await run.waitForText(IDLE);
+    run.write('Set b to 3\r');
+    await run.waitForText('Esc no, and stop the turn');
+    run.write('a');
+    await run.waitForText('Edited.');
+    await run.waitForText(IDLE);
+    run.write('/grants\r');
+    await run.waitForText('edits to app.ts (a)');
+    run.write('/grants revoke app.ts\r');
+    await run.waitForText('Revoked: app.ts is asked about again.');
+
+    run.write('/diff\r');
+    await run.waitFor(() => run.bufferType() === 'alternate', 'the pager');
+    await run.waitForText('+ export const b = 3;');
+    run.write('q');
+    await run.waitFor(() => run.bufferType() === 'normal', 'the transcript again');
+
+    run.write('/compact\r');
+    await run.waitForText('Conversation summarised');
+    run.write('go on\r');
+    await run.waitForText('Continuing from the summary.');
+    const last = server.requests[4]!.body;
+    expect(last.messages.filter((message: { role: string }) => message.role !== 'system')).toEqual([
+      { role: 'user', content: 'go on' },
+    ]);
+    expect(JSON.stringify(last.messages[0])).toContain('SUMMARY: b was set to 3 in app.ts.');
+  });
+});
