@@ -13,6 +13,8 @@ export function editKit(tools: EditTools): AgentTool[] {
     changes: !definition.annotations.readOnlyHint,
     target: (input) => pathOf(input),
     async run(input) {
+      // No signal yet: a call that has started finishes (a write is never cut midway). When execute takes
+      // { signal } (CONTRACTS.md: a cancelled call writes nothing), the context's signal goes here.
       const result = await tools.execute(definition.name, input);
       if (!result.ok) {
         return { ok: false, code: result.code, message: result.message, summary: `✗ ${result.code}` };

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
-import { ToolError, type WorkspaceScope } from './scope.js';
+import { explore, FOLDER_PROPERTY, offsetProperty, type WorkspaceScope } from './scope.js';
 
 const PAGE = 200;
 /** A walk stops here: a glob over a huge tree answers with what it found and says so. */
@@ -17,11 +17,8 @@ export function globTool(scope: WorkspaceScope): AgentTool {
       type: 'object',
       properties: {
         pattern: { type: 'string', description: 'Glob over paths relative to `path`.' },
-        path: {
-          type: 'string',
-          description: 'Folder to search in, relative to the workspace root. Default ".".',
-        },
-        offset: { type: 'integer', minimum: 0, description: 'Skip this many results (paging).' },
+        path: FOLDER_PROPERTY,
+        offset: offsetProperty('results'),
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -31,7 +28,7 @@ export function globTool(scope: WorkspaceScope): AgentTool {
     async run(input, context) {
       const pattern = textInput(input, 'pattern');
       if (!pattern) return failed('INVALID_INPUT', 'glob needs a "pattern", e.g. "**/*.ts".');
-      try {
+      return explore('glob', async () => {
         const folder = await scope.resolveFolder(input.path);
         const matches = picomatch(pattern, { dot: true });
         const offset = numberInput(input, 'offset', 0);
@@ -62,11 +59,7 @@ export function globTool(scope: WorkspaceScope): AgentTool {
           message: `${body}${notes.length ? `\n(${notes.join(' ')})` : ''}`,
           summary: `${found.length} ${found.length === 1 ? 'file' : 'files'}`,
         };
-      } catch (error) {
-        if (error instanceof ToolError)
-          return failed(error.code, `glob failed (${error.code}): ${error.message}`);
-        throw error;
-      }
+      });
     },
   };
 }

@@ -2,7 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
-import { type ScopePath, ToolError, type WorkspaceScope } from './scope.js';
+import {
+  explore,
+  FOLDER_PROPERTY,
+  offsetProperty,
+  type ScopePath,
+  ToolError,
+  type WorkspaceScope,
+} from './scope.js';
 
 const PAGE = 100;
 const LINE_CHARS = 240;
@@ -42,16 +49,13 @@ export function grepTool(scope: WorkspaceScope, options: GrepOptions = {}): Agen
       type: 'object',
       properties: {
         pattern: { type: 'string', description: 'Regular expression to search for.' },
-        path: {
-          type: 'string',
-          description: 'Folder to search in, relative to the workspace root. Default ".".',
-        },
+        path: FOLDER_PROPERTY,
         glob: {
           type: 'string',
           description: 'Only files whose path (relative to `path`) matches this glob, e.g. "**/*.ts".',
         },
         ignore_case: { type: 'boolean', description: 'Match without regard to case.' },
-        offset: { type: 'integer', minimum: 0, description: 'Skip this many matches (paging).' },
+        offset: offsetProperty('matches'),
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -62,7 +66,7 @@ export function grepTool(scope: WorkspaceScope, options: GrepOptions = {}): Agen
       const pattern = textInput(input, 'pattern');
       if (!pattern) return failed('INVALID_INPUT', 'grep needs a "pattern" to search for.');
       const offset = numberInput(input, 'offset', 0);
-      try {
+      return explore('grep', async () => {
         const folder = await scope.resolveFolder(input.path);
         const query: GrepQuery = {
           pattern,
@@ -89,11 +93,7 @@ export function grepTool(scope: WorkspaceScope, options: GrepOptions = {}): Agen
           message: `${body}${notes.length ? `\n(${notes.join(' ')})` : ''}`,
           summary: `${count} ${count === '1' ? 'match' : 'matches'}`,
         };
-      } catch (error) {
-        if (error instanceof ToolError)
-          return failed(error.code, `grep failed (${error.code}): ${error.message}`);
-        throw error;
-      }
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
-import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
-import { ToolError, type WorkspaceScope } from './scope.js';
+import { type AgentTool, numberInput, textInput } from './agent-tool.js';
+import { explore, FOLDER_PROPERTY, offsetProperty, type WorkspaceScope } from './scope.js';
 
 const PAGE = 200;
 
@@ -13,15 +13,15 @@ export function listDirTool(scope: WorkspaceScope): AgentTool {
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'Folder, relative to the workspace root. Default ".".' },
-        offset: { type: 'integer', minimum: 0, description: 'Skip this many entries (paging).' },
+        path: FOLDER_PROPERTY,
+        offset: offsetProperty('entries'),
       },
       additionalProperties: false,
     },
     changes: false,
     target: (input) => textInput(input, 'path') || '.',
     async run(input) {
-      try {
+      return explore('list_dir', async () => {
         const folder = await scope.resolveFolder(input.path);
         const entries = await scope.list(folder);
         const offset = numberInput(input, 'offset', 0);
@@ -43,11 +43,7 @@ export function listDirTool(scope: WorkspaceScope): AgentTool {
           message: `${shown}/\n${body}${notes.length ? `\n(${notes.join(' ')})` : ''}`,
           summary: `${entries.length} entries`,
         };
-      } catch (error) {
-        if (error instanceof ToolError)
-          return failed(error.code, `list_dir failed (${error.code}): ${error.message}`);
-        throw error;
-      }
+      });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { type AgentToolResult, failed } from './agent-tool.js';
 import { IgnoreRules } from './gitignore.js';
 
 /**
@@ -182,4 +183,25 @@ function deniedError(relative: string): ToolError {
     'DENIED_POLICY',
     `'${relative}' is denied by the workspace's rules and cannot be listed or searched.`,
   );
+}
+
+/** The folder a search or a listing starts from, as the exploration tools' schemas describe it. */
+export const FOLDER_PROPERTY = {
+  type: 'string',
+  description: 'Folder, relative to the workspace root. Default ".".',
+} as const;
+
+export function offsetProperty(what: string): Record<string, unknown> {
+  return { type: 'integer', minimum: 0, description: `Skip this many ${what} (paging).` };
+}
+
+/** Runs an exploration tool: a ToolError (outside the root, denied, not found) becomes its failed result. */
+export async function explore(tool: string, run: () => Promise<AgentToolResult>): Promise<AgentToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ToolError)
+      return failed(error.code, `${tool} failed (${error.code}): ${error.message}`);
+    throw error;
+  }
 }
