@@ -1,3 +1,4 @@
+import { isAbsolute, join, relative } from 'node:path';
 import { type ApprovalRequest, type Approver, approvalRequestFor } from '../gate/approval.js';
 import type { Screening } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
@@ -6,7 +7,7 @@ import { showPreview } from '../terminal/preview.js';
 import { createProgressBar } from '../terminal/progress-bar.js';
 import { createTerminalApprover } from '../terminal/prompt.js';
 import type { TerminalOutput } from '../terminal/tty-modes.js';
-import { loadConfig } from '../tools/config.js';
+import { CONFIG_FILE, loadConfig } from '../tools/config.js';
 import { createEditTools, type EditTools } from '../tools/index.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
@@ -19,6 +20,9 @@ import type { GlobalOptions } from './usage.js';
  */
 export interface CliSession {
   tools: EditTools;
+  /** The config file in force, as the person would name it (relative to the current folder when inside
+   * it); undefined when there is none. */
+  configFile?: string;
   close(): void;
 }
 
@@ -30,6 +34,11 @@ export interface CliSessionOptions {
    * text or the lines themselves. The file is still checked for changes between the diff and the write.
    */
   requireReadBeforeEdit?: boolean;
+  /**
+   * --dry-run: changes are computed, screened (hooks, policy) and shown, never written: the tools run in
+   * preview mode, so no approval is asked and every change comes back staged.
+   */
+  dryRun?: boolean;
 }
 
 export async function openCliSession(
@@ -47,18 +56,21 @@ export async function openCliSession(
     if (previewOutput) await showPreview(request, { ...display, output: previewOutput, note });
   };
 
+  const configFile = config.path === undefined ? undefined : displayPath(config.path);
   const approve: Approver = globals.yes
     ? () => 'once' as const
     : person
       ? createTerminalApprover({ ...display, output: person.output, input: person.input })
-      : denyWithoutTerminal();
+      : denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE)));
 
   // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
   const progress = person ? createProgressBar(person.output, display) : undefined;
 
   const onPreview = async (proposal: Proposal, screening: Screening) => {
     progress?.done();
-    const note = previewNote(screening, globals.yes);
+    const note = options.dryRun
+      ? 'Dry run: this change is shown, not written.'
+      : previewNote(screening, globals.yes, configFile);
     // Asked: the question shows the diff. Not askable: the refusal says why; the diff would only add noise.
     if (note) await show(approvalRequestFor(proposal), note);
   };
@@ -70,6 +82,7 @@ export async function openCliSession(
     onPreview,
     ...(progress ? { onProgress: progress.onProgress } : {}),
     stateDir: config.options.stateDir ?? defaultStateDir(),
+    ...(options.dryRun ? { mode: 'preview' as const } : {}),
     ...(globals.matching ? { matching: globals.matching } : {}),
     ...(options.requireReadBeforeEdit === undefined
       ? {}
@@ -83,14 +96,26 @@ export async function openCliSession(
       progress?.done();
     }
   };
-  return { tools: { ...tools, execute }, close: () => person?.close() };
+  return {
+    tools: { ...tools, execute },
+    ...(configFile === undefined ? {} : { configFile }),
+    close: () => person?.close(),
+  };
 }
 
-function previewNote(screening: Screening, yes: boolean): string | undefined {
+function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {
   if (!screening.ask) {
     return screening.approvedBy === 'policy'
-      ? 'Approved by a policy rule (editgate.config.json).'
+      ? `Approved by a policy rule (${configFile ?? 'the config file'}).`
       : 'Approved by your answer earlier in this session.';
   }
   return yes ? 'Approved by --yes.' : undefined;
+}
+
+/** A path as the person would type it: relative to the current folder when inside it. */
+export function displayPath(path: string): string {
+  const relativePath = relative(process.cwd(), path);
+  return relativePath === '' || relativePath.startsWith('..') || isAbsolute(relativePath)
+    ? path
+    : relativePath;
 }

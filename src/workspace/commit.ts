@@ -55,6 +55,8 @@ import { discardPrepared, type LineIndexCache, type PreparedWrite, readRange } f
 export type NewContent =
   /** New text, encoded with `codec` (the file's own, or, for an undo, the one it had before). */
   | { type: 'text'; text: string; codec: TextCodec }
+  /** Exact bytes (putting back what something other than editgate replaced, e.g. a shell command). */
+  | { type: 'bytes'; bytes: Uint8Array }
   /** A huge file's new content, already written and fsynced beside it by the streaming path. */
   | { type: 'prepared'; prepared: PreparedWrite }
   /** The file goes (undoing its creation). */
@@ -93,7 +95,10 @@ export async function commitChange(
   if (options.signal?.aborted) throw cancelledError();
   switch (content.type) {
     case 'text':
-      return commitText(base, content.text, content.codec, options);
+      // Refused here (ENCODING) before anything is touched.
+      return commitBytes(base, encodeText(content.text, content.codec), options);
+    case 'bytes':
+      return commitBytes(base, content.bytes, options);
     case 'prepared':
       return commitPrepared(base, content.prepared, options);
     default:
@@ -114,17 +119,12 @@ interface Window {
   newEnd: number;
 }
 
-async function commitText(
-  base: CommitBase,
-  text: string,
-  codec: TextCodec,
-  options: CommitOptions,
-): Promise<Written> {
+async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitOptions): Promise<Written> {
   const { path, display } = base;
-  // Refused here (ENCODING) before anything is touched.
-  const bytes = encodeText(text, codec);
   const old = oldBytes(base);
-  const window = old ? changedWindow(old, bytes) : null;
+  const window = old
+    ? changedWindow(old, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    : null;
   let hash: string | undefined;
   const folder = dirname(path);
   let temp: string | undefined;

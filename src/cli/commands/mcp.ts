@@ -1,7 +1,6 @@
 // `editgate mcp`: the MCP server. Parses the command line, loads the root's config once, and serves stdio
 // (the default) or Streamable HTTP until the client goes away or a signal arrives.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isEditgateError } from '../../core/errors.js';
 import { APPROVE_CHOICES, type ApproveChoice } from '../../mcp/approval-mode.js';
 import { LOG_LEVELS, type LogLevel, stderrLogger } from '../../mcp/logger.js';
@@ -14,6 +13,7 @@ import {
 import { serveStdio } from '../../mcp/stdio.js';
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
+import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 
 const HELP = `Usage: editgate mcp [ROOT...] [options]
 
@@ -59,8 +59,6 @@ export function parseSize(text: string): number | undefined {
   return value >= 1 ? Math.floor(value) : undefined;
 }
 
-class UsageError extends Error {}
-
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
@@ -84,27 +82,20 @@ function parsePort(value: string): number | undefined {
   return port <= 65_535 ? port : undefined;
 }
 
+const OPTIONS = {
+  approve: { type: 'string' },
+  'use-client-roots': { type: 'boolean' },
+  http: { type: 'string' },
+  token: { type: 'string' },
+  'change-ttl': { type: 'string' },
+  'approval-timeout': { type: 'string' },
+  'max-input': { type: 'string' },
+  'log-level': { type: 'string' },
+} as const;
+
 export async function run(args: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>['values'];
+  let values: ParsedCommandLine<typeof OPTIONS>['values'] & { config?: string };
   let positionals: string[];
-  function parse() {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        approve: { type: 'string' },
-        config: { type: 'string' },
-        'use-client-roots': { type: 'boolean' },
-        http: { type: 'string' },
-        token: { type: 'string' },
-        'change-ttl': { type: 'string' },
-        'approval-timeout': { type: 'string' },
-        'max-input': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  }
   let logLevel: LogLevel;
   let approve: ApproveChoice;
   let port: number | undefined;
@@ -113,8 +104,10 @@ export async function run(args: string[]): Promise<number> {
   let maxInputBytes: number;
   let token: string | undefined;
   try {
-    ({ values, positionals } = parse());
-    if (values.help) {
+    const line = parseCommandLine(args, OPTIONS, ['config']);
+    ({ values, positionals } = line);
+    values.config = line.globals.config;
+    if (line.help) {
       process.stdout.write(HELP);
       return 0;
     }
