@@ -2,6 +2,7 @@ import { chmod, chown, mkdir, readdir, readFile, rm, stat, utimes, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
+import { commitChange } from '../../src/workspace/commit.js';
 import { sha256 } from '../../src/workspace/fingerprint.js';
 import { readSnapshot, type Snapshot } from '../../src/workspace/read.js';
 import { commitText, deleteFile, isRoot, tempDir } from './helpers.js';
@@ -348,5 +349,36 @@ describe('deleteFile', () => {
     await writeFile(file, 'y\n');
     expect((await caught(deleteFile(snapshot))).code).toBe('STALE');
     expect(await readFile(file, 'utf8')).toBe('y\n');
+  });
+});
+
+describe('exact bytes (what a shell command replaced, put back)', () => {
+  const base = (file: string, bytes: Buffer) => ({
+    path: file,
+    exists: true,
+    fingerprint: { size: bytes.length, mtimeMs: 0, hash: sha256(bytes) },
+    display: 'f.bin',
+  });
+
+  it('writes the bytes as they are, even ones no text codec would round-trip', async () => {
+    const file = join(dir, 'f.bin');
+    const now = Buffer.from([0x00, 0xff, 0xfe, 0x0d, 0x0a, 0x80]);
+    await writeFile(file, now);
+    const before = Buffer.from([0xc3, 0x28, 0x00, 0x0d]);
+    const written = await commitChange(base(file, now), { type: 'bytes', bytes: before });
+    expect(await readFile(file)).toEqual(before);
+    expect(written.fingerprint?.hash).toBe(sha256(before));
+    expect(await litter(dir, 'f.bin')).toEqual([]);
+  });
+
+  it('refuses (STALE) when the file is no longer what the base says, and writes nothing', async () => {
+    const file = join(dir, 'f.bin');
+    await writeFile(file, 'as the command left it\n');
+    const stale = base(file, Buffer.from('as the command left it\n'));
+    await writeFile(file, 'changed again by hand\n');
+    const error = await caught(commitChange(stale, { type: 'bytes', bytes: Buffer.from('original\n') }));
+    expect(error.code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe('changed again by hand\n');
+    expect(await litter(dir, 'f.bin')).toEqual([]);
   });
 });
