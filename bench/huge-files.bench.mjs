@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatMs, formatRatio, median, printTable, runNodeChild, tempDir } from './lib.mjs';
@@ -142,6 +143,14 @@ function places(size) {
   return found.map((place) => ({ ...place, size }));
 }
 const TMPFS_MAGIC = 0x01021994;
+
+// Said before anything is written: this benchmark needs room, on the disk and in RAM (a tmpfs is memory).
+const targets = places(0).map(({ parent }) => parent ?? tmpdir());
+console.log(
+  `Writes ${SIZES.join(' and ')} GiB files (up to ${(2.2 * Math.max(...SIZES)).toFixed(1)} GiB at a time: ` +
+    `the file, its copy or edited version, and undo data) to ${targets.join(' and ')}, one size and place ` +
+    'at a time, and removes them when done; a place without that much room is skipped. Ctrl-C stops it.',
+);
 
 const rows = [];
 const checks = [];

@@ -21,6 +21,15 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
+console.log(
+  `Benchmarks: ${selected.join(', ')}${wanted.length === 0 ? ' (npm run bench -- NAME runs the ones whose name contains NAME)' : ''}.`,
+);
+if (selected.some((name) => name.startsWith('huge-files'))) {
+  console.log(
+    'huge-files writes 1 and 2 GiB files to the temp folder and to /dev/shm (RAM) where there is one.',
+  );
+}
+
 let current;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

@@ -20,7 +20,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export function exitCodeFor(result: ToolResult): ExitCode {
   if (result.ok) return EXIT.ok;
   if (result.code.startsWith('DENIED_')) return EXIT.denied;
-  if (result.code === 'INVALID_INPUT' || result.code === 'UNKNOWN_TOOL') return EXIT.usage;
+  // A line range past the end is as much an input error as a malformed one (which the CLI refuses itself).
+  if (result.code === 'INVALID_INPUT' || result.code === 'INVALID_RANGE' || result.code === 'UNKNOWN_TOOL') {
+    return EXIT.usage;
+  }
   return EXIT.refused;
 }
 
@@ -33,7 +36,8 @@ export function worstExitCode(codes: Iterable<ExitCode>): ExitCode {
 }
 
 export const EXIT_CODES_HELP = `Exit codes:
-  0  done (or nothing needed changing)
+  0  done (or nothing needed changing); with --dry-run: the change could be made, and was shown
   1  refused by a guard: text not found or ambiguous, file changed since read, outside the root...
-  2  usage or input error: bad options, malformed JSON, unknown tool; nothing was tried
+  2  usage or input error: bad options, a line range outside the file, malformed JSON, unknown tool;
+     nothing was tried
   3  denied: you answered no, or a policy rule or hook refused`;

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isEditgateError } from '../core/errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { dryRunResult } from './for-people.js';
 import { report } from './report.js';
 import { openCliSession } from './session.js';
 import {
-  GLOBAL_OPTIONS_HELP,
+  type GlobalOptionName,
+  globalOptionsHelp,
   type OptionSpecs,
   type ParsedCommandLine,
   parseCommandLine,
@@ -14,17 +16,22 @@ import {
 
 /**
  * The shape shared by the commands that make one change (edit, write, lines, undo): parse the command line,
- * turn it into one tool call, run it through the gate with the person at the terminal, print the result.
+ * turn it into one tool call, run it through the gate with the person at the terminal (or, with --dry-run,
+ * only show it), print the result.
  */
 export interface FileCommand<T extends OptionSpecs> {
   name: string;
-  /** Usage and the command's own options; the global options and exit codes are added. */
+  /** Usage and the command's own options; --dry-run, the global options and the exit codes are added. */
   help: string;
   options: T;
+  /** The global options the command takes; any other is refused. */
+  globals: readonly GlobalOptionName[];
   /** Direct commands name the text themselves, so they need no read first (staleness is still checked). */
   requireReadBeforeEdit: boolean;
+  /** Takes --encoding, passed on to the tool as `encoding`. */
+  encoding: boolean;
   /** The tool call; throws UsageError for a wrong command line. */
-  toToolCall(line: ParsedCommandLine<T>): Promise<ToolCall>;
+  toToolCall(line: ParsedCommandLine<T & typeof CHANGE_OPTIONS>): Promise<ToolCall>;
 }
 
 export interface ToolCall {
@@ -34,42 +41,84 @@ export interface ToolCall {
   stdinBusy: boolean;
 }
 
-export function commandHelp(help: string): string {
-  return `${help}\n\n${GLOBAL_OPTIONS_HELP}\n\n${EXIT_CODES_HELP}\n`;
+/** Options every change command takes. */
+export const CHANGE_OPTIONS = { 'dry-run': { type: 'boolean' } } as const;
+
+export const DRY_RUN_HELP = `  --dry-run           show the diff and exit: nothing is written and no one is asked (policy rules and
+                      before-change hooks are still consulted); exit 0 when the change could be made`;
+
+/** The global options of the commands that change a file. */
+export const CHANGE_GLOBALS: readonly GlobalOptionName[] = [
+  'root',
+  'yes',
+  'no-color',
+  'theme',
+  'json',
+  'config',
+  'approve',
+  'open',
+];
+
+/** `--encoding ENC` of the commands that read or change text. */
+export const ENCODING_OPTION = { encoding: { type: 'string' } } as const;
+
+export const ENCODING_HELP = `  --encoding ENC      the file's encoding when it is not UTF-8 or UTF-16 with a byte-order mark (e.g.
+                      latin1, windows-1252, shift_jis): read in it, and written in it (a new file too)`;
+
+/** The --encoding value, checked before anything is read: an unknown name is a usage error. */
+export async function encodingOption(value: string | undefined): Promise<{ encoding?: string }> {
+  if (value === undefined) return {};
+  const { normalizeEncodingName } = await import('../core/text.js');
+  try {
+    normalizeEncodingName(value);
+  } catch (error) {
+    throw new UsageError(`--encoding: ${(error as Error).message}`);
+  }
+  return { encoding: value };
+}
+
+export function commandHelp(help: string, globals?: readonly GlobalOptionName[]): string {
+  return `${help}\n\n${globalOptionsHelp(globals)}\n\n${EXIT_CODES_HELP}\n`;
 }
 
 export async function runFileCommand<T extends OptionSpecs>(
   command: FileCommand<T>,
   args: string[],
 ): Promise<number> {
-  let line: ParsedCommandLine<T>;
+  let line: ParsedCommandLine<T & typeof CHANGE_OPTIONS>;
   let call: ToolCall;
+  const help = [command.help, ...(command.encoding ? [ENCODING_HELP] : []), DRY_RUN_HELP].join('\n');
+  const options = { ...command.options, ...(command.encoding ? ENCODING_OPTION : {}), ...CHANGE_OPTIONS };
   try {
-    line = parseCommandLine(args, command.options);
+    line = parseCommandLine(args, options, command.globals);
     if (line.help) {
-      process.stdout.write(commandHelp(command.help));
+      process.stdout.write(commandHelp(help, command.globals));
       return EXIT.ok;
     }
+    const encoding = await encodingOption(line.values.encoding as string | undefined);
     call = await command.toToolCall(line);
+    call.input = { ...call.input, ...encoding };
   } catch (error) {
     return usageFailure(command.name, error);
   }
+  const dryRun = line.values['dry-run'] === true;
   let session: Awaited<ReturnType<typeof openCliSession>>;
   try {
     session = await openCliSession(line.globals, {
       stdinBusy: call.stdinBusy,
       command: `editgate ${command.name}`,
       requireReadBeforeEdit: command.requireReadBeforeEdit,
+      dryRun,
     });
   } catch (error) {
     return usageFailure(command.name, error);
   }
   try {
     const result = await session.tools.execute(call.tool, call.input);
-    return report(call.tool, result, {
+    return report(call.tool, dryRun && result.ok ? dryRunResult(result) : result, {
       json: line.globals.json,
       command: command.name,
-      typed: { input: call.input },
+      typed: { input: call.input, ...(session.configFile ? { configFile: session.configFile } : {}) },
     });
   } finally {
     session.close();

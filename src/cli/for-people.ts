@@ -28,6 +28,7 @@ export function hintForPeople(
   command: string,
   result: ToolFailure,
   input: Record<string, unknown>,
+  configFile?: string,
 ): string | undefined {
   const { code, details } = result;
   switch (code) {
@@ -40,7 +41,7 @@ export function hintForPeople(
     case 'NO_CHANGE':
       return '--old and --new are the same text; give the new text in --new.';
     case 'FILE_NOT_FOUND':
-      return command === 'undo'
+      return command === 'undo' || command === 'read'
         ? undefined
         : "to create the file: editgate write FILE (the content on standard input, or --content TEXT), or editgate edit FILE --old '' --new TEXT.";
     case 'INVALID_INPUT':
@@ -55,11 +56,42 @@ export function hintForPeople(
       return command === 'undo'
         ? "undo only takes back editgate's own last change while the file still holds it; change the file back by hand (or with your version control)."
         : 'the file changed while editgate was working on it; run the command again to see the diff against what it holds now.';
+    case 'ENCODING':
+      return command === 'undo'
+        ? undefined
+        : 'the file is not UTF-8 (nor UTF-16 with a byte-order mark): give its encoding with --encoding ENC, e.g. --encoding latin1 or --encoding windows-1252.';
     case 'OUTSIDE_ROOT':
       return 'to work on files elsewhere, pass --root DIR (the folder that holds them).';
     case 'DENIED_POLICY':
-      return 'a rule in editgate.config.json (or --config FILE) refused the change; change the rule if this change should be allowed.';
+      return `a rule in ${configFile ?? 'the config file'} refused the change; change the rule if this change should be allowed.`;
     default:
       return undefined;
   }
+}
+
+/**
+ * A change computed under --dry-run (the tools in preview mode: staged, not written), told as what would
+ * happen. The staged change's id and expiry mean nothing once the command exits, so they are left out;
+ * `details.dryRun` says what the result is.
+ */
+export function dryRunResult(result: ToolSuccess): ToolSuccess {
+  const { changeId: _id, expiresAt: _expires, ...details } = result.details;
+  if (details.kind === 'noop' || typeof details.path !== 'string')
+    return { ...result, details: { ...details, dryRun: true } };
+  const path = details.path;
+  const lines = `+${details.added} -${details.removed} lines`;
+  const replacements =
+    typeof details.replacements === 'number'
+      ? `${details.replacements} replacement${details.replacements === 1 ? '' : 's'}, `
+      : '';
+  const what =
+    details.kind === 'create'
+      ? `${path} would be created (${lines})`
+      : details.kind === 'delete'
+        ? `${path} would be deleted (${lines})`
+        : details.tool === 'undo_edit'
+          ? `the last change to ${path} would be undone (${lines})`
+          : `${path} would be changed (${replacements}${lines})`;
+  const summary = `Dry run: ${what}; nothing was written.`;
+  return { ok: true, message: summary, details: { ...details, summary, written: false, dryRun: true } };
 }

@@ -3,8 +3,13 @@
 // `editgate --help` costs little more than starting Node.
 import { readFileSync } from 'node:fs';
 
-/** Each command lives in ./commands/<name>.js and exports `run(args): Promise<number>` (the exit code). */
+/**
+ * The commands, in the order --help lists them: one line each here, and the command itself in
+ * ./commands/<name>.js, which exports `run(args): Promise<number>` (the exit code) and documents itself
+ * under `editgate <name> --help`. Registering a command is adding its line here.
+ */
 const COMMANDS: Record<string, string> = {
+  read: 'Show a file with numbered lines (to pick a --range): editgate read FILE',
   edit: 'Replace exact text in a file: editgate edit FILE --old TEXT --new TEXT',
   write: 'Create or replace a whole file from --content or standard input',
   lines: 'Replace lines by number: editgate lines FILE --range START:END --with TEXT',
@@ -12,29 +17,36 @@ const COMMANDS: Record<string, string> = {
   apply: 'Run tool calls given as JSON (Anthropic, OpenAI or {name, input}) from a file or standard input',
   diff: 'Show the diff of two files (exit 0 equal, 1 different, 2 trouble)',
   mcp: 'Run the MCP server (stdio by default, --http PORT for Streamable HTTP)',
+  chat: 'A coding agent in your terminal: every change is a diff before it is a question',
   review: 'Serve the web review page for a root: other editgate processes send their changes to it',
 };
 
 /**
- * Global options that take a value (see GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...`
- * finds "edit" as the command. Listed here so that --help loads no module but this one.
+ * Global options that take a value (GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...` finds
+ * "edit" as the command. Listed here so that --help loads no module but this one; a test checks the two.
  */
 const GLOBAL_VALUE_OPTIONS = new Set(['--root', '--matching', '--theme', '--config', '--approve']);
 
-function help(): string {
+/** What to type: the usage line and the commands (printed alone when no command is given). */
+function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`);
-  return `editgate: safe, reviewable file edits for AI coding agents
-
-Usage: editgate <command> [options]      editgate <command> --help for a command's options
+  return `Usage: editgate <command> [options]      editgate <command> --help for a command's options
 
 Commands:
 ${lines.join('\n')}
+`;
+}
 
+function help(): string {
+  return `editgate: safe, reviewable file edits for AI coding agents
+
+${usage()}
 Every change is computed first and shown as a diff; you answer with one key:
   y yes   a yes to this file for the session   A yes to every edit   n no   r no, with a reason   v view
+--dry-run (edit, write, lines, undo) shows the diff and writes nothing.
 
-Global options (every file command; see editgate <command> --help):
+Global options (before or after the command; each command's --help says which it takes):
   --root DIR        the workspace root; nothing outside it is touched (default: the current folder)
   -y, --yes         approve every change without asking (each diff is still shown)
   --matching MODE   exact, or tolerant (default)
@@ -43,13 +55,15 @@ Global options (every file command; see editgate <command> --help):
   --json            results as JSON lines on standard output
   --config FILE     a config file instead of ROOT/editgate.config.json
   --approve web     review each change on a local web page too (--open opens it); see editgate review
-  --help, -h        show help
-  --version, -v     show the version
+  -h, --help        show help
+  -v, --version     show the version
 
-Config file (ROOT/editgate.config.json), all keys optional:
+Config file (ROOT/editgate.config.json), all keys optional; globs are relative to the root, * stays
+within one folder and **/ crosses any number ("**/*.lock": every lock file, "*.lock": those at the root):
   {
     "policy": { "rules": [{ "tool": "edit_file", "path": "src/**", "action": "allow" }] },  allow|ask|deny
-    "deny": ["secrets/**"],                      paths never read or changed (.git always)
+    "deny": ["**/.git", "**/.git/**", "secrets/**"],  never read or changed; default ["**/.git", "**/.git/**"],
+                                                  which a list of your own replaces (keep .git in it)
     "hooks": { "beforeChange": [{ "command": "./check.sh" }], "afterChange": [{ "command": "npm run fmt" }] },
     "auditLog": ".editgate/audit.jsonl",         a JSON line per change and denial
     "stateDir": "/path/outside/the/root",        undo history (default ~/.local/state/editgate)
@@ -57,8 +71,9 @@ Config file (ROOT/editgate.config.json), all keys optional:
     "matching": "tolerant", "requireReadBeforeEdit": true, "readLimit": 2000
   }
 
-Exit codes (edit, write, lines, undo, apply):
-  0 done   1 refused by a guard (not found, ambiguous, stale...)   2 usage or input error   3 denied
+Exit codes (read, edit, write, lines, undo, apply):
+  0 done (with --dry-run: could be done)   1 refused by a guard (not found, ambiguous, stale...)
+  2 usage or input error (nothing tried)   3 denied (by you, a policy rule or a hook)
 `;
 }
 
@@ -75,7 +90,7 @@ function findCommand(argv: string[]): { command: string | undefined; args: strin
   while (index < argv.length && argv[index]!.startsWith('-') && !isHelpOrVersion(argv[index]!)) {
     index += GLOBAL_VALUE_OPTIONS.has(argv[index]!) ? 2 : 1;
   }
-  if (index >= argv.length) return { command: argv.find(isHelpOrVersion), args: [] };
+  if (index >= argv.length) return { command: argv.find(isHelpOrVersion), args: argv };
   return { command: argv[index], args: [...argv.slice(0, index), ...argv.slice(index + 1)] };
 }
 
@@ -85,7 +100,7 @@ function isHelpOrVersion(arg: string): boolean {
 
 async function main(argv: string[]): Promise<number> {
   const { command, args: rest } = findCommand(argv);
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h') {
     process.stdout.write(help());
     return 0;
   }
@@ -93,6 +108,27 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${version()}\n`);
     return 0;
   }
+  if (command === undefined) {
+    // Nothing to do is a wrong command line (exit 2), as with any command missing its arguments.
+    const given = rest.length > 0 ? `options (${rest.join(' ')}) but ` : '';
+    process.stderr.write(
+      `editgate: ${given}no command given.\n\n${usage()}\nRun editgate --help for the options, the config file and the exit codes.\n`,
+    );
+    return 2;
+  }
+  if (command === 'help') {
+    // `editgate help edit` is `editgate edit --help`.
+    const topic = rest.find((arg) => !arg.startsWith('-'));
+    if (topic === undefined) {
+      process.stdout.write(help());
+      return 0;
+    }
+    return runCommand(topic, ['--help']);
+  }
+  return runCommand(command, rest);
+}
+
+async function runCommand(command: string, args: string[]): Promise<number> {
   if (!Object.hasOwn(COMMANDS, command)) {
     process.stderr.write(
       `editgate: unknown command "${command}". Run editgate --help to see the commands.\n`,
@@ -100,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const module = (await import(`./commands/${command}.js`)) as { run: (args: string[]) => Promise<number> };
-  return module.run(rest);
+  return module.run(args);
 }
 
 main(process.argv.slice(2)).then(

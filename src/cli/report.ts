@@ -16,7 +16,7 @@ export interface ReportOptions {
    * the command's own words (see for-people.ts). Without it, the tool's message is printed as is
    * (editgate apply, where the calls and the messages are a model's).
    */
-  typed?: { input: Record<string, unknown> };
+  typed?: { input: Record<string, unknown>; configFile?: string };
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
 }
@@ -40,7 +40,8 @@ export function report(tool: string, result: ToolResult, options: ReportOptions)
     const text = options.typed ? successForPeople(options.command, result) : result.message;
     stdout.write(`${text}\n`);
   } else {
-    const hint = options.typed && hintForPeople(options.command, result, options.typed.input);
+    const hint =
+      options.typed && hintForPeople(options.command, result, options.typed.input, options.typed.configFile);
     stderr.write(`editgate ${options.command}: ${result.message}\n${hint ? `hint: ${hint}\n` : ''}`);
   }
   return exitCodeFor(result);

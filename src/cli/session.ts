@@ -1,4 +1,6 @@
+import { isAbsolute, join, relative } from 'node:path';
 import { type ApprovalRequest, type Approver, approvalRequestFor } from '../gate/approval.js';
+import { firstAnswer } from '../gate/first-answer.js';
 import type { Screening } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
 import { denyWithoutTerminal } from '../terminal/no-terminal.js';
@@ -6,9 +8,8 @@ import { showPreview } from '../terminal/preview.js';
 import { createProgressBar } from '../terminal/progress-bar.js';
 import { createTerminalApprover } from '../terminal/prompt.js';
 import type { TerminalOutput } from '../terminal/tty-modes.js';
-import { loadConfig } from '../tools/config.js';
+import { CONFIG_FILE, loadConfig } from '../tools/config.js';
 import { createEditTools, type EditTools } from '../tools/index.js';
-import { firstAnswer } from '../web/first-answer.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
 import type { GlobalOptions } from './usage.js';
@@ -20,6 +21,9 @@ import type { GlobalOptions } from './usage.js';
  */
 export interface CliSession {
   tools: EditTools;
+  /** The config file in force, as the person would name it (relative to the current folder when inside
+   * it); undefined when there is none. */
+  configFile?: string;
   close(): void;
 }
 
@@ -33,6 +37,11 @@ export interface CliSessionOptions {
    * text or the lines themselves. The file is still checked for changes between the diff and the write.
    */
   requireReadBeforeEdit?: boolean;
+  /**
+   * --dry-run: changes are computed, screened (hooks, policy) and shown, never written: the tools run in
+   * preview mode, so no approval is asked and every change comes back staged.
+   */
+  dryRun?: boolean;
 }
 
 export async function openCliSession(
@@ -50,12 +59,14 @@ export async function openCliSession(
     if (previewOutput) await showPreview(request, { ...display, output: previewOutput, note });
   };
 
+  const configFile = config.path === undefined ? undefined : displayPath(config.path);
   const terminal = person
     ? createTerminalApprover({ ...display, output: person.output, input: person.input })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.
+  // A dry run asks no one, so it opens no page.
   const web =
-    !globals.yes && (globals.approve ?? config.config.approve) === 'web'
+    !globals.yes && !options.dryRun && (globals.approve ?? config.config.approve) === 'web'
       ? await openWebReview(globals, options.command ?? 'editgate', person?.output ?? process.stderr)
       : undefined;
   const approve: Approver = globals.yes
@@ -65,14 +76,16 @@ export async function openCliSession(
           ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
           { where: 'in the browser', ask: web.ask },
         ])
-      : (terminal ?? denyWithoutTerminal());
+      : (terminal ?? denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE))));
 
   // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
   const progress = person ? createProgressBar(person.output, display) : undefined;
 
   const onPreview = async (proposal: Proposal, screening: Screening) => {
     progress?.done();
-    const note = previewNote(screening, globals.yes);
+    const note = options.dryRun
+      ? 'Dry run: this change is shown, not written.'
+      : previewNote(screening, globals.yes, configFile);
     // Asked: the question shows the diff. Not askable: the refusal says why; the diff would only add noise.
     if (note) await show(approvalRequestFor(proposal), note);
   };
@@ -84,6 +97,7 @@ export async function openCliSession(
     onPreview,
     ...(progress ? { onProgress: progress.onProgress } : {}),
     stateDir: config.options.stateDir ?? defaultStateDir(),
+    ...(options.dryRun ? { mode: 'preview' as const } : {}),
     ...(globals.matching ? { matching: globals.matching } : {}),
     ...(options.requireReadBeforeEdit === undefined
       ? {}
@@ -99,6 +113,7 @@ export async function openCliSession(
   };
   return {
     tools: { ...tools, execute },
+    ...(configFile === undefined ? {} : { configFile }),
     close: () => {
       person?.close();
       // Stops serving the page now (its promise only tells when every connection is gone).
@@ -132,12 +147,20 @@ async function openWebReview(globals: GlobalOptions, command: string, output: No
   return web;
 }
 
-function previewNote(screening: Screening, yes: boolean): string | undefined {
+function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {
   if (!screening.ask) {
     if (screening.approvedBy === 'user') return 'Approved with your own version: this is what is written.';
     return screening.approvedBy === 'policy'
-      ? 'Approved by a policy rule (editgate.config.json).'
+      ? `Approved by a policy rule (${configFile ?? 'the config file'}).`
       : 'Approved by your answer earlier in this session.';
   }
   return yes ? 'Approved by --yes.' : undefined;
+}
+
+/** A path as the person would type it: relative to the current folder when inside it. */
+export function displayPath(path: string): string {
+  const relativePath = relative(process.cwd(), path);
+  return relativePath === '' || relativePath.startsWith('..') || isAbsolute(relativePath)
+    ? path
+    : relativePath;
 }

@@ -1,5 +1,6 @@
 import type { Diff } from '../core/diff.js';
-import type { Proposal } from './proposal.js';
+import { cancelledError } from '../core/errors.js';
+import type { Proposal, ProposedFile } from './proposal.js';
 
 /**
  * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
@@ -45,8 +46,8 @@ export interface ApprovalFile {
  * once: this change only; file: this file for the rest of the session; all: every change this session;
  * deny / { deny: reason }: refuse, the reason reaches the model.
  * { allow, edited }: allowed as `allow` says, but with the person's own version of the new text
- * (workspace-relative path -> the text to write instead of the proposed one); the model is told exactly
- * what the person changed.
+ * (workspace-relative path -> the text to write instead of the proposed one); the gate writes theirs and
+ * the model is told exactly what the person changed.
  */
 export type Decision =
   | 'once'
@@ -59,22 +60,121 @@ export type Decision =
 /** The person's own version of the new text, with the grant they gave (see Decision). */
 export type EditedDecision = Extract<Decision, { edited: Record<string, string> }>;
 
-export type Approver = (request: ApprovalRequest) => Decision | Promise<Decision>;
+/**
+ * Who decides. The gate always passes `context`; `context.signal` (present when the call can be cancelled)
+ * fires when the call is cancelled: an approver that can take its question back (close a prompt, withdraw
+ * an elicitation) should; its answer no longer counts either way.
+ */
+export type Approver = (
+  request: ApprovalRequest,
+  context?: { signal?: AbortSignal },
+) => Decision | Promise<Decision>;
 
 /** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
 export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
   const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
-    kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
+    kind: shownKind(proposal),
     diff: proposal.diff,
     unifiedDiff: proposal.unifiedDiff,
     stats: proposal.stats,
     input: proposal.input,
   };
-  // A streamed (huge) change never held its texts in memory; any other does, and a view that can expand
-  // unchanged regions or let the person edit the new text needs them.
-  if (!proposal.streamed) request.texts = { before: proposal.base.text, after: proposal.after };
+  if (proposal.texts) request.texts = proposal.texts;
   if (proposal.note) request.note = proposal.note;
+  if (proposal.files.length > 1) request.files = proposal.files.map(approvalFileOf);
   return request;
+}
+
+function approvalFileOf(file: ProposedFile): ApprovalFile {
+  const out: ApprovalFile = {
+    path: file.path,
+    kind: shownKind(file),
+    diff: file.diff,
+    unifiedDiff: file.unifiedDiff,
+    stats: file.stats,
+  };
+  if (file.texts) out.texts = file.texts;
+  if (file.note) out.note = file.note;
+  return out;
+}
+
+function shownKind(file: { kind: ProposedFile['kind'] }): ApprovalFile['kind'] {
+  return file.kind === 'noop' ? 'modify' : file.kind;
+}
+
+/**
+ * Asks `approver` and returns what it decided. An approver that throws or answers something undocumented
+ * has not said yes (a denial that says why); a cancelled call stops waiting (CANCELLED).
+ */
+export async function askApprover(
+  approver: Approver | 'deny',
+  request: ApprovalRequest,
+  signal?: AbortSignal,
+): Promise<Decision> {
+  if (approver === 'deny') {
+    return {
+      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.path} was not changed`,
+    };
+  }
+  if (signal?.aborted) throw cancelledError();
+  let answer: Promise<Decision>;
+  try {
+    answer = Promise.resolve(approver(request, { signal }));
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  const decided = answer.then(normalizeDecision, (error: unknown) => ({
+    // An approver that fails has not said yes.
+    deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})`,
+  }));
+  if (!signal) return decided;
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([decided, cancelled]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Approvers are user code: accept the documented decisions and refuse anything else as a denial. */
+function normalizeDecision(decision: unknown): Decision {
+  if (decision === 'once' || decision === 'file' || decision === 'all' || decision === 'deny')
+    return decision;
+  if (decision && typeof decision === 'object' && typeof (decision as { deny?: unknown }).deny === 'string') {
+    return { deny: (decision as { deny: string }).deny };
+  }
+  if (decision && typeof decision === 'object') {
+    const { allow, edited } = decision as { allow?: unknown; edited?: unknown };
+    if (
+      (allow === 'once' || allow === 'file' || allow === 'all') &&
+      edited &&
+      typeof edited === 'object' &&
+      !Array.isArray(edited) &&
+      Object.values(edited).every((text) => typeof text === 'string')
+    ) {
+      // A copy: the approver's object may change after it answered.
+      return { allow, edited: { ...(edited as Record<string, string>) } };
+    }
+  }
+  return { deny: `the approver gave an unknown decision (${JSON.stringify(decision)})` };
+}
+
+/** The reason in a denial ('' when none was given). */
+export function denialReason(decision: Decision): string | null {
+  if (decision === 'deny') return '';
+  if (typeof decision === 'object' && 'deny' in decision) return decision.deny.trim();
+  return null;
+}
+
+/** The grant an approval gives (an edited answer gives the one it names); null for a denial. */
+export function grantOf(decision: Decision): 'once' | 'file' | 'all' | null {
+  if (decision === 'deny') return null;
+  if (typeof decision === 'string') return decision;
+  return 'allow' in decision ? decision.allow : null;
 }

@@ -1,4 +1,5 @@
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
@@ -18,31 +19,17 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards.
  *
- * Where another front end asks the same question at the same time (the web review page), the first answer
- * wins: that side aborts the `signal` given with the request, with an AnsweredElsewhere as its reason, and
- * the prompt stops reading keys and says who answered and how.
+ * The approver's `signal` takes the question back: the keys end as on EOF (an open pager closes) and the
+ * terminal is given back. Where another front end asks the same question at the same time (the web review
+ * page, see firstAnswer), the first answer wins: the signal's reason is then an AnsweredElsewhere, and the
+ * prompt says who answered and how, and returns that decision; any other reason is what it rejects with.
  */
 
 export interface TerminalApproverOptions extends DisplayOptions {
   input: TerminalInput;
 }
 
-/** The abort reason that tells the prompt the question was answered on another front end. */
-export interface AnsweredElsewhere {
-  /** Where, as it reads after "Answered ", e.g. "in the browser". */
-  by: string;
-  decision: Decision;
-}
-
-export interface AskOptions {
-  /** Cancels the question from outside; the reason (an AnsweredElsewhere, typically) is what ask rejects with. */
-  signal?: AbortSignal;
-}
-
-/** An Approver whose question can be cancelled from outside. */
-export type TerminalApprover = (request: ApprovalRequest, options?: AskOptions) => Promise<Decision>;
-
-interface Choice {
+export interface Choice {
   key: string;
   label: string;
 }
@@ -52,14 +39,14 @@ const MIN_DIFF_ROWS = 3;
 
 const TYPE_AHEAD_TURNS = 3;
 
-export function createTerminalApprover(options: TerminalApproverOptions): TerminalApprover {
+export function createTerminalApprover(options: TerminalApproverOptions): Approver {
   // One question at a time: concurrent requests wait their turn instead of fighting over the keyboard.
   let queue: Promise<unknown> = Promise.resolve();
-  return (request, call = {}) => {
+  return (request, context = {}) => {
     const result = queue.then(() => {
-      // Answered elsewhere while waiting its turn: never shown.
-      call.signal?.throwIfAborted();
-      return ask(request, options, call.signal);
+      // Answered elsewhere (or cancelled) while waiting its turn: never shown.
+      context.signal?.throwIfAborted();
+      return ask(request, options, context.signal);
     });
     queue = result.catch(() => undefined);
     return result;
@@ -117,7 +104,7 @@ async function ask(
     output.write(`${lines.join('\n')}\n`);
     const decision = await readDecision(keys, request, options, display, palette, render);
     if (signal?.aborted) {
-      // The keys ended because the question was answered elsewhere (the pager, if open, has closed).
+      // The keys ended because the question was taken back (the pager, if open, has closed).
       const elsewhere = answeredElsewhere(signal.reason);
       if (!elsewhere) throw signal.reason;
       const said = describeDecision(elsewhere.decision, request, display, palette);
@@ -148,6 +135,7 @@ function cancellableKeys(keys: KeyReader, signal: AbortSignal | undefined): KeyR
   };
 }
 
+/** The AnsweredElsewhere in an abort reason (the terminal takes gate's types only, so it checks itself). */
 function answeredElsewhere(reason: unknown): AnsweredElsewhere | undefined {
   if (!reason || typeof reason !== 'object') return undefined;
   const { by, decision } = reason as Partial<AnsweredElsewhere>;
@@ -251,7 +239,7 @@ async function readReason(
   }
 }
 
-function questionText(request: ApprovalRequest): string {
+export function questionText(request: ApprovalRequest): string {
   const path = visibleText(request.path);
   switch (request.kind) {
     case 'create':
@@ -266,7 +254,7 @@ function questionText(request: ApprovalRequest): string {
 }
 
 /** The choices, as many to a row as fit the width. */
-function choiceRows(choices: readonly Choice[], display: Display, palette: Palette): string[] {
+export function choiceRows(choices: readonly Choice[], display: Display, palette: Palette): string[] {
   const rows: string[] = [];
   let row = '';
   let used = 0;

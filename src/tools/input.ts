@@ -73,7 +73,12 @@ export function inputObject(input: unknown): Record<string, unknown> {
 }
 
 export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<string, unknown>): T {
-  const parsed = schema.safeParse(normalizeAliases(tool, input));
+  const normalized = normalizeAliases(tool, input);
+  let parsed = schema.safeParse(normalized);
+  if (!parsed.success) {
+    const coerced = withStringBooleans(normalized, parsed.error.issues);
+    if (coerced) parsed = schema.safeParse(coerced);
+  }
   if (parsed.success) return parsed.data;
   // The same problem can be reported twice (an array's type and its length); say it once.
   const problems = [
@@ -89,6 +94,36 @@ export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<
     `Invalid arguments for ${tool}: ${problems.join('; ')}. Fix the arguments and call ${tool} again.`,
     { issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
   );
+}
+
+/**
+ * Some models send a boolean as a string (`"replace_all": "true"`). Where the schema wants a boolean, the
+ * words true and false (any case) can only mean that, so they are taken as the boolean; anything else
+ * ("yes", "1") is still refused. Returns a corrected copy, or undefined when there was nothing to correct.
+ */
+function withStringBooleans(
+  input: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+): Record<string, unknown> | undefined {
+  let copy: Record<string, unknown> | undefined;
+  for (const issue of issues) {
+    if (issue.code !== 'invalid_type' || issue.expected !== 'boolean' || issue.path.length === 0) continue;
+    const value = valueAt(input, issue.path);
+    if (typeof value !== 'string' || !/^(true|false)$/i.test(value.trim())) continue;
+    copy ??= structuredClone(input);
+    const parent = valueAt(copy, issue.path.slice(0, -1)) as Record<PropertyKey, unknown>;
+    parent[issue.path.at(-1)!] = value.trim().toLowerCase() === 'true';
+  }
+  return copy;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
 
 function describe(value: unknown): string {

@@ -5,9 +5,8 @@
  * before it hangs up, and the page shows that.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { ReviewDiscovery } from './discovery.js';
-import type { CancellableApprover } from './first-answer.js';
 import { decisionSchema, type SubmitEvent } from './wire.js';
 
 type Target = Pick<ReviewDiscovery, 'port' | 'submitToken'>;
@@ -57,8 +56,8 @@ export async function pingReview(target: Target & { root: string }): Promise<boo
 }
 
 /** An approver that puts each question on the remote page. */
-export function remoteApprover(target: Target, source: string): CancellableApprover {
-  return (request, options = {}) => submit(target, request, source, options.signal);
+export function remoteApprover(target: Target, source: string): Approver {
+  return (request, context = {}) => submit(target, request, source, context.signal);
 }
 
 async function submit(

@@ -4,8 +4,9 @@
  * tab serves every editgate process working on the root; otherwise this process serves its own page for
  * as long as it runs.
  */
+
+import type { Approver } from '../gate/approval.js';
 import { findReview } from './discovery.js';
-import type { CancellableApprover } from './first-answer.js';
 import { pingReview, remoteApprover } from './remote-review.js';
 import { startReviewServer } from './review-server.js';
 
@@ -20,7 +21,7 @@ export interface WebApprovalOptions {
 }
 
 export interface WebApproval {
-  ask: CancellableApprover;
+  ask: Approver;
   /** The page's link, with its token. */
   url: string;
   /** The changes go to a running `editgate review` (pid), not to a page of this process. */

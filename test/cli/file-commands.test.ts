@@ -78,6 +78,13 @@ describe('editgate edit', () => {
     expect(ambiguous.stderr).toContain('add --replace-all to replace all 2');
     const missing = await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at);
     expect(missing.code).toBe(1);
+    // --dry-run gets the exit code the change would get, with nothing written.
+    const dryDenied = await runCli(['edit', 'locked.ts', '--old', 'a', '--new', 'z', '--dry-run'], at);
+    expect(dryDenied.code).toBe(3);
+    expect(dryDenied.stderr).toContain('DENIED_POLICY');
+    const dryAmbiguous = await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '--dry-run'], at);
+    expect(dryAmbiguous.code).toBe(1);
+    expect(readFileSync(join(ws.root, 'locked.ts'), 'utf8')).toBe(APP);
     expect(missing.stderr).toContain('NOT_FOUND');
     expect(missing.stderr).toContain('hint: copy --old exactly from the file');
     const absent = await runCli(['edit', 'absent.ts', '--old', 'a', '--new', 'b', '-y'], at);
@@ -111,7 +118,7 @@ describe('editgate edit', () => {
       [['edit', 'app.ts', '--old', 'a', '--old-file', 'x', '--new', 'b'], 'not both'],
       [['edit', 'app.ts', '--old', 'a', '--new', 'b', '--matching', 'fuzzy'], 'exact or tolerant'],
       [['edit', 'app.ts', '--old', 'a', '--new', 'b', '--theme', 'pink'], 'dark, light or auto'],
-      [['edit', 'app.ts', '--bogus'], "Unknown option '--bogus'"],
+      [['edit', 'app.ts', '--bogus'], 'unknown option --bogus'],
       [['edit', 'app.ts', '--old-file', 'nope.txt', '--new', 'b'], 'cannot read nope.txt'],
     ];
     for (const [args, expected] of cases) {
@@ -185,7 +192,7 @@ describe('editgate write, lines and undo', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('START:END');
     const beyond = await runCli(['lines', 'list.txt', '--range', '9:12', '--with', 'x', '-y'], at);
-    expect(beyond.code).not.toBe(0);
+    expect(beyond.code).toBe(2);
     expect(beyond.stderr).toContain('INVALID_RANGE');
     expect(beyond.stderr).toContain('hint: --range START:END counts lines from 1 and leaves END out');
     expect(readFileSync(join(ws.root, 'list.txt'), 'utf8')).toBe('B\nC\nd\n');
@@ -242,6 +249,11 @@ describe('editgate --help', () => {
     }
     expect(run.stdout).toContain('editgate.config.json');
     expect(run.stdout).toContain('Exit codes');
+    // What is true of deny today: a default that the config's own list replaces (issue #13 will make .git
+    // protected whatever the list says, and change this text with it).
+    expect(run.stdout).toContain('default ["**/.git", "**/.git/**"]');
+    expect(run.stdout).toContain('which a list of your own replaces');
+    expect(run.stdout).not.toMatch(/\.git always/);
     for (const command of ['edit', 'write', 'lines', 'undo']) {
       const help = await runCli([command, '--help'], { cwd: ws.root, stateDir: ws.stateDir });
       expect(help.code).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintForPeople, successForPeople } from '../../src/cli/for-people.js';
+import { dryRunResult, hintForPeople, successForPeople } from '../../src/cli/for-people.js';
 import type { ErrorCode } from '../../src/core/errors.js';
 import type { ToolFailure } from '../../src/tools/result.js';
 
@@ -58,6 +58,7 @@ describe('hintForPeople', () => {
       ['undo', failed('STALE'), {}],
       ['edit', failed('OUTSIDE_ROOT'), {}],
       ['edit', failed('DENIED_POLICY'), {}],
+      ['lines', failed('ENCODING'), {}],
     ];
     for (const [command, result, input] of cases) {
       const hint = hintForPeople(command, result, input);
@@ -78,5 +79,47 @@ describe('hintForPeople', () => {
 
   it('tells undo that only its own last change can be taken back', () => {
     expect(hintForPeople('undo', failed('STALE'), {})).toContain("editgate's own last change");
+  });
+
+  it('names the config file that holds the refusing rule, as given with --config', () => {
+    expect(hintForPeople('edit', failed('DENIED_POLICY'), {}, 'ci/p.json')).toContain('a rule in ci/p.json');
+    expect(hintForPeople('edit', failed('DENIED_POLICY'), {})).toContain('the config file');
+  });
+
+  it('points a file in another encoding to --encoding', () => {
+    expect(hintForPeople('edit', failed('ENCODING'), {})).toContain('--encoding latin1');
+  });
+});
+
+describe('dryRunResult', () => {
+  const staged = (details: Record<string, unknown>) => ({
+    ok: true as const,
+    message: 'Proposed (NOT yet written): ... call apply_change with change_id "x" ...',
+    details: { changeId: 'x', expiresAt: '2030-01-01T00:00:00.000Z', written: false, ...details },
+  });
+
+  it('says what would happen and that nothing was written, without the staged id', () => {
+    const result = dryRunResult(
+      staged({ tool: 'edit_file', path: 'a.ts', kind: 'modify', added: 1, removed: 1, replacements: 2 }),
+    );
+    expect(result.message).toBe(
+      'Dry run: a.ts would be changed (2 replacements, +1 -1 lines); nothing was written.',
+    );
+    expect(result.details).toMatchObject({ dryRun: true, written: false, summary: result.message });
+    expect(result.details).not.toHaveProperty('changeId');
+    expect(result.details).not.toHaveProperty('expiresAt');
+  });
+
+  it('tells a creation, a deletion and an undo apart', () => {
+    const says = (details: Record<string, unknown>) =>
+      dryRunResult(staged({ path: 'n.txt', added: 3, removed: 0, ...details })).message;
+    expect(says({ tool: 'write_file', kind: 'create' })).toContain('n.txt would be created (+3 -0 lines)');
+    expect(says({ tool: 'undo_edit', kind: 'delete' })).toContain('n.txt would be deleted');
+    expect(says({ tool: 'undo_edit', kind: 'modify' })).toContain('the last change to n.txt would be undone');
+  });
+
+  it('keeps the no-change message: nothing would be written anyway', () => {
+    const noop = { ok: true as const, message: 'No change: a.ts already has it.', details: { kind: 'noop' } };
+    expect(dryRunResult(noop)).toMatchObject({ message: noop.message, details: { dryRun: true } });
   });
 });

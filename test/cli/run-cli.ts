@@ -34,12 +34,25 @@ export function runCli(
   args: string[],
   options: { cwd: string; stateDir: string; stdin?: string; env?: Record<string, string> },
 ): Promise<CliRun> {
+  return runWithoutTerminal(process.execPath, [MAIN, ...args], {
+    cwd: options.cwd,
+    env: { ...plainEnvironment(), EDITGATE_STATE_DIR: options.stateDir, ...options.env },
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  });
+}
+
+/** Any program, run as runCli runs the CLI: pipes, a new session, no controlling terminal. */
+export function runWithoutTerminal(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; stdin?: string },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...plainEnvironment(), EDITGATE_STATE_DIR: options.stateDir, ...options.env },
+      env: options.env,
     });
     let stdout = '';
     let stderr = '';

@@ -90,6 +90,38 @@ describe('tool input validation', () => {
     expect(await ws.text('a.txt')).toBe('omega delta\n');
   });
 
+  it('takes "true" and "false" (as some models send them) for a boolean field, nothing else', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'x x\ny y\n' });
+    const tools = ws.tools();
+    await tools.execute('read_file', { file_path: 'a.txt' });
+    const all = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_string: 'x',
+      new_string: 'z',
+      replace_all: 'true',
+    });
+    expect(all).toMatchObject({ ok: true, details: { replacements: 2 } });
+    // Inside an array too, any case: "False" keeps the must-match-once rule, so the ambiguous y is refused.
+    const once = await tools.execute('multi_edit', {
+      file_path: 'a.txt',
+      edits: [{ old_string: 'y', new_string: 'w', replace_all: 'False' }],
+    });
+    expect(once).toMatchObject({ ok: false, code: 'AMBIGUOUS' });
+    for (const word of ['yes', '1', 'truthy', '']) {
+      const refused = await tools.execute('edit_file', {
+        file_path: 'a.txt',
+        old_string: 'z',
+        new_string: 'q',
+        replace_all: word,
+      });
+      expect(refused).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    }
+    expect(await ws.text('a.txt')).toBe('z z\ny y\n');
+    // What a model is shown stays a boolean.
+    const edit = tools.definitions.find((d) => d.name === 'edit_file')!;
+    expect(edit.inputSchema).toMatchObject({ properties: { replace_all: { type: 'boolean' } } });
+  });
+
   it('refuses an alias given together with its canonical name', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
     const result = await ws.tools().execute('read_file', { path: 'a.txt', file_path: 'a.txt' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEditTools, startReviewServer } from '../../src/index.js';
+import { createEditTools } from '../../src/index.js';
+import { startReviewServer } from '../../src/web/index.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { http, signIn } from './review-fixture.js';
 

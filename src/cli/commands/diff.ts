@@ -65,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
     process.exitCode = DIFF_EXIT.trouble;
   });
   try {
-    const line = parseCommandLine(args, options);
+    const line = parseCommandLine(args, options, ['no-color', 'theme']);
     if (line.help) {
       process.stdout.write(`${HELP}\n`);
       return 0;

@@ -1,5 +1,5 @@
 // `editgate edit FILE --old TEXT --new TEXT`: one exact string replacement, shown and approved first.
-import { type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
+import { CHANGE_GLOBALS, type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
 import { UsageError } from '../usage.js';
 
 const options = {
@@ -28,7 +28,9 @@ export const editCommand: FileCommand<typeof options> = {
   name: 'edit',
   help: HELP,
   options,
+  globals: [...CHANGE_GLOBALS, 'matching'],
   requireReadBeforeEdit: false,
+  encoding: true,
   async toToolCall({ values, positionals }) {
     const file = oneFile('edit', positionals);
     const old = await textOption(values, 'old', 'old-file');

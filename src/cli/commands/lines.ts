@@ -1,5 +1,5 @@
 // `editgate lines FILE --range START:END --with TEXT`: replace lines by number (edit_lines' rules).
-import { type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
+import { CHANGE_GLOBALS, type FileCommand, oneFile, runFileCommand, textOption } from '../file-command.js';
 import { UsageError } from '../usage.js';
 
 const options = {
@@ -34,7 +34,9 @@ export const linesCommand: FileCommand<typeof options> = {
   name: 'lines',
   help: HELP,
   options,
+  globals: CHANGE_GLOBALS,
   requireReadBeforeEdit: false,
+  encoding: true,
   async toToolCall({ values, positionals }) {
     const file = oneFile('lines', positionals);
     if (values.range === undefined) throw new UsageError('give the lines to replace with --range START:END');

@@ -1,10 +1,8 @@
 // `editgate mcp`: the MCP server. Parses the command line, loads the root's config once, and serves stdio
 // (the default) or Streamable HTTP until the client goes away or a signal arrives.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isEditgateError } from '../../core/errors.js';
 import { APPROVE_CHOICES, type ApproveChoice } from '../../mcp/approval-mode.js';
-import { serveHttp } from '../../mcp/http.js';
 import { LOG_LEVELS, type Logger, type LogLevel, stderrLogger } from '../../mcp/logger.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -16,6 +14,7 @@ import { serveStdio } from '../../mcp/stdio.js';
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
 import { defaultStateDir } from '../state-dir.js';
+import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 
 const HELP = `Usage: editgate mcp [ROOT...] [options]
 
@@ -65,8 +64,6 @@ export function parseSize(text: string): number | undefined {
   return value >= 1 ? Math.floor(value) : undefined;
 }
 
-class UsageError extends Error {}
-
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
@@ -90,28 +87,20 @@ function parsePort(value: string): number | undefined {
   return port <= 65_535 ? port : undefined;
 }
 
+const OPTIONS = {
+  approve: { type: 'string' },
+  'use-client-roots': { type: 'boolean' },
+  http: { type: 'string' },
+  token: { type: 'string' },
+  'change-ttl': { type: 'string' },
+  'approval-timeout': { type: 'string' },
+  'max-input': { type: 'string' },
+  'log-level': { type: 'string' },
+} as const;
+
 export async function run(args: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>['values'];
+  let values: ParsedCommandLine<typeof OPTIONS>['values'] & { config?: string; open?: boolean };
   let positionals: string[];
-  function parse() {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        approve: { type: 'string' },
-        open: { type: 'boolean' },
-        config: { type: 'string' },
-        'use-client-roots': { type: 'boolean' },
-        http: { type: 'string' },
-        token: { type: 'string' },
-        'change-ttl': { type: 'string' },
-        'approval-timeout': { type: 'string' },
-        'max-input': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  }
   let logLevel: LogLevel;
   let approve: ApproveChoice;
   let port: number | undefined;
@@ -120,8 +109,11 @@ export async function run(args: string[]): Promise<number> {
   let maxInputBytes: number;
   let token: string | undefined;
   try {
-    ({ values, positionals } = parse());
-    if (values.help) {
+    const line = parseCommandLine(args, OPTIONS, ['config', 'open']);
+    ({ values, positionals } = line);
+    values.config = line.globals.config;
+    values.open = line.globals.open;
+    if (line.help) {
       process.stdout.write(HELP);
       return 0;
     }
@@ -184,8 +176,7 @@ export async function run(args: string[]): Promise<number> {
   if (approve === 'web') {
     try {
       web = await startWebReview(roots[0]!, values.open === true, log);
-      const review = web;
-      options.webApprover = (request) => review.ask(request);
+      options.webApprover = web.ask;
     } catch (error) {
       process.stderr.write(`editgate mcp: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -199,6 +190,8 @@ export async function run(args: string[]): Promise<number> {
       server = await serveStdio(options);
       log.info(`serving over stdio: ${where}`);
     } else {
+      // Loaded only for --http: a stdio server need not load the HTTP stack (hono, the SDK's Streamable HTTP).
+      const { serveHttp } = await import('../../mcp/http.js');
       const http = await serveHttp({ ...options, port, token });
       server = http;
       log.info(`serving Streamable HTTP at ${http.url}: ${where}${token ? '; bearer token required' : ''}`);

@@ -1,5 +1,11 @@
 // `editgate write FILE`: create or replace a whole file, from --content or standard input.
-import { type FileCommand, oneFile, readStandardInput, runFileCommand } from '../file-command.js';
+import {
+  CHANGE_GLOBALS,
+  type FileCommand,
+  oneFile,
+  readStandardInput,
+  runFileCommand,
+} from '../file-command.js';
 
 const options = {
   content: { type: 'string' },
@@ -18,7 +24,9 @@ export const writeCommand: FileCommand<typeof options> = {
   name: 'write',
   help: HELP,
   options,
+  globals: CHANGE_GLOBALS,
   requireReadBeforeEdit: false,
+  encoding: true,
   async toToolCall({ values, positionals }) {
     const file = oneFile('write', positionals);
     const fromStdin = values.content === undefined;

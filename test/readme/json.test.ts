@@ -1,0 +1,120 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PolicyEngine } from '../../src/gate/policy.js';
+import { loadConfig } from '../../src/tools/config.js';
+import { ensureBuilt, REPO } from '../built-cli.js';
+import { type Block, commandLines, readmeBlocks } from './blocks.js';
+
+// The README's JSON: the config file example is one the config loader accepts and whose globs mean what
+// the text says, and each MCP configuration starts a server that serves editgate's tools when its
+// placeholders are filled in (the clone's folder and a project), as a client would start it.
+
+let project: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  project = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-readme-json-')));
+  writeFileSync(join(project, 'a.txt'), 'hello\n');
+}, 120_000);
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+const jsonBlocks = readmeBlocks().filter((block) => block.lang === 'json');
+const parsed = (block: Block) => JSON.parse(block.text) as Record<string, unknown>;
+
+describe('the README’s config file example', () => {
+  const [config] = jsonBlocks.filter((block) => 'policy' in parsed(block));
+
+  it('is accepted by the config loader', async () => {
+    expect(config, 'a json block with "policy"').toBeDefined();
+    writeFileSync(join(project, 'editgate.config.json'), config!.text);
+    const loaded = await loadConfig(project);
+    expect(loaded.config).toEqual(parsed(config!));
+  });
+
+  it('denies lock files in every folder, and keeps .git denied, as the text says', async () => {
+    const { policy, deny } = parsed(config!) as { policy: { rules: [] }; deny: string[] };
+    const engine = new PolicyEngine(policy);
+    for (const path of ['yarn.lock', 'packages/web/yarn.lock', 'a/b/c/Cargo.lock']) {
+      expect(engine.evaluate('edit_file', path).action, path).toBe('deny');
+    }
+    expect(deny).toEqual(expect.arrayContaining(['**/.git', '**/.git/**']));
+    // And what the text says of a root-only glob.
+    const rootOnly = new PolicyEngine({ rules: [{ path: '*.lock', action: 'deny' }] });
+    expect(rootOnly.evaluate('edit_file', 'yarn.lock').action).toBe('deny');
+    expect(rootOnly.evaluate('edit_file', 'packages/web/yarn.lock').action).toBe('ask');
+  });
+});
+
+/** The README's stand-ins, replaced by what the reader would write there. */
+function fillIn(arg: string): string {
+  return (
+    arg
+      .replaceAll('/abs/path/to/editgate', REPO)
+      .replaceAll('/abs/path/to/project', project)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's variable, as the README writes it
+      .replaceAll('${workspaceFolder}', project)
+  );
+}
+
+/** Starts the server as the client would (`node` is this Node) and lists its tools. */
+async function toolsServedBy(command: string, args: string[]): Promise<string[]> {
+  const transport = new StdioClientTransport({
+    command: command === 'node' ? process.execPath : command,
+    args: args.map(fillIn),
+    cwd: project,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'readme-check', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    return tools.map((tool) => tool.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the README’s MCP configurations', () => {
+  const servers = jsonBlocks.flatMap((block) => {
+    const json = parsed(block) as { mcpServers?: Record<string, unknown>; servers?: Record<string, unknown> };
+    const entries = Object.values(json.mcpServers ?? json.servers ?? {}) as Array<{
+      command: string;
+      args: string[];
+    }>;
+    return entries.map((entry): [string, { command: string; args: string[] }] => [
+      `README.md:${block.line} (${block.section})`,
+      entry,
+    ]);
+  });
+  const claudeCode = readmeBlocks()
+    .filter((block) => block.lang === 'sh')
+    .flatMap((block) => commandLines(block))
+    .filter(({ command }) => command.startsWith('claude mcp add editgate -- '))
+    .map(({ command, line }): [string, { command: string; args: string[] }] => {
+      const [program, ...args] = command.slice('claude mcp add editgate -- '.length).split(/\s+/);
+      return [`README.md:${line} (claude mcp add)`, { command: program!, args }];
+    });
+
+  it('are there: Claude Code, Claude Desktop and Cursor, VS Code', () => {
+    expect(servers.length + claudeCode.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each([...claudeCode, ...servers])(
+    '%s starts a server with the editgate tools',
+    async (_where, server) => {
+      // Until editgate is published, the clone's build, run by node.
+      expect(server.command).toBe('node');
+      expect(server.args[0]).toBe('/abs/path/to/editgate/dist/cli/main.js');
+      expect(await toolsServedBy(server.command, server.args)).toEqual(
+        expect.arrayContaining(['read_file', 'edit_file', 'write_file']),
+      );
+    },
+  );
+});
