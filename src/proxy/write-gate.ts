@@ -1,0 +1,350 @@
+/**
+ * Every use of editgate's gate by the proxy, in this one file, so that it is the only thing to move when
+ * the gate's internals change (issue #12). The proxy does not write files: the upstream server does. What
+ * editgate adds around that write is here:
+ *
+ *   propose   read the file through the guard (inside the roots, deny globs), work out the bytes the server
+ *             will write, and the diff: Gate.propose with a ChangeRequest whose compute returns the whole
+ *             new text (requireRead: false: the model read the file through the server, not through us)
+ *   decide    before-change hooks, policy rules, session grants and the person: Gate.decide (which audits
+ *             a denial itself)
+ *   recheck   right before forwarding: the file still has the fingerprint the diff was made from, and the
+ *             path still leads where it did (Guard.recheck)
+ *   settle    after the server wrote: compare the file with what was shown; record the old content in the
+ *             undo history (History.record, the same state folder `editgate undo` reads), append the audit
+ *             line, run the after-change hooks
+ *
+ * and, for calls that cannot be shown as a diff (cards): checkPath (Guard.resolve: roots and deny globs),
+ * screenCall (the policy rules, PolicyEngine.evaluate) and auditCall (appendAudit).
+ */
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { diffLines, formatUnifiedDiff } from '../core/diff.js';
+import { EditgateError, isEditgateError } from '../core/errors.js';
+import { decodeText, encodeText, type TextCodec } from '../core/text.js';
+import type { Approver } from '../gate/approval.js';
+import { appendAudit } from '../gate/audit.js';
+import { type Approval, Gate } from '../gate/gate.js';
+import { PolicyEngine } from '../gate/policy.js';
+import type { Proposal } from '../gate/proposal.js';
+import type { ConfiguredOptions } from '../tools/config.js';
+import { type Fingerprint, readFingerprint, type Snapshot, sha256 } from '../workspace/files.js';
+import { isErrno } from '../workspace/fs-errors.js';
+import { Guard } from '../workspace/guard.js';
+import { History } from '../workspace/history.js';
+import { Ledger } from '../workspace/ledger.js';
+
+export interface WriteGateOptions {
+  /** Absolute workspace roots: the proxy shows and allows writes inside them only. */
+  roots: string[];
+  /** The config's policy rules, deny globs, hooks and audit log: the same as for editgate's own tools. */
+  config: Pick<ConfiguredOptions, 'policy' | 'deny' | 'hooks' | 'auditLog'>;
+  /** Where undo history is kept, so `editgate undo FILE` can restore what was there before. */
+  stateDir: string;
+  /** Who is asked when policy says ask. */
+  approve: Approver;
+}
+
+/** A write tool's call as the gate needs it: the file, and the bytes the server will leave in it. */
+export interface WriteCall {
+  tool: string;
+  /** Absolute path of the file the server will write. */
+  path: string;
+  input: Record<string, unknown>;
+  /** The bytes the server writes, given the file's bytes now (null: it does not exist). */
+  expected: (current: Buffer | null) => Buffer;
+}
+
+/** A write worked out and not yet forwarded: what the person sees, and what the file must be afterwards. */
+export interface PendingWrite {
+  tool: string;
+  /** Workspace-relative path, '/'-separated. */
+  path: string;
+  absolute: string;
+  /** noop: the server would leave the file as it is. */
+  kind: 'create' | 'modify' | 'noop';
+  unifiedDiff: string;
+  stats: { added: number; removed: number };
+  /** What the diff of the text does not show (an encoding or byte-order mark the server changes). */
+  notes: string[];
+  readonly proposal: Proposal;
+  readonly before: Buffer | null;
+  readonly expected: Buffer;
+}
+
+export interface Settled {
+  /** The file is byte for byte what was shown. */
+  matches: boolean;
+  /** The file is not what it was before the call. */
+  changed: boolean;
+  /** The old content is in the undo history: `editgate undo` restores it. */
+  undoable: boolean;
+  /** When the file is not what was shown: the diff from what was shown to what is there. */
+  difference?: string;
+  /** What after-change hooks said, for the model. */
+  hookMessage?: string;
+}
+
+/** The decision that let a write or a call go ahead, as the audit log records it. */
+export type Allowed = Pick<Approval, 'decision' | 'decidedBy'>;
+
+function encodingNotes(base: Snapshot, written: TextCodec): string[] {
+  if (!base.exists) return [];
+  const notes: string[] = [];
+  if (base.codec.encoding !== written.encoding) {
+    notes.push(`The file is ${base.codec.encoding} now; the server writes it as ${written.encoding}.`);
+  }
+  if (base.codec.bom !== written.bom) {
+    notes.push(`The server ${written.bom ? 'adds a' : 'removes the'} byte-order mark.`);
+  }
+  return notes;
+}
+
+/** The file's bytes and fingerprint from one open, or null when it does not exist. */
+async function readCurrent(absolute: string): Promise<{ bytes: Buffer; fingerprint: Fingerprint } | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(absolute, 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return null;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    const bytes = await handle.readFile();
+    return { bytes, fingerprint: { size: bytes.length, mtimeMs: stats.mtimeMs, hash: sha256(bytes) } };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Text for a diff of bytes editgate may not be able to decode. */
+function textOf(bytes: Buffer | null): string | undefined {
+  if (bytes === null) return '';
+  try {
+    return decodeText(bytes).text;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
+export class WriteGate {
+  private constructor(
+    private readonly gate: Gate,
+    private readonly history: History,
+    private readonly policy: PolicyEngine,
+    private readonly options: WriteGateOptions,
+  ) {}
+
+  static async create(options: WriteGateOptions): Promise<WriteGate> {
+    const guard = await Guard.create({ roots: options.roots, deny: options.config.deny });
+    const history = new History({ stateDir: options.stateDir });
+    const gate = new Gate({
+      guard,
+      ledger: new Ledger(),
+      history,
+      approve: options.approve,
+      policy: options.config.policy,
+      hooks: options.config.hooks,
+      requireReadBeforeEdit: false,
+      auditLog: options.config.auditLog,
+    });
+    return new WriteGate(gate, history, new PolicyEngine(options.config.policy), options);
+  }
+
+  /**
+   * Work out the write: the file read through the guard (OUTSIDE_ROOT for a path outside the roots or
+   * matching a deny glob), the bytes the server will leave, and the diff. Throws what the guard, the read
+   * (BINARY, ENCODING: no diff can be shown) or `call.expected` throws.
+   */
+  async propose(call: WriteCall): Promise<PendingWrite> {
+    let before: Buffer | null = null;
+    let expected: Buffer = Buffer.alloc(0);
+    const notes: string[] = [];
+    const proposal = await this.gate.propose({
+      tool: call.tool,
+      path: call.path,
+      input: call.input,
+      requireRead: false,
+      compute: (base) => {
+        before = base.exists ? encodeText(base.text, base.codec) : null;
+        expected = call.expected(before);
+        // The new bytes as editgate reads text: BINARY or ENCODING if they are not text it can show.
+        const written = decodeText(expected);
+        notes.push(...encodingNotes(base, written.codec));
+        const same = sameBytes(before, expected);
+        return { after: written.text, kind: same ? 'noop' : base.exists ? 'modify' : 'create' };
+      },
+    });
+    return {
+      tool: call.tool,
+      path: proposal.path,
+      absolute: proposal.resolved.absolute,
+      kind: proposal.kind === 'noop' ? 'noop' : proposal.kind === 'create' ? 'create' : 'modify',
+      unifiedDiff: proposal.unifiedDiff,
+      stats: proposal.stats,
+      notes,
+      proposal,
+      before,
+      expected,
+    };
+  }
+
+  /** Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY or DENIED_USER. */
+  async decide(pending: PendingWrite): Promise<Allowed> {
+    const approval = await this.gate.decide(pending.proposal);
+    return { decision: approval.decision, decidedBy: approval.decidedBy };
+  }
+
+  /** Right before forwarding: STALE if the file is no longer what the diff was made from. */
+  async recheck(pending: PendingWrite): Promise<void> {
+    const { proposal } = pending;
+    const now = await readFingerprint(proposal.resolved.absolute, proposal.path);
+    if ((now?.hash ?? null) !== (proposal.base.fingerprint?.hash ?? null)) {
+      throw new EditgateError(
+        'STALE',
+        `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
+        { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
+      );
+    }
+    await this.gate.guard.recheck(proposal.resolved);
+  }
+
+  /**
+   * After the server's write: compare the file with what was shown. Whatever the server did to it, the old
+   * content goes into the undo history (when the file changed and still exists), the audit log gets a line
+   * and the after-change hooks run.
+   */
+  async settle(pending: PendingWrite, allowed: Allowed): Promise<Settled> {
+    const { proposal, before, expected } = pending;
+    const absolute = proposal.resolved.absolute;
+    const actual = await readCurrent(absolute);
+    const matches = actual?.bytes.equals(expected) === true;
+    const changed = !sameBytes(before, actual?.bytes ?? null);
+    let undoable = false;
+    if (changed && actual) {
+      await this.history.record(absolute, { before, after: actual.fingerprint, tool: pending.tool });
+      undoable = true;
+    }
+
+    let difference: string | undefined;
+    let unifiedDiff = proposal.unifiedDiff;
+    let stats = proposal.stats;
+    if (!matches) {
+      const [shown, found, old] = [textOf(expected), textOf(actual?.bytes ?? null), textOf(before)];
+      difference =
+        actual === null
+          ? `${pending.path} does not exist after the call.`
+          : shown === undefined || found === undefined
+            ? `${pending.path} holds ${actual.bytes.length} bytes that differ from the ${expected.length} shown (not text editgate can show as a diff).`
+            : formatUnifiedDiff(diffLines(shown, found), {
+                oldPath: `${pending.path} (as shown)`,
+                newPath: `${pending.path} (as written)`,
+              });
+      const real = old !== undefined && found !== undefined ? diffLines(old, found) : undefined;
+      unifiedDiff = real ? formatUnifiedDiff(real, { oldPath: pending.path, newPath: pending.path }) : '';
+      stats = real ? { added: real.added, removed: real.removed } : { added: 0, removed: 0 };
+    }
+
+    if (this.options.config.auditLog) {
+      await appendAudit(this.options.config.auditLog, {
+        time: new Date().toISOString(),
+        tool: pending.tool,
+        path: pending.path,
+        kind: proposal.kind,
+        decision: allowed.decision,
+        decidedBy: allowed.decidedBy,
+        stats,
+        hashBefore: proposal.base.fingerprint?.hash ?? null,
+        hashAfter: actual?.fingerprint.hash ?? null,
+        ...(matches ? {} : { reason: 'the server left the file other than the diff that was approved' }),
+      });
+    }
+
+    let hookMessage: string | undefined;
+    const afterChange = this.options.config.hooks?.afterChange;
+    if (afterChange && changed) {
+      try {
+        const said = await afterChange({
+          tool: pending.tool,
+          path: pending.path,
+          absolutePath: absolute,
+          kind: before === null ? 'create' : actual === null ? 'delete' : 'modify',
+          stats,
+          unifiedDiff,
+        });
+        if (typeof said === 'string' && said.trim()) hookMessage = said.trim();
+      } catch (error) {
+        // The file is written; a failing observer must not turn that into a failure.
+        hookMessage = `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    return {
+      matches,
+      changed,
+      undoable,
+      ...(difference ? { difference } : {}),
+      ...(hookMessage ? { hookMessage } : {}),
+    };
+  }
+
+  /**
+   * A path a card's call names, checked as editgate checks its own: inside a root and not matching a deny
+   * glob (OUTSIDE_ROOT otherwise). Folders are fine here. Returns it relative to its root.
+   */
+  async checkPath(absolute: string): Promise<string> {
+    const given = absolute.length > 1 ? absolute.replace(/\/+$/, '') : absolute;
+    try {
+      return (await this.gate.guard.resolve(given)).relative;
+    } catch (error) {
+      // The guard refuses folders only after the root and deny checks: a folder there is inside.
+      if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
+      const root = [...this.gate.guard.roots]
+        .sort((a, b) => b.length - a.length)
+        .find((candidate) => given === candidate || given.startsWith(`${candidate}${path.sep}`));
+      return root === undefined ? '.' : path.relative(root, given).split(path.sep).join('/') || '.';
+    }
+  }
+
+  /**
+   * Policy for a call without a diff: DENIED_POLICY if a rule denies the tool on any of its paths (or, with
+   * no known paths, a rule without a path denies the tool); 'allow' when rules allow it everywhere.
+   */
+  screenCall(tool: string, paths: string[]): 'allow' | 'ask' {
+    const verdicts = (paths.length > 0 ? paths : ['']).map((p) => ({
+      path: p,
+      ...this.policy.evaluate(tool, p),
+    }));
+    const denied = verdicts.find((verdict) => verdict.action === 'deny');
+    if (denied) {
+      throw new EditgateError(
+        'DENIED_POLICY',
+        `Policy does not allow ${tool}${denied.path ? ` on ${denied.path}` : ''}${denied.rule?.path ? ` (rule: ${denied.rule.path} → deny)` : ''}. Do not retry; tell the user if it is needed.`,
+        { tool, path: denied.path || undefined, rule: denied.rule },
+      );
+    }
+    return verdicts.every((verdict) => verdict.action === 'allow') ? 'allow' : 'ask';
+  }
+
+  /** One audit line for a call without a diff: allowed (and by whom) or denied. */
+  async auditCall(
+    tool: string,
+    paths: string[],
+    outcome: { decision: string; decidedBy: string; reason?: string },
+  ): Promise<void> {
+    if (!this.options.config.auditLog) return;
+    await appendAudit(this.options.config.auditLog, {
+      time: new Date().toISOString(),
+      tool,
+      path: paths.join(', '),
+      kind: 'call',
+      decision: outcome.decision,
+      decidedBy: outcome.decidedBy,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
+  }
+}
