@@ -60,7 +60,7 @@ export function parseOverrides(section: unknown, configFile = 'editgate.config.j
   if (!parsed.success) {
     const problems = parsed.error.issues
       .slice(0, 5)
-      .map((issue) => `proxy.${issue.path.join('.')}: ${issue.message}`);
+      .map((issue) => `${['proxy', ...issue.path].join('.')}: ${issue.message}`);
     throw new EditgateError(
       'INVALID_INPUT',
       `The config file ${configFile} is invalid: ${problems.join('; ')}`,
