@@ -222,7 +222,8 @@ export async function openProxySession(
     grantedTools: new Set(),
     report: (message) => {
       log('warning', message);
-      options.terminal?.notify(message);
+      // The terminal is the person's screen only when questions go there (else it may be the client's).
+      if (approvals.channel().name === 'terminal') options.terminal?.notify(message);
     },
   });
 

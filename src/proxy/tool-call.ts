@@ -18,6 +18,7 @@ import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
 import type { ToolCatalog } from './catalog.js';
 import { progressBack } from './relay.js';
+import { undoCommand } from './shell-words.js';
 import { type Args, CannotShow, type PlanContext, type ToolClass } from './tool-class.js';
 import { type UpstreamLink, UpstreamUnavailable } from './upstream.js';
 import { capLines, visibleText } from './visible-text.js';
@@ -204,12 +205,12 @@ export class ToolCallHandler {
       const shown = capLines(settled.difference ?? '', MAX_DIFFERENCE_LINES, MAX_DIFFERENCE_CHARS);
       const more = shown.omittedLines > 0 ? `\n… ${shown.omittedLines} more lines` : '';
       const undo = settled.undoable
-        ? ` The previous content is kept: \`editgate undo ${pending.absolute}\` puts it back.`
+        ? ` The previous content is kept: \`${undoCommand(pending.root, pending.absolute)}\` puts it back.`
         : '';
       text = `editgate proxy: ${path} is not what the user was shown and approved: the server wrote something else.${undo} Tell the user. What was shown (-) against what the file holds (+):\n${shown.text}${more}`;
     }
     this.context.report(
-      `${this.context.server} › ${pending.tool}: ${pending.absolute} is not what was approved.${settled.undoable ? ` Run \`editgate undo ${pending.absolute}\` to put back what was there before.` : ''}`,
+      `${this.context.server} › ${pending.tool}: ${pending.absolute} is not what was approved.${settled.undoable ? ` Run \`${undoCommand(pending.root, pending.absolute)}\` to put back what was there before.` : ''}`,
     );
     return { ...result, content: [...result.content, { type: 'text', text }, ...hook], isError: true };
   }

@@ -18,6 +18,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ChildSpec, ChildTransport } from './child-transport.js';
+import { shellWord } from './shell-words.js';
 
 /** How to reach the upstream server; `open` gives a new, unstarted transport each time. */
 export interface UpstreamConnector {
@@ -28,13 +29,9 @@ export interface UpstreamConnector {
   open(): { transport: Transport; ended: () => string | undefined };
 }
 
-function quoted(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
-}
-
 export function stdioUpstream(spec: ChildSpec): UpstreamConnector {
   return {
-    describe: [spec.command, ...spec.args].map(quoted).join(' '),
+    describe: [spec.command, ...spec.args].map(shellWord).join(' '),
     recovery: 'restart',
     open() {
       const transport = new ChildTransport(spec);

@@ -61,6 +61,8 @@ export interface PendingWrite {
   /** Workspace-relative path, '/'-separated. */
   path: string;
   absolute: string;
+  /** The root the file is in. */
+  root: string;
   /** noop: the server would leave the file as it is. */
   kind: 'create' | 'modify' | 'noop';
   unifiedDiff: string;
@@ -184,6 +186,7 @@ export class WriteGate {
       tool: call.tool,
       path: proposal.path,
       absolute: proposal.resolved.absolute,
+      root: proposal.resolved.root,
       kind: proposal.kind === 'noop' ? 'noop' : proposal.kind === 'create' ? 'create' : 'modify',
       unifiedDiff: proposal.unifiedDiff,
       stats: proposal.stats,

@@ -111,11 +111,11 @@ describe('a server that writes something other than its arguments say', () => {
     expect(result.text).toContain(`saved ${path('a.txt')}`);
     expect(result.text).toContain('a.txt is not what the user was shown and approved');
     expect(result.text).toContain('+// added behind your back');
-    expect(result.text).toContain(`\`editgate undo ${path('a.txt')}\` puts it back`);
+    expect(result.text).toContain(`\`editgate undo --root ${root} ${path('a.txt')}\` puts it back`);
     const warning = logged.find(
       (line) => line.level === 'warning' && line.message.includes('is not what was approved'),
     );
-    expect(warning?.message).toContain(`Run \`editgate undo ${path('a.txt')}\``);
+    expect(warning?.message).toContain(`Run \`editgate undo --root ${root} ${path('a.txt')}\``);
     expect(readFileSync(path('a.txt'), 'utf8')).toBe('approved\n// added behind your back\n');
 
     const tools = createEditTools({ root, approve: 'allow', stateDir: state });
