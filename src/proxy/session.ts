@@ -11,12 +11,13 @@ import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   type ClientCapabilities,
+  ErrorCode,
   type InitializeRequest,
-  ListToolsRequestSchema,
   type ListToolsResult,
   type LoggingLevel,
+  McpError,
   type ServerCapabilities,
   type ServerNotification,
   SetLevelRequestSchema,
@@ -78,6 +79,21 @@ function proxyVersion(): string {
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version;
   return version;
+}
+
+/** A tools/call's params, checked as far as the proxy reads them (the server checks the rest). */
+function callParams(params: unknown): CallToolRequest['params'] {
+  const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
+  if (
+    typeof name !== 'string' ||
+    (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+  ) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'tools/call needs a tool name and, optionally, an object of arguments',
+    );
+  }
+  return params as CallToolRequest['params'];
 }
 
 /** The client's capabilities as the proxy declares them upstream (task-augmented requests are not relayed). */
@@ -227,14 +243,6 @@ export async function openProxySession(
     },
   });
 
-  if (capabilities.tools) {
-    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      const result = (await relayToServer(link, request, extra)) as ListToolsResult;
-      catalog?.learn(result.tools, result.nextCursor === undefined);
-      return result;
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => tools.handle(request, extra));
-  }
   // The client's level applies to editgate's own messages here, and to the server's there.
   server.removeRequestHandler('logging/setLevel');
   server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
@@ -242,8 +250,21 @@ export async function openProxySession(
     if (link.capabilities.logging) await relayToServer(link, request, extra);
     return {};
   });
-  server.fallbackRequestHandler = (request, extra) =>
-    relayToServer(link, { method: request.method, params: request.params }, extra) as never;
+  // Every request but setLevel is served here, tools/list and tools/call included: registering them would
+  // have the SDK check each request and result against its schemas three times over (the client checks the
+  // result itself), which was a fifth of the relay's cost.
+  server.fallbackRequestHandler = async (request, extra) => {
+    const relayed = { method: request.method, params: request.params };
+    if (capabilities.tools && request.method === 'tools/call') {
+      return tools.handle(callParams(request.params), extra) as never;
+    }
+    const result = await relayToServer(link, relayed, extra);
+    if (capabilities.tools && request.method === 'tools/list') {
+      const page = result as ListToolsResult;
+      if (Array.isArray(page.tools)) catalog?.learn(page.tools, page.nextCursor === undefined);
+    }
+    return result as never;
+  };
   server.fallbackNotificationHandler = async (notification) => {
     if (!link.connected) return;
     const client = await link.client();

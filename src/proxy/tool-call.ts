@@ -77,9 +77,10 @@ async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
 export class ToolCallHandler {
   constructor(private readonly context: ToolCallContext) {}
 
-  async handle(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
-    const { name } = request.params;
-    const args = (request.params.arguments ?? {}) as Args;
+  async handle(params: CallToolRequest['params'], extra: CallExtra): Promise<CallToolResult> {
+    const request = { method: 'tools/call' as const, params };
+    const { name } = params;
+    const args = (params.arguments ?? {}) as Args;
     const forward = () => this.forward(request, extra);
     let classified: Awaited<ReturnType<ToolCatalog['get']>>;
     try {
