@@ -7,7 +7,6 @@
  * notifications, requests of methods the SDK does not know), except tools/call, which tool-call.ts serves.
  */
 
-import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -72,14 +71,6 @@ const RANK: Record<string, number> = {
   alert: 6,
   emergency: 7,
 };
-
-let version: string | undefined;
-function proxyVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
-  return version;
-}
 
 /** A tools/call's params, checked as far as the proxy reads them (the server checks the rest). */
 function callParams(params: unknown): CallToolRequest['params'] {
@@ -178,7 +169,7 @@ export async function openProxySession(
     {
       name: info.name,
       version: info.version,
-      title: `${serverName} (through editgate proxy ${proxyVersion()})`,
+      title: `${serverName} (through editgate proxy)`,
     },
     { capabilities, ...(instructions ? { instructions } : {}) },
   );

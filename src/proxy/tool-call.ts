@@ -39,6 +39,17 @@ export interface ToolCallContext {
   report: (message: string) => void;
 }
 
+/** One tool call as the handler's steps need it. */
+interface Call {
+  tool: string;
+  args: Args;
+  /** The tool's title, as the server lists it. */
+  title?: string;
+  plans: PlanContext;
+  /** Relays the call as it is. */
+  forward: () => Promise<CallToolResult>;
+}
+
 const MAX_DIFFERENCE_LINES = 120;
 const MAX_DIFFERENCE_CHARS = 12_000;
 
@@ -94,14 +105,15 @@ export class ToolCallHandler {
       { requestId: extra.requestId, signal: extra.signal, basis: toolClass.basis, notes: [] },
       () => {
         if (toolClass.kind === 'read-only') return forward();
-        const plans = this.planContext(extra);
-        if (toolClass.kind === 'card') {
-          return this.card(name, args, toolClass, plans, forward, {
-            title: classified.tool?.title,
-            sessionGrant: true,
-          });
-        }
-        return this.write(name, args, toolClass, plans, forward, classified.tool?.title);
+        const call: Call = {
+          tool: name,
+          args,
+          title: classified.tool?.title,
+          plans: this.planContext(extra),
+          forward,
+        };
+        if (toolClass.kind === 'card') return this.card(call, toolClass, { sessionGrant: true });
+        return this.write(call, toolClass);
       },
     );
   }
@@ -130,14 +142,8 @@ export class ToolCallHandler {
     }
   }
 
-  private async write(
-    tool: string,
-    args: Args,
-    toolClass: Extract<ToolClass, { kind: 'write' }>,
-    plans: PlanContext,
-    forward: () => Promise<CallToolResult>,
-    title: string | undefined,
-  ): Promise<CallToolResult> {
+  private async write(call: Call, toolClass: Extract<ToolClass, { kind: 'write' }>): Promise<CallToolResult> {
+    const { tool, args, plans, forward } = call;
     const { writeGate } = this.context;
     let plan: Awaited<ReturnType<typeof toolClass.shape.plan>>;
     try {
@@ -149,11 +155,7 @@ export class ToolCallHandler {
     if (plan.kind === 'forward') return forward();
     if (plan.kind === 'failed') return plan.result;
     const noDiff = (note: string) =>
-      this.card(tool, args, { kind: 'card', basis: toolClass.basis }, plans, forward, {
-        title,
-        note,
-        sessionGrant: false,
-      });
+      this.card(call, { kind: 'card', basis: toolClass.basis }, { note, sessionGrant: false });
     if (plan.kind === 'card') return noDiff(plan.note);
 
     let pending: PendingWrite;
@@ -217,13 +219,11 @@ export class ToolCallHandler {
   }
 
   private async card(
-    tool: string,
-    args: Args,
+    call: Call,
     toolClass: Extract<ToolClass, { kind: 'card' }>,
-    plans: PlanContext,
-    forward: () => Promise<CallToolResult>,
-    shown: { title?: string; note?: string; sessionGrant: boolean },
+    shown: { note?: string; sessionGrant: boolean },
   ): Promise<CallToolResult> {
+    const { tool, args, plans, forward } = call;
     const { writeGate, approvals } = this.context;
     const paths: string[] = [];
     try {
@@ -254,7 +254,7 @@ export class ToolCallHandler {
     const decision = await approvals.card({
       server: this.context.server,
       tool,
-      ...(shown.title ? { title: shown.title } : {}),
+      ...(call.title ? { title: call.title } : {}),
       arguments: args,
       basis: toolClass.basis,
       ...(shown.note ? { note: shown.note } : {}),

@@ -208,13 +208,16 @@ export async function run(args: string[]): Promise<number> {
     `wrapping ${parsed.upstream.describe}; roots ${parsed.roots.join(', ')}; approval ${parsed.approve}`,
   );
   const stop = () => void running.close();
-  // The SDK's stdio transport does not notice the client going away; the end of stdin is that.
-  process.stdin.once('end', stop);
-  process.stdout.once('error', stop);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The SDK's stdio transport does not notice the client going away; the end of stdin is that. Closing
+  // stops the upstream server too.
+  const endings: Array<[NodeJS.EventEmitter, string]> = [
+    [process.stdin, 'end'],
+    [process.stdout, 'error'],
+    [process, 'SIGINT'],
+    [process, 'SIGTERM'],
+  ];
+  for (const [emitter, event] of endings) emitter.once(event, stop);
   await running.closed;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  for (const [emitter, event] of endings) emitter.off(event, stop);
   return 0;
 }
