@@ -110,8 +110,11 @@ describe('editgate proxy -- COMMAND', () => {
   });
 });
 
-/** A Streamable HTTP MCP server in this process whose save_file tool writes the temp folder. */
-async function httpServer(): Promise<string> {
+/**
+ * A Streamable HTTP MCP server in this process whose save_file tool writes the temp folder; `forget` drops
+ * its sessions, as a restarted server would.
+ */
+async function httpServer(): Promise<{ url: string; forget: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const body = async (request: IncomingMessage) => {
     let text = '';
@@ -148,13 +151,17 @@ async function httpServer(): Promise<string> {
   onCleanup(async () => {
     for (const transport of sessions.values()) await transport.close();
   });
-  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  const forget = async () => {
+    for (const transport of sessions.values()) await transport.close();
+    sessions.clear();
+  };
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, forget };
 }
 
 describe('editgate proxy --upstream URL', () => {
   it('wraps a Streamable HTTP server the same way', async () => {
     const { root, state } = workspace();
-    const url = await httpServer();
+    const { url, forget } = await httpServer();
     const proxy = await startProxy(['--root', root, '--upstream', url, '--header', 'X-Test: 1'], state, [
       'Deny',
       'Allow once',
@@ -166,6 +173,14 @@ describe('editgate proxy --upstream URL', () => {
     const allowed = await proxy.call('save_file', { path: target, content: 'x\n' });
     expect(allowed).toMatchObject({ isError: false, text: 'saved' });
     expect(readFileSync(target, 'utf8')).toBe('x\n');
+
+    // The server forgets the session (it was restarted): the call says so, the next one reconnects.
+    await forget();
+    const lost = await proxy.call('save_file', { path: target, content: 'x\n' });
+    expect(lost.isError).toBe(true);
+    expect(lost.text).toContain(`The upstream MCP server (${url}) stopped while this request was under way`);
+    expect(lost.text).toContain('connects to it again at the next request');
+    expect(await proxy.call('save_file', { path: target, content: 'x\n' })).toMatchObject({ isError: false });
   });
 });
 

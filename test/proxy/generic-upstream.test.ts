@@ -78,7 +78,7 @@ function writerServer(calls: Calls, tamper: (content: string) => string | undefi
 }
 
 async function setUp(
-  files: Record<string, string>,
+  files: Record<string, string | Buffer>,
   answers: Answer[],
   options: { tamper?: (content: string) => string | undefined; overrides?: ToolOverride[] } = {},
 ) {
@@ -144,6 +144,32 @@ describe('a server that writes something other than its arguments say', () => {
     expect(result.text).toContain('STALE');
     expect(calls.names).toEqual([]);
     expect(readFileSync(path('a.txt'), 'utf8')).toBe('edited by hand meanwhile\n');
+  });
+});
+
+describe('what a person is asked, and when not', () => {
+  it('"this file for the session" covers later writes to it, not to other files; no change asks nothing', async () => {
+    const { client, questions, path } = await setUp({ 'a.txt': 'a\n', 'b.txt': 'b\n' }, [
+      { action: 'accept', content: { decision: 'Allow this file for the session' } },
+      deny(),
+    ]);
+    await call(client, 'save_file', { file_path: path('a.txt'), content: 'a1\n' });
+    await call(client, 'save_file', { file_path: path('a.txt'), content: 'a2\n' });
+    await call(client, 'save_file', { file_path: path('a.txt'), content: 'a2\n' });
+    expect(readFileSync(path('a.txt'), 'utf8')).toBe('a2\n');
+    expect(questions).toHaveLength(1);
+    const other = await call(client, 'save_file', { file_path: path('b.txt'), content: 'b1\n' });
+    expect(other.isError).toBe(true);
+    expect(questions).toHaveLength(2);
+  });
+
+  it('a file editgate cannot show as text gets a card that says why, with no session grant', async () => {
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]);
+    const { client, questions, path } = await setUp({ 'logo.png': binary }, [deny()]);
+    await call(client, 'save_file', { file_path: path('logo.png'), content: 'text now\n' });
+    expect(questions[0]).toContain('wants to run save_file');
+    expect(questions[0]).toContain('editgate cannot show a diff');
+    expect(questions[0]).not.toContain('for the session');
   });
 });
 
