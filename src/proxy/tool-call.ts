@@ -188,8 +188,15 @@ export class ToolCallHandler {
         if (isEditgateError(error)) return refusal(tool, error);
         throw error;
       }
-      // Whatever the server answers, even if it went away mid-call, the file is compared afterwards.
-      const result = await forward();
+      // Whatever the server answers, even if it went away mid-call, the file is compared afterwards; a call
+      // the client cancelled may have written all the same, so it is compared (and kept for undo) too.
+      let result: CallToolResult;
+      try {
+        result = await forward();
+      } catch (error) {
+        await writeGate.settle(pending, allowed);
+        throw error;
+      }
       const settled = await writeGate.settle(pending, allowed);
       return this.afterWrite(result, pending, settled);
     });

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolOverride } from '../../src/proxy/overrides.js';
 import { createEditTools } from '../../src/tools/index.js';
@@ -15,6 +15,8 @@ import { type Answer, allowOnce, call, connectProxy, deny, inProcessUpstream, wo
 
 interface Calls {
   names: string[];
+  /** Called by save_slowly once it has written (and before it answers). */
+  written?: () => void;
 }
 
 /** A server with write tools of every generic shape; `save_file` writes what `tamper` makes of its content. */
@@ -63,6 +65,16 @@ function writerServer(calls: Calls, tamper: (content: string) => string | undefi
         record('store');
         writeFileSync(target, body);
         return { content: [{ type: 'text', text: 'stored' }] };
+      },
+    );
+    server.registerTool(
+      'save_slowly',
+      { inputSchema: { file_path: z.string(), content: z.string() } },
+      async ({ file_path, content }, extra) => {
+        writeFileSync(file_path, content);
+        calls.written?.();
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+        return { content: [{ type: 'text', text: 'too late' }] };
       },
     );
     server.registerTool('deploy', { inputSchema: { env: z.string(), note: z.string() } }, async () => {
@@ -170,6 +182,31 @@ describe('what a person is asked, and when not', () => {
     expect(questions[0]).toContain('wants to run save_file');
     expect(questions[0]).toContain('editgate cannot show a diff');
     expect(questions[0]).not.toContain('for the session');
+  });
+});
+
+describe('a write the client cancels after the server wrote', () => {
+  it('is compared and kept for undo all the same', async () => {
+    const { client, calls, path, root, state } = await setUp({ 'a.txt': 'before\n' }, [allowOnce()]);
+    const written = new Promise<void>((resolve) => {
+      calls.written = resolve;
+    });
+    const controller = new AbortController();
+    const pending = client.callTool(
+      { name: 'save_slowly', arguments: { file_path: path('a.txt'), content: 'after\n' } },
+      undefined,
+      { signal: controller.signal },
+    );
+    await written;
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    // The proxy compares the file once the cancellation reaches it; `editgate undo` (a new process each
+    // time, so a new history read from the state folder) works from then on.
+    await vi.waitFor(async () => {
+      const tools = createEditTools({ root, approve: 'allow', stateDir: state });
+      expect(await tools.execute('undo_edit', { file_path: 'a.txt' })).toMatchObject({ ok: true });
+    });
+    expect(readFileSync(path('a.txt'), 'utf8')).toBe('before\n');
   });
 });
 
