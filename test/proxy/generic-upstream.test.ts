@@ -92,7 +92,11 @@ function writerServer(calls: Calls, tamper: (content: string) => string | undefi
 async function setUp(
   files: Record<string, string | Buffer>,
   answers: Answer[],
-  options: { tamper?: (content: string) => string | undefined; overrides?: ToolOverride[] } = {},
+  options: {
+    tamper?: (content: string) => string | undefined;
+    overrides?: ToolOverride[];
+    config?: Parameters<typeof connectProxy>[0]['config'];
+  } = {},
 ) {
   const { root, state } = workspace(files);
   const calls: Calls = { names: [] };
@@ -102,6 +106,7 @@ async function setUp(
       roots: [root],
       stateDir: state,
       overrides: options.overrides ?? [],
+      ...(options.config ? { config: options.config } : {}),
     },
     { answers },
   );
@@ -173,6 +178,18 @@ describe('what a person is asked, and when not', () => {
     const other = await call(client, 'save_file', { file_path: path('b.txt'), content: 'b1\n' });
     expect(other.isError).toBe(true);
     expect(questions).toHaveLength(2);
+  });
+
+  it('a policy that asks before reads asks for the read first, then shows the diff', async () => {
+    const { client, questions, path } = await setUp({ 'a.txt': 'a\n' }, [allowOnce(), allowOnce()], {
+      config: { policy: { rules: [{ tool: 'read_file', action: 'ask' }] } },
+    });
+    await call(client, 'save_file', { file_path: path('a.txt'), content: 'b\n' });
+    expect(questions[0]).toBe(
+      'notes-server › save_file: Read a.txt to preview the change?\nThe proxy reads a.txt to show the diff of the change.',
+    );
+    expect(questions[1]).toContain('save_file wants to change a.txt (+1 -1)');
+    expect(readFileSync(path('a.txt'), 'utf8')).toBe('b\n');
   });
 
   it('a file editgate cannot show as text gets a card that says why, with no session grant', async () => {
