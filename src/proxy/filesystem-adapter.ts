@@ -131,7 +131,7 @@ async function planEditFile(args: Args, context: PlanContext): Promise<WritePlan
 function treeChange(...keys: string[]): ToolClass {
   return {
     kind: 'card',
-    basis: LABEL,
+    basis: `it moves or creates files and folders (${LABEL})`,
     paths: async (args, context) => {
       const paths: string[] = [];
       for (const key of keys) {

@@ -155,7 +155,11 @@ export class ToolCallHandler {
     if (plan.kind === 'forward') return forward();
     if (plan.kind === 'failed') return plan.result;
     const noDiff = (note: string) =>
-      this.card(call, { kind: 'card', basis: toolClass.basis }, { note, sessionGrant: false });
+      this.card(
+        call,
+        { kind: 'card', basis: 'it writes files, and this call cannot be shown as a diff' },
+        { note, sessionGrant: false },
+      );
     if (plan.kind === 'card') return noDiff(plan.note);
 
     let pending: PendingWrite;

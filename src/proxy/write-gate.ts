@@ -90,14 +90,23 @@ export interface Settled {
 /** The decision that let a write or a call go ahead, as the audit log records it. */
 export type Allowed = Pick<Approval, 'decision' | 'decidedBy'>;
 
-function encodingNotes(base: Snapshot, written: TextCodec): string[] {
+function encodingNotes(base: Snapshot, written: { text: string; codec: TextCodec }): string[] {
   if (!base.exists) return [];
   const notes: string[] = [];
-  if (base.codec.encoding !== written.encoding) {
-    notes.push(`The file is ${base.codec.encoding} now; the server writes it as ${written.encoding}.`);
+  if (base.codec.encoding !== written.codec.encoding) {
+    notes.push(`The file is ${base.codec.encoding} now; the server writes it as ${written.codec.encoding}.`);
   }
-  if (base.codec.bom !== written.bom) {
-    notes.push(`The server ${written.bom ? 'adds a' : 'removes the'} byte-order mark.`);
+  if (base.codec.bom !== written.codec.bom) {
+    notes.push(`The server ${written.codec.bom ? 'adds a' : 'removes the'} byte-order mark.`);
+  }
+  // Only between texts that both have line endings: a one-line file has no style to change.
+  const eol = (codec: TextCodec) =>
+    codec.mixedEol ? 'mixed' : codec.eol === '\r\n' ? 'CRLF' : codec.eol === '\r' ? 'CR' : 'LF';
+  const breaks = /[\r\n]/;
+  if (breaks.test(base.text) && breaks.test(written.text) && eol(base.codec) !== eol(written.codec)) {
+    notes.push(
+      `The server turns the file's ${eol(base.codec)} line endings into ${eol(written.codec)} (the diff marks CR as ␍).`,
+    );
   }
   return notes;
 }
@@ -177,7 +186,7 @@ export class WriteGate {
         expected = call.expected(before);
         // The new bytes as editgate reads text: BINARY or ENCODING if they are not text it can show.
         const written = decodeText(expected);
-        notes.push(...encodingNotes(base, written.codec));
+        notes.push(...encodingNotes(base, written));
         const same = sameBytes(before, expected);
         return { after: written.text, kind: same ? 'noop' : base.exists ? 'modify' : 'create' };
       },

@@ -167,6 +167,10 @@ describe('edit_file through the proxy', () => {
     const { client, questions, path } = await proxied({ 'w.txt': 'one\r\ntwo\r\n' }, [deny()]);
     await call(client, 'edit_file', { path: path('w.txt'), edits: [{ oldText: 'two', newText: 'TWO' }] });
     expect(questions[0]).toContain('(+2 -2)');
+    expect(questions[0]).toContain(
+      "The server turns the file's CRLF line endings into LF (the diff marks CR as ␍).",
+    );
+    expect(questions[0]).toContain('-one␍\n-two␍\n+one\n+TWO');
     expect(readFileSync(path('w.txt'), 'utf8')).toBe('one\r\ntwo\r\n');
   });
 
