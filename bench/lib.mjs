@@ -1,6 +1,6 @@
 // Small helpers shared by the bench/*.bench.mjs files: timing, processes, temp folders, tables.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -102,6 +102,16 @@ export function tempDir(prefix = 'editgate-bench-', parent = tmpdir()) {
   const remove = () => rmSync(path, { recursive: true, force: true });
   process.once('exit', remove);
   return { path, remove };
+}
+
+/** Peak resident set size of another process in MB (VmHWM in /proc/<pid>/status), or undefined off Linux. */
+export function peakRssOfMb(pid) {
+  try {
+    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Peak resident set size of this process so far, in MB. */

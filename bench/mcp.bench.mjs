@@ -5,7 +5,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatMs, formatRatio, median, printTable, runNodeChild, tempDir, timeProcess } from './lib.mjs';
+import {
+  formatMs,
+  formatRatio,
+  median,
+  peakRssOfMb,
+  printTable,
+  runNodeChild,
+  tempDir,
+  timeProcess,
+} from './lib.mjs';
 
 const FILES = 20;
 const LINES = 200;
@@ -13,16 +22,6 @@ const EDITS = 100;
 const RUNS = 5;
 const self = fileURLToPath(import.meta.url);
 const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-
-/** Peak resident set size of a process in MB, or undefined where /proc is not available. */
-function peakMb(pid) {
-  try {
-    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A workspace of FILES files of LINES distinct lines, and the 100 edits: file i % FILES, a line each. */
 function makeWorkspace() {
@@ -65,7 +64,7 @@ if (process.argv[2] === '--library') {
     if (!result.ok) throw new Error(result.message);
   }
   const end = performance.now();
-  console.log(JSON.stringify({ ms: end - start, editMs: end - editStart, peakMb: peakMb(process.pid) }));
+  console.log(JSON.stringify({ ms: end - start, editMs: end - editStart, peakMb: peakRssOfMb(process.pid) }));
   process.exit(0);
 }
 
@@ -94,7 +93,7 @@ async function session() {
     if (result.isError) throw new Error(JSON.stringify(result.content));
   }
   const editEnd = performance.now();
-  const memory = peakMb(transport.pid);
+  const memory = peakRssOfMb(transport.pid);
   await client.close();
   const end = performance.now();
   // Every edit landed.

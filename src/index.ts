@@ -6,21 +6,24 @@ export { applyLineEdits, applyStringEdits } from './core/edit.js';
 export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js';
 export type { MatchTier } from './core/match.js';
 export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
-export type { ApprovalRequest, Approver, Decision } from './gate/approval.js';
+export type { ApprovalFile, ApprovalRequest, Approver, Decision } from './gate/approval.js';
 export type { Screening } from './gate/gate.js';
+export { SessionGrants } from './gate/grants.js';
 export type {
   AfterChangeHook,
   BeforeChangeHook,
-  ChangeOutcome as HookChangeOutcome,
   Hooks,
+  WrittenChange,
+  /** The old name of WrittenChange (what an after-change hook sees). */
+  WrittenChange as HookChangeOutcome,
 } from './gate/hooks.js';
 export type { Policy, PolicyAction, PolicyRule } from './gate/policy.js';
-export type { Proposal, ProposalKind } from './gate/proposal.js';
-export { SessionGrants } from './gate/session.js';
+export type { Proposal, ProposalKind, ProposedFile } from './gate/proposal.js';
 export {
   type CreateEditToolsOptions,
   createEditTools,
   type EditTools,
+  type ExecuteOptions,
   TOOL_NAMES,
   type ToolDefinition,
 } from './tools/index.js';

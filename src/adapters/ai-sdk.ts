@@ -28,7 +28,8 @@ export function aiSdkTools(tools: EditTools): Record<string, EditgateAiSdkTool> 
         inOrder(() => {
           // A call still queued when the caller aborts must not write anything.
           options?.abortSignal?.throwIfAborted();
-          return tools.execute(definition.name, input);
+          // Aborted while it runs, it writes nothing either and answers CANCELLED.
+          return tools.execute(definition.name, input, { signal: options?.abortSignal });
         }),
       toModelOutput: (options) => modelOutput(options),
     });

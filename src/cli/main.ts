@@ -17,6 +17,7 @@ const COMMANDS: Record<string, string> = {
   apply: 'Run tool calls given as JSON (Anthropic, OpenAI or {name, input}) from a file or standard input',
   diff: 'Show the diff of two files (exit 0 equal, 1 different, 2 trouble)',
   mcp: 'Run the MCP server (stdio by default, --http PORT for Streamable HTTP)',
+  chat: 'A coding agent in your terminal: every change is a diff before it is a question',
   proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
 };
 

@@ -62,6 +62,28 @@ export function notFoundError(
   return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, { matching, closest });
 }
 
+/**
+ * old_string equals new_string. `index` and `count` say which edit of a batch (named only in a batch), so
+ * edit_file, multi_edit and the streamed edit_file word it the same.
+ */
+export function identicalStringsError(index = 0, count = 1): EditgateError {
+  const which = count > 1 ? `edit ${index + 1}: ` : '';
+  return new EditgateError(
+    'NO_CHANGE',
+    `${which}old_string and new_string are identical, so this edit would change nothing. Put the new text in new_string.`,
+    { editIndex: index },
+  );
+}
+
+/** An empty old_string where the file already has text (an empty one only creates a file or fills an empty one). */
+export function emptyOldStringError(display?: string): EditgateError {
+  return new EditgateError(
+    'INVALID_INPUT',
+    `old_string is empty, but ${display ?? 'the file'} already exists and is not empty. An empty old_string only creates a file. Give the exact text to replace, or use write_file to replace the whole file.`,
+    display === undefined ? {} : { path: display },
+  );
+}
+
 /** The edit made no difference (every replacement equals what it replaces). */
 export function noChangeError(tier: MatchTier): EditgateError {
   return new EditgateError(

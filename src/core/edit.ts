@@ -5,9 +5,15 @@
  * with new text take the file's line ending.
  */
 import { findClosest } from './closest.js';
-import { ambiguousError, noChangeError, notFoundError } from './edit-errors.js';
+import {
+  ambiguousError,
+  emptyOldStringError,
+  identicalStringsError,
+  noChangeError,
+  notFoundError,
+} from './edit-errors.js';
 import { EditgateError } from './errors.js';
-import { type Eol, lineStartOffsets, summarizeEol } from './lines.js';
+import { type Eol, eolOf, lineStartOffsets } from './lines.js';
 import { findInView, type MatchTier } from './match.js';
 import { chooseEol, countNewlines, type NeutralView, neutralView, toLf } from './neutral.js';
 
@@ -32,6 +38,34 @@ export interface LineEdit {
   /** 1-based [start, end), end exclusive: [n, n] inserts before line n, [n, n + 1] replaces line n. */
   range: [number, number];
   replacement: string;
+}
+
+/** What a string edit is aimed at: whether the file exists, whether it has any text, its name for messages. */
+export interface StringEditTarget {
+  exists: boolean;
+  empty: boolean;
+  display: string;
+}
+
+/**
+ * The checks every string edit makes before any matching, whether the file is in memory or streamed:
+ * old_string and new_string differ in every edit; a missing file is only created (empty old_string
+ * first); an empty old_string only creates a file or fills an empty one. One wording for every path.
+ */
+export function checkStringEditTarget(edits: readonly StringEdit[], target: StringEditTarget): void {
+  edits.forEach((edit, index) => {
+    if (edit.oldText === edit.newText) throw identicalStringsError(index, edits.length);
+  });
+  const first = edits[0];
+  if (!first) return;
+  if (!target.exists && first.oldText !== '') {
+    throw new EditgateError(
+      'FILE_NOT_FOUND',
+      `${target.display} does not exist. Check the path (it is relative to the workspace root); to create the file, use write_file, or edit_file with an empty old_string.`,
+      { path: target.display },
+    );
+  }
+  if (target.exists && !target.empty && first.oldText === '') throw emptyOldStringError(target.display);
 }
 
 /**
@@ -104,19 +138,9 @@ function applyOne(text: string, edit: StringEdit, matching: 'exact' | 'tolerant'
   if (replaceAll !== undefined && typeof replaceAll !== 'boolean') {
     throw new EditgateError('INVALID_INPUT', 'replace_all must be true or false.');
   }
-  if (oldText === newText) {
-    throw new EditgateError(
-      'NO_CHANGE',
-      'old_string and new_string are identical, so the edit would change nothing. Put the changed text in new_string.',
-    );
-  }
+  if (oldText === newText) throw identicalStringsError();
   if (oldText === '') {
-    if (text !== '') {
-      throw new EditgateError(
-        'INVALID_INPUT',
-        'old_string is empty, but the file is not. An empty old_string only fills an empty or new file. Give the exact text to replace (with enough surrounding lines to be unique), or write the whole file with write_file.',
-      );
-    }
+    if (text !== '') throw emptyOldStringError();
     return { text: newText, tier: 'exact', lines: [occupied(1, toLf(newText))] };
   }
 
@@ -221,7 +245,7 @@ export function applyLineEdits(text: string, edits: readonly LineEdit[]): { text
     validateLineEdit(edit, i, edits, count);
   });
 
-  const summary = summarizeEol(text);
+  const summary = eolOf(text);
   const offsetOf = (line: number) => (line <= count ? starts[line - 1]! : text.length);
   const pieces: string[] = [];
   let copiedTo = 0;
@@ -238,16 +262,32 @@ export function applyLineEdits(text: string, edits: readonly LineEdit[]): { text
     emit(text.slice(copiedTo, from));
     copiedTo = to;
     if (replacement === '') return;
-    const eol = chooseEol(text, from, to, summary);
-    let lf = toLf(replacement);
-    const endsFile = end === count + 1 && i === edits.length - 1;
-    if (!lf.endsWith('\n') && !(endsFile && !summary.finalNewline)) lf += '\n';
-    // Appending after a last line that has no line break: that line needs one first.
-    if (endsOpen) emit(eol);
-    emit(withEol(lf, () => eol));
+    emit(
+      lineEditText(replacement, chooseEol(text, from, to, summary), {
+        endsFile: end === count + 1 && i === edits.length - 1,
+        finalNewline: summary.finalNewline,
+        afterOpenLine: endsOpen,
+      }),
+    );
   });
   emit(text.slice(copiedTo));
   return { text: pieces.join('') };
+}
+
+/**
+ * The text a line edit puts in place of its range, the same on every path (in memory here, streamed in
+ * workspace/stream/edit/line-edits.ts): the replacement's line breaks in the file's ending `eol`, a final
+ * line ending added unless it ends a file that had none, and a line break first when it follows a last line
+ * that has none (`afterOpenLine`).
+ */
+export function lineEditText(
+  replacement: string,
+  eol: Eol,
+  options: { endsFile: boolean; finalNewline: boolean; afterOpenLine: boolean },
+): string {
+  let lf = toLf(replacement);
+  if (!lf.endsWith('\n') && !(options.endsFile && !options.finalNewline)) lf += '\n';
+  return (options.afterOpenLine ? eol : '') + withEol(lf, () => eol);
 }
 
 /**

@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'DISK_FULL'
   | 'IS_DIRECTORY'
   | 'NAME_TOO_LONG'
+  | 'CANCELLED' // the caller cancelled the call; nothing was written
   | 'IO';
 
 export class EditgateError extends Error {
@@ -45,4 +46,18 @@ export class EditgateError extends Error {
 
 export function isEditgateError(value: unknown, code?: ErrorCode): value is EditgateError {
   return value instanceof EditgateError && (code === undefined || value.code === code);
+}
+
+/** The call was cancelled (an AbortSignal fired) before anything was written. */
+export function cancelledError(): EditgateError {
+  return new EditgateError(
+    'CANCELLED',
+    'The call was cancelled before anything was written; the file is as it was.',
+    { cancelled: true },
+  );
+}
+
+/** Throws CANCELLED when `signal` has fired: called at each step before the point of no return. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError();
 }

@@ -3,12 +3,9 @@
  * the model wrote with one convention matches a file that uses another. A "\r\n" is one view character, so
  * a view offset never falls inside one and maps back to exactly one original offset.
  */
-import type { Eol } from './lines.js';
+import { countNewlines, type Eol, type EolProfile, eolProfileOf } from './lines.js';
 
-export interface EolProfile {
-  dominant: Eol;
-  mixed: boolean;
-}
+export { countNewlines, type EolProfile };
 
 export interface NeutralView {
   readonly original: string;
@@ -27,13 +24,6 @@ export interface NeutralView {
 /** Every terminator as "\n". */
 export function toLf(text: string): string {
   return text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
-}
-
-/** How many "\n" lie in text[from, to). indexOf-based: cheap on large texts. */
-export function countNewlines(text: string, from = 0, to = text.length): number {
-  let count = 0;
-  for (let p = text.indexOf('\n', from); p !== -1 && p < to; p = text.indexOf('\n', p + 1)) count++;
-  return count;
 }
 
 export function neutralView(original: string): NeutralView {
@@ -72,7 +62,7 @@ export function neutralView(original: string): NeutralView {
         '\r': loneCr,
       };
       counts['\n'] -= crlf.length;
-      return (profile = profileOf(counts));
+      return (profile = eolProfileOf(counts));
     },
     lines() {
       if (lines) return lines;
@@ -92,15 +82,6 @@ export function neutralView(original: string): NeutralView {
       return starts;
     },
   };
-}
-
-/** Same tie-breaking as summarizeEol in lines.ts: "\n", then "\r\n", then "\r" must win outright. */
-function profileOf(counts: Record<Eol, number>): EolProfile {
-  let dominant: Eol = '\n';
-  if (counts['\r\n'] > counts[dominant]) dominant = '\r\n';
-  if (counts['\r'] > counts[dominant]) dominant = '\r';
-  const kinds = (counts['\n'] > 0 ? 1 : 0) + (counts['\r\n'] > 0 ? 1 : 0) + (counts['\r'] > 0 ? 1 : 0);
-  return { dominant, mixed: kinds > 1 };
 }
 
 /**

@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { EditgateError } from './errors.js';
 import { formatBytes } from './format-bytes.js';
-import { type Eol, summarizeEol } from './lines.js';
+import { type Eol, eolOf, summarizeEol } from './lines.js';
 import { firstIllFormedUtf8 } from './utf8-wellformed.js';
 
 /** Everything needed to turn decoded text back into the exact bytes it came from. */
@@ -137,13 +137,7 @@ export function encodeText(text: string, codec: TextCodec): Buffer {
   // back (UTF-16): refuse instead, so encode(text) always decodes to text again.
   const bad = firstLoneSurrogate(text);
   if (bad >= 0) {
-    const line = lineOf(text.slice(0, bad));
-    throw new EditgateError(
-      'ENCODING',
-      `The text contains an unpaired UTF-16 surrogate (\\u${hex4(text.charCodeAt(bad))}) at character ${bad} ` +
-        `(line ${line}), which no Unicode file can hold. Remove it or write the intended character instead.`,
-      { encoding: resolved.kind === 'utf8' ? 'utf8' : `utf16${resolved.endian}`, index: bad, line },
-    );
+    throw unpairedSurrogateError(text, bad, resolved.kind === 'utf8' ? 'utf8' : `utf16${resolved.endian}`);
   }
   if (resolved.kind === 'utf8') {
     if (!codec.bom) return Buffer.from(text, 'utf8');
@@ -270,8 +264,22 @@ function zeroBytesByParity(buf: Buffer): [number, number] {
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * New text holds a UTF-16 surrogate without its partner (at `index`): no Unicode file can hold it, and
+ * Buffer.from would silently write U+FFFD. One refusal for every way new text becomes bytes.
+ */
+export function unpairedSurrogateError(text: string, index: number, encoding: string): EditgateError {
+  const line = lineOf(text.slice(0, index));
+  return new EditgateError(
+    'ENCODING',
+    `The text contains an unpaired UTF-16 surrogate (\\u${hex4(text.charCodeAt(index))}) at character ${index} ` +
+      `(line ${line}), which no Unicode file can hold. Remove it or write the intended character instead.`,
+    { encoding, index, line },
+  );
+}
+
 /** Index of the first unpaired surrogate, or -1. Most text has no surrogates at all: one cheap test. */
-function firstLoneSurrogate(text: string): number {
+export function firstLoneSurrogate(text: string): number {
   if (!SURROGATE.test(text)) return -1;
   return text.search(LONE_SURROGATE);
 }
@@ -545,7 +553,7 @@ function utf16Hint(buf: Buffer): string {
 // Helpers
 
 function codecFor(text: string, encoding: string, bom: boolean): TextCodec {
-  const eol = summarizeEol(text);
+  const eol = eolOf(text);
   return { encoding, bom, eol: eol.dominant, mixedEol: eol.mixed, finalNewline: eol.finalNewline };
 }
 

@@ -1,5 +1,6 @@
 import type { Diff } from '../core/diff.js';
-import type { Proposal } from './proposal.js';
+import { cancelledError } from '../core/errors.js';
+import type { Proposal, ProposedFile } from './proposal.js';
 
 /**
  * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
@@ -18,6 +19,27 @@ export interface ApprovalRequest {
   stats: { added: number; removed: number };
   /** The tool call's input, for showing the call on one line. */
   input?: Record<string, unknown>;
+  /** A change set (one call that changes several files, issue #16): every file, in a stable order.
+   * path/kind/diff/unifiedDiff/stats above describe the first. Absent for a change to one file. */
+  files?: ApprovalFile[];
+  /** Old and new text of a one-file change when held in memory. */
+  texts?: { before: string; after: string };
+  /** What the person must know about the change (e.g. that it is large). Always shown with the diff. */
+  note?: string;
+}
+
+/** One file of a change as a person judges it. */
+export interface ApprovalFile {
+  path: string;
+  kind: 'create' | 'modify' | 'delete';
+  diff: Diff;
+  unifiedDiff: string;
+  stats: { added: number; removed: number };
+  /** Old and new text when held in memory (absent for streamed huge files), so a view can expand
+   * unchanged regions. */
+  texts?: { before: string; after: string };
+  /** What the person must know about this file's change (e.g. how its diff is shown). */
+  note?: string;
 }
 
 /**
@@ -26,17 +48,101 @@ export interface ApprovalRequest {
  */
 export type Decision = 'once' | 'file' | 'all' | 'deny' | { deny: string };
 
-export type Approver = (request: ApprovalRequest) => Decision | Promise<Decision>;
+/**
+ * Who decides. The gate always passes `context`; `context.signal` (present when the call can be cancelled)
+ * fires when the call is cancelled: an approver that can take its question back (close a prompt, withdraw
+ * an elicitation) should; its answer no longer counts either way.
+ */
+export type Approver = (
+  request: ApprovalRequest,
+  context?: { signal?: AbortSignal },
+) => Decision | Promise<Decision>;
 
 /** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
 export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
-  return {
+  const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
-    kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
+    kind: shownKind(proposal),
     diff: proposal.diff,
     unifiedDiff: proposal.unifiedDiff,
     stats: proposal.stats,
     input: proposal.input,
   };
+  if (proposal.texts) request.texts = proposal.texts;
+  if (proposal.note) request.note = proposal.note;
+  if (proposal.files.length > 1) request.files = proposal.files.map(approvalFileOf);
+  return request;
+}
+
+function approvalFileOf(file: ProposedFile): ApprovalFile {
+  const out: ApprovalFile = {
+    path: file.path,
+    kind: shownKind(file),
+    diff: file.diff,
+    unifiedDiff: file.unifiedDiff,
+    stats: file.stats,
+  };
+  if (file.texts) out.texts = file.texts;
+  if (file.note) out.note = file.note;
+  return out;
+}
+
+function shownKind(file: { kind: ProposedFile['kind'] }): ApprovalFile['kind'] {
+  return file.kind === 'noop' ? 'modify' : file.kind;
+}
+
+/**
+ * Asks `approver` and returns what it decided. An approver that throws or answers something undocumented
+ * has not said yes (a denial that says why); a cancelled call stops waiting (CANCELLED).
+ */
+export async function askApprover(
+  approver: Approver | 'deny',
+  request: ApprovalRequest,
+  signal?: AbortSignal,
+): Promise<Decision> {
+  if (approver === 'deny') {
+    return {
+      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.path} was not changed`,
+    };
+  }
+  if (signal?.aborted) throw cancelledError();
+  let answer: Promise<Decision>;
+  try {
+    answer = Promise.resolve(approver(request, { signal }));
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  const decided = answer.then(normalizeDecision, (error: unknown) => ({
+    // An approver that fails has not said yes.
+    deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})`,
+  }));
+  if (!signal) return decided;
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([decided, cancelled]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Approvers are user code: accept the documented decisions and refuse anything else as a denial. */
+function normalizeDecision(decision: unknown): Decision {
+  if (decision === 'once' || decision === 'file' || decision === 'all' || decision === 'deny')
+    return decision;
+  if (decision && typeof decision === 'object' && typeof (decision as { deny?: unknown }).deny === 'string') {
+    return { deny: (decision as { deny: string }).deny };
+  }
+  return { deny: `the approver gave an unknown decision (${JSON.stringify(decision)})` };
+}
+
+/** The reason in a denial ('' when none was given). */
+export function denialReason(decision: Decision): string | null {
+  if (decision === 'deny') return '';
+  if (typeof decision === 'object') return decision.deny.trim();
+  return null;
 }

@@ -1,5 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Fingerprint } from '../workspace/fingerprint.js';
+import type { Proposal } from './proposal.js';
 
 /** One line of the audit log (JSON Lines): who changed what, when, and on whose say-so. */
 export interface AuditEntry {
@@ -21,4 +23,35 @@ export async function appendAudit(logPath: string, entry: AuditEntry): Promise<v
   await mkdir(dirname(logPath), { recursive: true });
   // One write per line with O_APPEND: concurrent writers never interleave within a line.
   await appendFile(logPath, `${JSON.stringify(entry)}\n`, 'utf8');
+}
+
+/**
+ * The audit log of a gate: one line per file of every change written or refused. Without a path, nothing
+ * is logged.
+ */
+export class AuditLog {
+  constructor(private readonly logPath: string | undefined) {}
+
+  async record(
+    proposal: Proposal,
+    outcome: { decision: string; decidedBy: string; reason?: string; written?: (Fingerprint | null)[] },
+  ): Promise<void> {
+    const logPath = this.logPath;
+    if (!logPath) return;
+    const time = new Date().toISOString();
+    for (const [i, file] of proposal.files.entries()) {
+      await appendAudit(logPath, {
+        time,
+        tool: proposal.tool,
+        path: file.path,
+        kind: file.kind,
+        decision: outcome.decision,
+        decidedBy: outcome.decidedBy,
+        stats: file.stats,
+        hashBefore: file.change.base.fingerprint?.hash ?? null,
+        hashAfter: outcome.written?.[i]?.hash ?? null,
+        reason: outcome.reason,
+      });
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Proposal } from './proposal.js';
 
 /** What after-change hooks see: the change that was just written. */
-export interface ChangeOutcome {
+export interface WrittenChange {
   tool: string;
   path: string;
   absolutePath: string;
@@ -16,7 +16,7 @@ export type BeforeChangeVerdict = void | undefined | { deny: string };
 export type BeforeChangeHook = (proposal: Proposal) => BeforeChangeVerdict | Promise<BeforeChangeVerdict>;
 /** A returned string (say, a linter's complaint) is appended to the message the model reads. */
 // biome-ignore lint/suspicious/noConfusingVoidType: as above, an observer that returns nothing is the common case.
-export type AfterChangeHook = (outcome: ChangeOutcome) => void | string | Promise<void | string>;
+export type AfterChangeHook = (outcome: WrittenChange) => void | string | Promise<void | string>;
 
 export interface Hooks {
   beforeChange?: BeforeChangeHook;
@@ -82,17 +82,19 @@ function describeFailure(spec: CommandHookSpec, run: CommandRun): string | undef
 
 /** The JSON a command hook receives on stdin before a change. */
 export function beforeChangePayload(proposal: Proposal): Record<string, unknown> {
+  const { change } = proposal.files[0]!;
+  const content = change.content;
   return {
     event: 'beforeChange',
     tool: proposal.tool,
     path: proposal.path,
-    absolutePath: proposal.resolved.absolute,
+    absolutePath: change.path,
     kind: proposal.kind,
     stats: proposal.stats,
     unifiedDiff: proposal.unifiedDiff,
     // A huge file's new content is not in memory: hooks get the prepared file to read instead.
-    content: proposal.streamed ? null : proposal.after,
-    ...(proposal.streamed ? { contentFile: proposal.streamed.temp } : {}),
+    content: content?.type === 'text' ? content.text : content?.type === 'delete' ? '' : null,
+    ...(content?.type === 'prepared' ? { contentFile: content.prepared.temp } : {}),
   };
 }
 

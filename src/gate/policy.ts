@@ -15,9 +15,6 @@ export interface Policy {
   rules: PolicyRule[];
 }
 
-/** The tools that only read. Without a rule saying otherwise they are allowed; every change asks. */
-const READ_TOOLS = new Set(['read_file']);
-
 export interface PolicyVerdict {
   action: PolicyAction;
   /** The rule that decided, if any (absent: the default applied). */
@@ -26,12 +23,16 @@ export interface PolicyVerdict {
 
 /**
  * Decides allow / ask / deny for a tool on a path. Deny beats allow beats ask among all matching rules, so
- * a broad allow can never open a path that a deny rule closes, whatever the order of the rules.
+ * a broad allow can never open a path that a deny rule closes, whatever the order of the rules. Without a
+ * rule, the tools that only read (as they declare themselves) are allowed and every change asks.
  */
 export class PolicyEngine {
   private readonly compiled: { rule: PolicyRule; matches: (path: string) => boolean }[];
+  private readonly readOnly: ReadonlySet<string>;
 
-  constructor(policy: Policy = { rules: [] }) {
+  /** `readOnlyTools`: the names of the tools that only read (their rules also govern reading a file). */
+  constructor(policy: Policy = { rules: [] }, readOnlyTools: Iterable<string> = []) {
+    this.readOnly = new Set(readOnlyTools);
     if (!policy || !Array.isArray(policy.rules)) {
       throw new EditgateError('INVALID_INPUT', 'policy must be an object with a "rules" array.');
     }
@@ -48,11 +49,24 @@ export class PolicyEngine {
     });
   }
 
+  /** The verdict for `tool` on `path`. */
   evaluate(tool: string, path: string): PolicyVerdict {
+    return this.decide(path, this.readOnly.has(tool) ? 'allow' : 'ask', (ruleTool) => ruleTool === tool);
+  }
+
+  /**
+   * Whether `path` may be read at all (by a read tool, or to compute a change to it): the rules for every
+   * tool and for the read-only ones decide; allowed when none does.
+   */
+  evaluateRead(path: string): PolicyVerdict {
+    return this.decide(path, 'allow', (ruleTool) => this.readOnly.has(ruleTool));
+  }
+
+  private decide(path: string, otherwise: PolicyAction, forTool: (tool: string) => boolean): PolicyVerdict {
     let ask: PolicyRule | undefined;
     let allow: PolicyRule | undefined;
     for (const { rule, matches } of this.compiled) {
-      if (rule.tool !== undefined && rule.tool !== tool) continue;
+      if (rule.tool !== undefined && !forTool(rule.tool)) continue;
       if (!matches(path)) continue;
       if (rule.action === 'deny') return { action: 'deny', rule };
       if (rule.action === 'allow') allow ??= rule;
@@ -60,6 +74,6 @@ export class PolicyEngine {
     }
     if (allow) return { action: 'allow', rule: allow };
     if (ask) return { action: 'ask', rule: ask };
-    return { action: READ_TOOLS.has(tool) ? 'allow' : 'ask' };
+    return { action: otherwise };
   }
 }

@@ -1,37 +1,71 @@
-import type { Diff } from '../core/diff.js';
+import { randomUUID } from 'node:crypto';
+import { type Diff, formatUnifiedDiff } from '../core/diff.js';
 import type { MatchTier } from '../core/match.js';
-import type { Snapshot } from '../workspace/files.js';
-import type { ResolvedPath } from '../workspace/guard.js';
-import type { PreparedWrite } from '../workspace/stream/prepared.js';
+import type { ChangeKind, FileChange } from '../workspace/workspace.js';
 
-export type ProposalKind = 'create' | 'modify' | 'delete' | 'noop';
+export type ProposalKind = ChangeKind;
 
-/** A change computed in full before anyone is asked about it. */
-export interface Proposal {
-  id: string;
-  tool: string;
+/** One file of a proposal: what people and programs are shown, and the workspace's change behind it. */
+export interface ProposedFile {
   /** Workspace-relative path, '/'-separated: what people, globs and models see. */
   path: string;
-  resolved: ResolvedPath;
   kind: ProposalKind;
-  /** The file as it was when the change was computed; the commit refuses if it differs then. */
-  base: Snapshot;
-  /** The new text (with the file's own line endings); '' for a delete. */
-  after: string;
   diff: Diff;
   unifiedDiff: string;
   stats: { added: number; removed: number };
+  /** Old and new text when both are held in memory (never for a streamed huge file). */
+  texts?: { before: string; after: string };
   /** How many replacements a string edit made. */
   replacements?: number;
   /** Tolerant matching tiers used, when not exact (told to the model). */
   tiers?: MatchTier[];
-  /** The tool call's input, for showing the call. */
-  input: Record<string, unknown>;
-  /**
-   * A huge file's change, computed by streaming: the new content is this prepared temp file and `after`
-   * is '' (and `base.text` is '' too: the old text was never held in memory).
-   */
-  streamed?: PreparedWrite;
   /** Something people and the model should know about the change (e.g. its diff is shown in part). */
   note?: string;
+  /** What the commit writes: the file as it was, and its new content (text, a prepared file, or none). */
+  change: FileChange;
+}
+
+/**
+ * A change computed in full before anyone is asked about it. `files` holds every file it touches, in a
+ * stable order: one for every tool today, several for a change set (issue #16), which is approved once and
+ * committed all or nothing. The fields beside `files` describe the first file, as front ends read them.
+ */
+export interface Proposal extends Omit<ProposedFile, 'change'> {
+  id: string;
+  tool: string;
+  /** The tool call's input, for showing the call. */
+  input: Record<string, unknown>;
+  files: ProposedFile[];
+}
+
+/** A proposal of the changes a tool call computed (one file today). */
+export function proposalOf(
+  call: { tool: string; input: Record<string, unknown> },
+  changes: readonly FileChange[],
+): Proposal {
+  const files = changes.map(proposedFile);
+  const { change: _first, ...first } = files[0]!;
+  return { id: randomUUID(), tool: call.tool, input: call.input, ...first, files };
+}
+
+function proposedFile(change: FileChange): ProposedFile {
+  const { diff, display } = change;
+  const file: ProposedFile = {
+    path: display,
+    kind: change.kind,
+    diff,
+    unifiedDiff: diff.identical
+      ? ''
+      : formatUnifiedDiff(diff, {
+          oldPath: change.kind === 'create' ? '/dev/null' : display,
+          newPath: change.kind === 'delete' ? '/dev/null' : display,
+        }),
+    stats: { added: diff.added, removed: diff.removed },
+    change,
+  };
+  if (change.texts) file.texts = change.texts;
+  if (change.replacements !== undefined) file.replacements = change.replacements;
+  if (change.tiers) file.tiers = change.tiers;
+  if (change.note) file.note = change.note;
+  return file;
 }

@@ -1,7 +1,7 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../core/format-bytes.js';
+import { ProgressPasses, phaseVerb } from '../core/progress.js';
 import type { CreateEditToolsOptions } from '../tools/index.js';
-import { ProgressPasses, phaseVerb } from '../workspace/stream/progress.js';
 
 export const PROGRESS_INTERVAL_MS = 1000;
 

@@ -13,6 +13,7 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
@@ -85,12 +86,6 @@ function summary(name: string, result: ToolResult): string {
   if (d.changeId) return `${name} ${String(d.path)} ${counts}: staged as change ${String(d.changeId)}`;
   if (!d.written) return `${name} ${String(d.path)}: no change`;
   return `${name} ${String(d.path)} ${counts}: written (${String(d.decision)}, by ${String(d.decidedBy)})`;
-}
-
-function byteSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
 }
 
 /** The first path-like argument, for progress messages. */
@@ -169,11 +164,11 @@ export function createSessionServer(
     const { name, arguments: args } = request.params;
     const size = Buffer.byteLength(JSON.stringify(args ?? {}));
     if (size > options.maxInputBytes) {
-      log.info(`${name}: TOO_LARGE (${byteSize(size)} of arguments)`);
+      log.info(`${name}: TOO_LARGE (${formatBytes(size)} of arguments)`);
       return failureResult(
         name,
         'TOO_LARGE',
-        `The arguments are ${byteSize(size)}, more than this server accepts (${byteSize(options.maxInputBytes)}). Send less at once: edit_file or multi_edit with only the text that changes, or create a large file in parts (write_file, then edits that append).`,
+        `The arguments are ${formatBytes(size)}, more than this server accepts (${formatBytes(options.maxInputBytes)}). Send less at once: edit_file or multi_edit with only the text that changes, or create a large file in parts (write_file, then edits that append).`,
         { size, limit: options.maxInputBytes },
       );
     }
@@ -194,7 +189,8 @@ export function createSessionServer(
     try {
       const set = await tools.get(extra.requestId);
       if (!('execute' in set)) return failureResult(name, set.code, set.message);
-      let result = await runInCall(context, () => set.execute(name, args ?? {}));
+      // The request's signal fires when the client cancels the call: nothing is written after that.
+      let result = await runInCall(context, () => set.execute(name, args ?? {}, { signal: extra.signal }));
       if (!asksPerson) result = asPolicyDenial(result);
       log.info(summary(name, result));
       return toCallToolResult(result);

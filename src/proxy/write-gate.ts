@@ -4,15 +4,16 @@
  * editgate adds around that write is here:
  *
  *   propose   read the file through the guard (inside the roots, deny globs), work out the bytes the server
- *             will write, and the diff: Gate.propose with a ChangeRequest whose compute returns the whole
- *             new text (requireRead: false: the model read the file through the server, not through us)
+ *             will write, and the diff: Gate.propose with a ChangeRequest whose prepare is a
+ *             workspace.edit that returns the whole new text (requireRead: false: the model read the file
+ *             through the server, not through us); the proposal is never committed by editgate
  *   decide    before-change hooks, policy rules, session grants and the person: Gate.decide (which audits
- *             a denial itself)
- *   recheck   right before forwarding: the file still has the fingerprint the diff was made from, and the
- *             path still leads where it did (Guard.recheck)
- *   settle    after the server wrote: compare the file with what was shown; record the old content in the
- *             undo history (History.record, the same state folder `editgate undo` reads), append the audit
- *             line, run the after-change hooks
+ *             a denial itself); Gate.discard afterwards, whatever the answer
+ *   recheck   right before forwarding: the file still has the bytes the diff was made from, and the path
+ *             still leads where it did (Guard.recheck)
+ *   settle    after the server wrote: compare the file with what was shown; record in the undo history the
+ *             bytes the server replaced (History.record with a reverse patch, the same state folder
+ *             `editgate undo` reads), append the audit line, run the after-change hooks
  *
  * and, for calls that cannot be shown as a diff (cards): checkPath (Guard.resolve: roots and deny globs),
  * screenCall (the policy rules, PolicyEngine.evaluate) and auditCall (appendAudit).
@@ -28,11 +29,15 @@ import { type Approval, Gate } from '../gate/gate.js';
 import { PolicyEngine } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import type { ConfiguredOptions } from '../tools/config.js';
-import { type Fingerprint, readFingerprint, type Snapshot, sha256 } from '../workspace/files.js';
+import { changedWindow } from '../workspace/commit.js';
+import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
 import { isErrno } from '../workspace/fs-errors.js';
 import { Guard } from '../workspace/guard.js';
 import { History } from '../workspace/history.js';
-import { Ledger } from '../workspace/ledger.js';
+import type { Snapshot } from '../workspace/read.js';
+import type { ReversePatch } from '../workspace/reverse-patch.js';
+import { Streamer } from '../workspace/stream/index.js';
+import { type FileChange, Workspace } from '../workspace/workspace.js';
 
 export interface WriteGateOptions {
   /** Absolute workspace roots: the proxy shows and allows writes inside them only. */
@@ -139,6 +144,27 @@ function textOf(bytes: Buffer | null): string | undefined {
   }
 }
 
+/** The one file's change behind a proposal the proxy made. */
+function changeOf(proposal: Proposal): FileChange {
+  return proposal.files[0]!.change;
+}
+
+/** How to put back `before` once the server left `after` there: the one span of bytes that differs. */
+function reversePatch(before: Buffer, after: Buffer): ReversePatch {
+  const window = changedWindow(before, after);
+  return {
+    kind: 'memory',
+    spans: [
+      {
+        newStart: window.start,
+        newLength: window.newEnd - window.start,
+        oldStart: window.start,
+        old: Buffer.from(before.subarray(window.start, window.oldEnd)),
+      },
+    ],
+  };
+}
+
 function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a.equals(b);
 }
@@ -154,17 +180,22 @@ export class WriteGate {
   static async create(options: WriteGateOptions): Promise<WriteGate> {
     const guard = await Guard.create({ roots: options.roots, deny: options.config.deny });
     const history = new History({ stateDir: options.stateDir });
+    // No plan for huge files: a file at or above the streaming threshold is refused (TOO_LARGE), since the
+    // proxy shows a diff of the whole text the server will write.
+    const workspace = new Workspace({ guard, history, streamer: new Streamer() });
+    // The config's rules for read_file govern reading here as in editgate's own tools: a policy that asks
+    // before reads asks before the proxy reads a file to show its diff.
+    const readOnlyTools = ['read_file'];
     const gate = new Gate({
-      guard,
-      ledger: new Ledger(),
-      history,
+      workspace,
+      readOnlyTools,
       approve: options.approve,
       policy: options.config.policy,
       hooks: options.config.hooks,
       requireReadBeforeEdit: false,
       auditLog: options.config.auditLog,
     });
-    return new WriteGate(gate, history, new PolicyEngine(options.config.policy), options);
+    return new WriteGate(gate, history, new PolicyEngine(options.config.policy, readOnlyTools), options);
   }
 
   /**
@@ -181,21 +212,37 @@ export class WriteGate {
       path: call.path,
       input: call.input,
       requireRead: false,
-      compute: (base) => {
-        before = base.exists ? encodeText(base.text, base.codec) : null;
-        expected = call.expected(before);
-        // The new bytes as editgate reads text: BINARY or ENCODING if they are not text it can show.
-        const written = decodeText(expected);
-        notes.push(...encodingNotes(base, written));
-        const same = sameBytes(before, expected);
-        return { after: written.text, kind: same ? 'noop' : base.exists ? 'modify' : 'create' };
+      prepare: async (workspace, resolved, options) => {
+        let same = false;
+        const change: FileChange = await workspace.edit(
+          resolved,
+          {
+            compute: (base) => {
+              before = base.exists ? (base.bytes ?? encodeText(base.text, base.codec)) : null;
+              expected = call.expected(before);
+              // The new bytes as editgate reads text: BINARY or ENCODING if they are not text it can show.
+              const written = decodeText(expected);
+              notes.push(...encodingNotes(base, written));
+              same = sameBytes(before, expected);
+              return { text: written.text };
+            },
+          },
+          options,
+        );
+        // Bytes that differ under the same text (an encoding or byte-order mark the server changes) are
+        // still a change; the notes say what the diff of the text cannot show.
+        if (!same && change.kind === 'noop') change.kind = 'modify';
+        return change;
       },
     });
+    // editgate never commits it: the upstream server writes the file.
+    await this.gate.discard(proposal);
+    const { resolved } = changeOf(proposal);
     return {
       tool: call.tool,
       path: proposal.path,
-      absolute: proposal.resolved.absolute,
-      root: proposal.resolved.root,
+      absolute: resolved.absolute,
+      root: resolved.root,
       kind: proposal.kind === 'noop' ? 'noop' : proposal.kind === 'create' ? 'create' : 'modify',
       unifiedDiff: proposal.unifiedDiff,
       stats: proposal.stats,
@@ -215,15 +262,16 @@ export class WriteGate {
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */
   async recheck(pending: PendingWrite): Promise<void> {
     const { proposal } = pending;
-    const now = await readFingerprint(proposal.resolved.absolute, proposal.path);
-    if ((now?.hash ?? null) !== (proposal.base.fingerprint?.hash ?? null)) {
+    const { resolved, base } = changeOf(proposal);
+    const now = await readCurrent(resolved.absolute);
+    if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
       throw new EditgateError(
         'STALE',
         `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
         { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
       );
     }
-    await this.gate.guard.recheck(proposal.resolved);
+    await this.gate.workspace.guard.recheck(resolved);
   }
 
   /**
@@ -233,13 +281,19 @@ export class WriteGate {
    */
   async settle(pending: PendingWrite, allowed: Allowed): Promise<Settled> {
     const { proposal, before, expected } = pending;
-    const absolute = proposal.resolved.absolute;
+    const { resolved, base } = changeOf(proposal);
+    const absolute = resolved.absolute;
     const actual = await readCurrent(absolute);
     const matches = actual?.bytes.equals(expected) === true;
     const changed = !sameBytes(before, actual?.bytes ?? null);
     let undoable = false;
     if (changed && actual) {
-      await this.history.record(absolute, { before, after: actual.fingerprint, tool: pending.tool });
+      await this.history.record(absolute, {
+        created: before === null,
+        reverse: before === null ? null : reversePatch(before, actual.bytes),
+        after: actual.fingerprint,
+        tool: pending.tool,
+      });
       undoable = true;
     }
 
@@ -271,7 +325,7 @@ export class WriteGate {
         decision: allowed.decision,
         decidedBy: allowed.decidedBy,
         stats,
-        hashBefore: proposal.base.fingerprint?.hash ?? null,
+        hashBefore: base.fingerprint?.hash ?? null,
         hashAfter: actual?.fingerprint.hash ?? null,
         ...(matches ? {} : { reason: 'the server left the file other than the diff that was approved' }),
       });
@@ -311,11 +365,11 @@ export class WriteGate {
   async checkPath(absolute: string): Promise<string> {
     const given = absolute.length > 1 ? absolute.replace(/\/+$/, '') : absolute;
     try {
-      return (await this.gate.guard.resolve(given)).relative;
+      return (await this.gate.workspace.guard.resolve(given)).relative;
     } catch (error) {
       // The guard refuses folders only after the root and deny checks: a folder there is inside.
       if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
-      const root = [...this.gate.guard.roots]
+      const root = [...this.gate.workspace.guard.roots]
         .sort((a, b) => b.length - a.length)
         .find((candidate) => given === candidate || given.startsWith(`${candidate}${path.sep}`));
       return root === undefined ? '.' : path.relative(root, given).split(path.sep).join('/') || '.';

@@ -9,7 +9,7 @@
  */
 
 import { formatBytes } from '../core/format-bytes.js';
-import { type ProgressCallback, ProgressPasses, phaseVerb } from '../workspace/stream/progress.js';
+import { type ProgressCallback, ProgressPasses, phaseVerb } from '../core/progress.js';
 import { displayWidth, toCells, visibleText } from './cells.js';
 import { type ColorLevel, paint } from './colors.js';
 import { resolveDisplay } from './display.js';

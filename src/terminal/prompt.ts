@@ -23,7 +23,7 @@ export interface TerminalApproverOptions extends DisplayOptions {
   input: TerminalInput;
 }
 
-interface Choice {
+export interface Choice {
   key: string;
   label: string;
 }
@@ -194,7 +194,7 @@ async function readReason(
   }
 }
 
-function questionText(request: ApprovalRequest): string {
+export function questionText(request: ApprovalRequest): string {
   const path = visibleText(request.path);
   switch (request.kind) {
     case 'create':
@@ -209,7 +209,7 @@ function questionText(request: ApprovalRequest): string {
 }
 
 /** The choices, as many to a row as fit the width. */
-function choiceRows(choices: readonly Choice[], display: Display, palette: Palette): string[] {
+export function choiceRows(choices: readonly Choice[], display: Display, palette: Palette): string[] {
   const rows: string[] = [];
   let row = '';
   let used = 0;

@@ -4,7 +4,10 @@ import { success } from './result.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
-  change_id: z.string().min(1, 'give the change_id from the proposed change'),
+  change_id: z
+    .string()
+    .min(1, 'give the change_id from the proposed change')
+    .describe('The change_id that write_file, edit_file, multi_edit, edit_lines or undo_edit returned.'),
 });
 
 /** Preview mode only: writes a change that an edit tool proposed, after the person approved this call. */
@@ -19,7 +22,7 @@ export const applyChangeTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
-    const outcome = await context.gate.applyStaged(input.change_id);
+    const outcome = await context.gate.applyStaged(input.change_id, context.signal);
     return success(changeMessage(outcome), changeDetails(outcome));
   },
 });

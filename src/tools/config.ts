@@ -11,7 +11,7 @@ import {
   commandBeforeChangeHook,
   type Hooks,
 } from '../gate/hooks.js';
-import { MAX_STREAM_THRESHOLD } from '../workspace/stream/streamer.js';
+import { MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import type { CreateEditToolsOptions } from './index.js';
 
 export const CONFIG_FILE = 'editgate.config.json';

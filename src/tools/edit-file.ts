@@ -1,16 +1,26 @@
 import { z } from 'zod';
+import {
+  encodingField,
+  filePathField,
+  newStringDescription,
+  oldStringDescription,
+  replaceAllDescription,
+} from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
-import { streamEditFile } from './streaming.js';
-import { computeStringEdits } from './string-edits.js';
-import { defineTool } from './tool.js';
+import { stringEditPlan } from './streaming.js';
+import { defineTool, editing, stringEdits } from './tool.js';
 
 const schema = z.strictObject({
-  file_path: z.string().min(1, 'give the path of the file to edit'),
-  old_string: z.string({ error: 'old_string must be a string (the exact text to replace)' }),
-  new_string: z.string({ error: 'new_string must be a string (the text to put in its place)' }),
-  replace_all: z.boolean().optional(),
-  encoding: z.string().min(1).optional(),
+  file_path: filePathField('the path of the file to edit'),
+  old_string: z
+    .string({ error: 'old_string must be a string (the exact text to replace)' })
+    .describe(oldStringDescription),
+  new_string: z
+    .string({ error: 'new_string must be a string (the text to put in its place)' })
+    .describe(newStringDescription),
+  replace_all: z.boolean().optional().describe(replaceAllDescription),
+  encoding: encodingField,
 });
 
 export const editFileTool = defineTool({
@@ -34,9 +44,11 @@ export const editFileTool = defineTool({
       path: input.file_path,
       input,
       requireRead: true,
-      encoding: input.encoding,
-      stream: streamEditFile(context, input),
-      compute: (base, resolved) => computeStringEdits(base, resolved.relative, [input], context.matching),
+      prepare: editing({
+        encoding: input.encoding,
+        compute: stringEdits([input], context),
+        plan: stringEditPlan(input, context.matching),
+      }),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
   },

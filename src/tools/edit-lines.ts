@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { applyLineEdits, type LineEdit } from '../core/edit.js';
+import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
+import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
-import { streamEditLines } from './streaming.js';
-import { defineTool } from './tool.js';
+import { lineEditPlan } from './streaming.js';
+import { defineTool, editing } from './tool.js';
 
 const lineNumber = z
   .number({ error: 'a line number must be a number' })
@@ -18,16 +19,23 @@ const RANGE_ERROR = 'range must be [start, end], two line numbers';
 const range = z.array(lineNumber, { error: RANGE_ERROR }).length(2, RANGE_ERROR);
 
 const schema = z.strictObject({
-  file_path: z.string().min(1, 'give the path of the file to edit'),
+  file_path: filePathField('the path of the file to edit'),
   edits: z
     .array(
-      z.strictObject({
-        range,
-        replacement: z.string({ error: 'replacement must be a string (may be empty to delete lines)' }),
-      }),
+      z
+        .strictObject({
+          range: range.describe(
+            '[start, end]: 1-based line numbers as read_file shows them, end exclusive ([n, n] inserts before line n).',
+          ),
+          replacement: z
+            .string({ error: 'replacement must be a string (may be empty to delete lines)' })
+            .describe('The new lines for the range; empty to delete them.'),
+        })
+        .describe('One range of lines and what replaces it.'),
     )
-    .min(1, 'give at least one edit'),
-  encoding: z.string().min(1).optional(),
+    .min(1, 'give at least one edit')
+    .describe('The line edits, sorted by start line, not overlapping, all numbered as the file is now.'),
+  encoding: encodingField,
 });
 
 export const editLinesTool = defineTool({
@@ -54,18 +62,22 @@ export const editLinesTool = defineTool({
       path: input.file_path,
       input,
       requireRead: true,
-      encoding: input.encoding,
-      stream: streamEditLines(context, { edits, encoding: input.encoding }),
-      compute: (base, resolved) => {
-        if (!base.exists) {
-          throw new EditgateError(
-            'FILE_NOT_FOUND',
-            `${resolved.relative} does not exist. Check the path, or create the file with write_file.`,
-            { path: resolved.relative },
-          );
-        }
-        return { after: applyLineEdits(base.text, edits).text };
-      },
+      prepare: editing({
+        encoding: input.encoding,
+        compute: async (base) => {
+          if (!base.exists) {
+            throw new EditgateError(
+              'FILE_NOT_FOUND',
+              `${base.display} does not exist. Check the path, or create the file with write_file.`,
+              { path: base.display },
+            );
+          }
+          // core's edit rules load with the first edit, not at start-up.
+          const { applyLineEdits } = await import('../core/edit.js');
+          return { text: applyLineEdits(base.text, edits).text };
+        },
+        plan: lineEditPlan(edits),
+      }),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
   },

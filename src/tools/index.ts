@@ -1,27 +1,23 @@
 import { statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { EditgateError } from '../core/errors.js';
+import { EditgateError, throwIfCancelled } from '../core/errors.js';
+import type { ProgressCallback } from '../core/progress.js';
 import type { Approver } from '../gate/approval.js';
-import { Gate, type Screening } from '../gate/gate.js';
+import type { Gate, Screening } from '../gate/gate.js';
+import { SessionGrants } from '../gate/grants.js';
 import type { Hooks } from '../gate/hooks.js';
 import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
-import { SessionGrants } from '../gate/session.js';
-import { Guard } from '../workspace/guard.js';
-import { History } from '../workspace/history.js';
-import { Ledger } from '../workspace/ledger.js';
-import type { ProgressCallback } from '../workspace/stream/progress.js';
-import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD, Streamer } from '../workspace/stream/streamer.js';
+import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { inputObject, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
-import { ReadCoverage } from './read-coverage.js';
 import { readFileTool } from './read-file.js';
 import { failure, type ToolResult } from './result.js';
-import type { ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
+import type { DescriptionConfig, ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
 import { undoEditTool } from './undo-edit.js';
 import { writeFileTool } from './write-file.js';
 
@@ -78,9 +74,17 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
 }
 
+export interface ExecuteOptions {
+  /**
+   * Cancels the call (an MCP client's cancellation, an AI SDK abort): nothing is written once it fires, and
+   * the call answers ok: false with code CANCELLED. A change already renamed into place stays written.
+   */
+  signal?: AbortSignal;
+}
+
 export interface EditTools {
   readonly definitions: ToolDefinition[];
-  execute(name: string, input: unknown): Promise<ToolResult>;
+  execute(name: string, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   /** Grants made during this session (this file / all edits); `session.reset()` forgets them. */
   readonly session: SessionGrants;
   /** The gate every change goes through, for front ends that need more than execute (previews, undo). */
@@ -107,7 +111,7 @@ const PREVIEW_NOTE =
  * z.tuple (draft-7 writes it as `items: [...]`, which some APIs refuse); the ±MAX_SAFE_INTEGER bounds zod
  * puts on every integer say nothing to a model and are left out.
  */
-function toDefinition(tool: ToolSpec<unknown>): ToolDefinition {
+function toDefinition(tool: ToolSpec<unknown>, config: DescriptionConfig, note = ''): ToolDefinition {
   const schema = z.toJSONSchema(tool.schema, {
     target: 'draft-7',
     io: 'input',
@@ -117,10 +121,11 @@ function toDefinition(tool: ToolSpec<unknown>): ToolDefinition {
     },
   }) as Record<string, unknown>;
   delete schema.$schema;
+  const description = typeof tool.description === 'function' ? tool.description(config) : tool.description;
   return {
     name: tool.name,
     title: tool.title,
-    description: tool.description,
+    description: description + note,
     inputSchema: schema,
     annotations: tool.annotations,
   };
@@ -145,7 +150,18 @@ function checkRoots(root: string | string[]): string[] {
   });
 }
 
-function createStreamer(options: CreateEditToolsOptions): Streamer {
+async function loadGate() {
+  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }] = await Promise.all([
+    import('../gate/gate.js'),
+    import('../workspace/guard.js'),
+    import('../workspace/history.js'),
+    import('../workspace/stream/streamer.js'),
+    import('../workspace/workspace.js'),
+  ]);
+  return { Gate, Guard, History, Streamer, Workspace };
+}
+
+function checkThreshold(options: CreateEditToolsOptions): number {
   const threshold = options.streamThreshold ?? DEFAULT_STREAM_THRESHOLD;
   if (!(threshold >= 1 && threshold <= MAX_STREAM_THRESHOLD)) {
     throw new EditgateError(
@@ -153,13 +169,7 @@ function createStreamer(options: CreateEditToolsOptions): Streamer {
       `streamThreshold must be a size in bytes from 1 to ${MAX_STREAM_THRESHOLD} (256 MiB), not ${threshold}.`,
     );
   }
-  return new Streamer({
-    threshold,
-    onProgress: options.onProgress,
-    chunkSize: options.streamChunkSize,
-    // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
-    patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
-  });
+  return threshold;
 }
 
 /** The editgate tools over a workspace: definitions for a model, and execute for its calls. */
@@ -174,22 +184,32 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     );
   }
   const roots = checkRoots(options.root);
-  const streamer = createStreamer(options);
-  const ledger = new Ledger();
-  const history = new History({ stateDir: options.stateDir });
-  const coverage = new ReadCoverage();
+  const threshold = checkThreshold(options);
+  const readLimit = options.readLimit ?? 2000;
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
   const session = new SessionGrants();
+  const preview = options.mode === 'preview';
+  const active = preview ? [...TOOLS, applyChangeTool] : TOOLS;
   let gatePromise: Promise<Gate> | undefined;
 
+  // The gate and the workspace below it load at the first call, not with the definitions: a command that
+  // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= Guard.create({ roots, deny: options.deny }).then((guard) => {
+    gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
+      const guard = await Guard.create({ roots, deny: options.deny });
+      const streamer = new Streamer({
+        threshold,
+        onProgress: options.onProgress,
+        chunkSize: options.streamChunkSize,
+        // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+        patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+      });
+      const history = new History({ stateDir: options.stateDir });
       return new Gate({
-        guard,
-        ledger,
-        history,
+        workspace: new Workspace({ guard, history, streamer }),
         approve: options.approve,
         policy: options.policy,
+        readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
         hooks: options.hooks,
         requireReadBeforeEdit: options.requireReadBeforeEdit,
         auditLog: options.auditLog,
@@ -201,23 +221,22 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     return gatePromise;
   };
 
-  const preview = options.mode === 'preview';
-  const active = preview
-    ? [
-        ...TOOLS.map((tool) =>
-          tool.annotations.readOnlyHint ? tool : { ...tool, description: tool.description + PREVIEW_NOTE },
-        ),
-        applyChangeTool,
-      ]
-    : TOOLS;
-  const definitions = active.map(toDefinition);
+  const config: DescriptionConfig = { readLimit, streamThreshold: threshold };
+  const definitions = active.map((tool) =>
+    toDefinition(
+      tool,
+      config,
+      preview && !tool.annotations.readOnlyHint && tool !== applyChangeTool ? PREVIEW_NOTE : '',
+    ),
+  );
   const byName = new Map(active.map((tool) => [tool.name, tool]));
 
   return {
     definitions,
     session,
     gate: getGate,
-    async execute(name: string, input: unknown): Promise<ToolResult> {
+    async execute(name: string, input: unknown, executeOptions: ExecuteOptions = {}): Promise<ToolResult> {
+      const signal = executeOptions.signal;
       const tool = typeof name === 'string' ? byName.get(name) : undefined;
       if (!tool) {
         return failure(
@@ -230,16 +249,18 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         );
       }
       try {
+        throwIfCancelled(signal);
         const parsed = parseInput(tool.name, tool.schema, inputObject(input));
         const gate = await getGate();
         const context: ToolContext = {
           gate,
-          change: (request) => (preview ? gate.stage(request) : gate.change(request)),
+          workspace: gate.workspace,
+          change: (request) =>
+            preview ? gate.stage({ ...request, signal }) : gate.change({ ...request, signal }),
           matching: options.matching ?? 'tolerant',
-          coverage,
-          readLimit: options.readLimit ?? 2000,
+          readLimit,
           maxReadChars: 256_000,
-          streamer,
+          signal,
         };
         return await tool.run(parsed, context);
       } catch (error) {

@@ -82,7 +82,8 @@ export function changeHeadline(proposal: Proposal): string {
     case 'delete':
       return `Deleted ${path} (${counts}).`;
     default: {
-      if (proposal.tool === 'undo_edit') return `Undid the last change to ${path} (${counts}).`;
+      if (proposal.files[0]?.change.history === 'step-back')
+        return `Undid the last change to ${path} (${counts}).`;
       const replaced =
         proposal.replacements !== undefined ? `${plural(proposal.replacements, 'replacement')}, ` : '';
       return `Edited ${path}: ${replaced}${counts}.`;

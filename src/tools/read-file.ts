@@ -1,37 +1,53 @@
 import { z } from 'zod';
+import { formatBytes } from '../core/format-bytes.js';
 import { splitLines } from '../core/lines.js';
+import { encodingField, filePathField } from './fields.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import { readHugeFile } from './streaming.js';
 import { defineTool } from './tool.js';
 
 const schema = z.strictObject({
-  file_path: z.string().min(1, 'give the path of the file to read'),
-  offset: z.number().int().min(1, 'offset is a 1-based line number').optional(),
-  limit: z.number().int().min(1, 'limit must be at least 1').optional(),
-  encoding: z.string().min(1).optional(),
+  file_path: filePathField('the path of the file to read'),
+  offset: z
+    .number()
+    .int()
+    .min(1, 'offset is a 1-based line number')
+    .optional()
+    .describe('The 1-based line number to start reading at. Omit to start at the first line.'),
+  limit: z
+    .number()
+    .int()
+    .min(1, 'limit must be at least 1')
+    .optional()
+    .describe('How many lines to read at most. Omit for the default.'),
+  encoding: encodingField,
 });
 
 export const readFileTool = defineTool({
   name: 'read_file',
   title: 'Read file',
-  description: [
-    'Read a text file of the workspace. Returns its lines numbered like `cat -n`: the line number, a tab, then the line.',
-    'The numbers are NOT part of the file: never copy them (or the tab after them) into old_string. edit_lines counts lines exactly as these numbers do.',
-    'Reads at most 2000 lines by default; use offset (1-based first line) and limit to page through longer files. The result says when a read was partial.',
-    'You must read a file in full (in one read or in pages that cover every line) before editing or overwriting it, and read it again if it changed.',
-    'Huge files (32 MiB or more by default) are the exception: reading the part you will change is enough to edit them with edit_file or edit_lines.',
-    'Binary files are described, not shown. Pass encoding (e.g. "latin1") only for a file that is not UTF-8/UTF-16.',
-  ].join('\n'),
+  description: ({ readLimit, streamThreshold }) =>
+    [
+      'Read a text file of the workspace. Returns its lines numbered like `cat -n`: the line number, a tab, then the line.',
+      'The numbers are NOT part of the file: never copy them (or the tab after them) into old_string. edit_lines counts lines exactly as these numbers do.',
+      `Reads at most ${readLimit} lines by default; use offset (1-based first line) and limit to page through longer files. The result says when a read was partial.`,
+      'You must read a file in full (in one read or in pages that cover every line) before editing or overwriting it, and read it again if it changed.',
+      `Huge files (${formatBytes(streamThreshold, 'compact')} or more) are the exception: reading the part you will change is enough to edit them with edit_file or edit_lines.`,
+      'Binary files are described, not shown. Pass encoding (e.g. "latin1") only for a file that is not UTF-8/UTF-16.',
+    ].join('\n'),
   schema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, context) {
-    const resolved = await context.gate.resolveForRead('read_file', input.file_path);
-    const huge = await readHugeFile(context, resolved, input);
-    if (huge) return huge;
-    const { snapshot } = await context.gate.readForTool('read_file', input.file_path, {
-      encoding: input.encoding,
-      resolved,
-    });
+    const resolved = await context.gate.resolveForRead('read_file', input.file_path, context.signal);
+    const opened = await context.workspace.open(resolved, { encoding: input.encoding });
+    if (opened.kind === 'stream') {
+      try {
+        return await readHugeFile(context, resolved, opened.file, input);
+      } finally {
+        await opened.file.close();
+      }
+    }
+    const { snapshot } = opened;
     const lines = splitLines(snapshot.text);
     const total = lines.length;
     const fingerprint = snapshot.fingerprint!;

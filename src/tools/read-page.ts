@@ -1,5 +1,5 @@
 import { EditgateError } from '../core/errors.js';
-import type { Fingerprint } from '../workspace/files.js';
+import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import { numberedLine } from './messages.js';
 import { success, type ToolSuccess } from './result.js';
@@ -8,7 +8,7 @@ import type { ToolContext } from './tool.js';
 /**
  * read_file's answer around the lines themselves, the same whether the file is held in memory
  * (read-file.ts) or read by streaming (streaming.ts): lines numbered `cat -n` style within the character
- * budget, what the read covered (coverage and ledger, which decide whether the file may be edited), and the
+ * budget, what the read covered (recorded in the ledger, which decides whether the file may be edited), and the
  * footer saying where the page lies in the file.
  */
 export class ReadPage {
@@ -57,11 +57,12 @@ export class ReadPage {
     details: Record<string, unknown>,
   ): ToolSuccess {
     const { context, resolved, fingerprint, first, last, total } = this;
-    const complete = context.coverage.add(resolved.absolute, fingerprint.hash, first, last, total);
-    context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-      full: complete,
-      display: resolved.relative,
-    });
+    const complete = context.workspace.ledger.recordRead(
+      resolved.absolute,
+      fingerprint,
+      { first, last, lineCount: total },
+      { display: resolved.relative },
+    );
 
     let footer = '';
     if (first > 1 || last < total) {
@@ -86,11 +87,12 @@ export function emptyFileRead(
   resolved: ResolvedPath,
   fingerprint: Fingerprint,
 ): ToolSuccess {
-  context.coverage.add(resolved.absolute, fingerprint.hash, 1, 0, 0);
-  context.gate.ledger.recordRead(resolved.absolute, fingerprint, {
-    full: true,
-    display: resolved.relative,
-  });
+  context.workspace.ledger.recordRead(
+    resolved.absolute,
+    fingerprint,
+    { first: 1, last: 0, lineCount: 0 },
+    { display: resolved.relative },
+  );
   return success(`(${resolved.relative} is empty: 0 lines.)`, {
     path: resolved.relative,
     lines: 0,

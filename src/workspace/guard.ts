@@ -18,7 +18,8 @@
  *   (fullwidth solidus `／`, one-dot leaders `․․`) are names, never separators or traversal: only `/` splits.
  */
 import type { Stats } from 'node:fs';
-import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
@@ -116,7 +117,7 @@ export class Guard {
     this.checkDeny(lexical, label, `'${label}'`);
 
     const parts = label === '.' ? [] : label.split('/');
-    const walked = await this.walk(home, parts, label);
+    const walked = this.walk(home, parts, label);
     const place = this.place(walked.path);
     if (place === 'root') throw isDirectory(`'${label}'`, label);
     if (place !== 'inside') throw this.outside(walked.viaLink ? label : undefined);
@@ -143,7 +144,7 @@ export class Guard {
     const relative = toPosix(path.relative(root, resolved.absolute));
     // Walking the canonical path again lstats every folder on the way: any one swapped for a symlink sends
     // the walk elsewhere (or out, which the walk refuses itself).
-    const walked = await this.walk(root, relative.split('/'), relative);
+    const walked = this.walk(root, relative.split('/'), relative);
     if (walked.path !== resolved.absolute) {
       throw new EditgateError(
         'OUTSIDE_ROOT',
@@ -211,7 +212,7 @@ export class Guard {
    * canonical folder), refusing any step that would look at something outside a root. Roots and their
    * ancestors are canonical, so they are real folders and need no lstat.
    */
-  private async walk(start: string, parts: string[], label: string): Promise<Walked> {
+  private walk(start: string, parts: string[], label: string): Walked {
     const pending = parts.slice().reverse();
     let cur = start;
     let curStats: Stats | null = null;
@@ -235,7 +236,8 @@ export class Guard {
       }
       let st: Stats;
       try {
-        st = await lstat(next);
+        // Synchronous: an lstat takes microseconds, a thread-pool round trip many times that (io.ts).
+        st = lstatSync(next);
       } catch (error) {
         const code = errnoOf(error);
         if (code === 'ENOENT') return missing(next, pending, label, links > 0);
@@ -252,7 +254,7 @@ export class Guard {
         }
         let target: string;
         try {
-          target = await readlink(next);
+          target = readlinkSync(next);
         } catch (error) {
           throw fsFailure(error, label);
         }

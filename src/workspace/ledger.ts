@@ -1,12 +1,26 @@
+/**
+ * What the agent has seen, per canonical path: the one record behind "read it before you change it". For
+ * each file it keeps the version last read or written (its fingerprint) and which lines of that version
+ * read_file has shown, so a long file read in pages with offset/limit counts as read in full once the
+ * pages cover every line.
+ *
+ * Two rules, chosen by the kind of fingerprint (fingerprint.ts):
+ * - a file held in memory must have been seen in full, and still have the bytes that were seen;
+ * - a huge file (streamed: a stat fingerprint) needs a read of any part of this very version, or an
+ *   editgate write of it. No model reads 2 GB; edit_file still checks uniqueness over the whole file, so it
+ *   cannot hit a place the model did not mean.
+ */
 import { basename } from 'node:path';
 import { EditgateError } from '../core/errors.js';
-import type { Fingerprint } from './files.js';
+import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
 
 export interface LedgerEntry {
-  /** The last read (or write) covered the whole file. */
+  /** The lines seen cover the whole file (or it was written through editgate). */
   full: boolean;
   /** What was seen: as read, or as written through editgate. */
   fingerprint: Fingerprint;
+  /** Lines of this version shown by read_file: sorted, merged, 1-based inclusive. */
+  ranges: [number, number][];
   /** Name for messages, remembered from the last record. */
   display?: string;
 }
@@ -16,10 +30,13 @@ export interface LedgerOptions {
   display?: (path: string) => string;
 }
 
-/**
- * What the agent has seen, per canonical path. Edits are checked against it so a model cannot change a file
- * it has not read in full, or one that changed since it read it.
- */
+/** Which lines a read showed: [first, last] (1-based, inclusive) of `lineCount`. */
+export interface LinesSeen {
+  first: number;
+  last: number;
+  lineCount: number;
+}
+
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>();
   private readonly displayOf: (path: string) => string;
@@ -28,26 +45,53 @@ export class Ledger {
     this.displayOf = options.display ?? ((path) => basename(path));
   }
 
-  recordRead(path: string, fingerprint: Fingerprint, options: { full: boolean; display?: string }): void {
+  /**
+   * Records a read of `lines` of the version `fingerprint`; true when every line of it has now been seen
+   * (in this read and earlier ones of the same content).
+   */
+  recordRead(
+    path: string,
+    fingerprint: Fingerprint,
+    lines: LinesSeen,
+    options: { display?: string } = {},
+  ): boolean {
     const previous = this.entries.get(path);
+    const same = previous !== undefined && previous.fingerprint.hash === fingerprint.hash;
+    let ranges = same ? previous.ranges : [];
+    if (lines.last >= lines.first) ranges = merge([...ranges, [lines.first, lines.last]]);
+    const only = ranges[0];
+    const complete =
+      lines.lineCount === 0 ||
+      (ranges.length === 1 && only !== undefined && only[0] <= 1 && only[1] >= lines.lineCount);
     // A partial read of content already seen in full, and unchanged since, keeps the full read.
-    const full = options.full || (previous?.full === true && previous.fingerprint.hash === fingerprint.hash);
-    this.entries.set(path, { full, fingerprint, display: options.display ?? previous?.display });
+    const full = complete || (same && previous.full);
+    this.entries.set(path, { full, fingerprint, ranges, display: options.display ?? previous?.display });
+    return complete;
   }
 
   /** A write through editgate counts as a full read of what was written. */
   recordWrite(path: string, fingerprint: Fingerprint, options: { display?: string } = {}): void {
-    this.recordRead(path, fingerprint, { full: true, display: options.display });
+    const previous = this.entries.get(path);
+    this.entries.set(path, {
+      full: true,
+      fingerprint,
+      ranges: [],
+      display: options.display ?? previous?.display,
+    });
   }
 
   /**
-   * Throws NOT_READ, PARTIAL_READ or STALE when an edit of `path` (now `current`; null: it does not exist)
-   * must not go ahead. Same content with a new mtime is not a change: the entry is refreshed.
-   * A file that does not exist and was never read needs no read.
+   * Throws NOT_READ, PARTIAL_READ or STALE when a change to `path` (now `current`; null: it does not exist)
+   * must not go ahead. Same content with a new mtime is not a change: the entry is refreshed. A file that
+   * does not exist and was never read needs no read.
    */
   check(path: string, current: Fingerprint | null, options: { display?: string } = {}): void {
     const entry = this.entries.get(path);
     const file = options.display ?? entry?.display ?? this.displayOf(path);
+    if (current !== null && isStatFingerprint(current)) {
+      checkStreamed(entry, current, file);
+      return;
+    }
     if (!entry) {
       if (current === null) return;
       throw new EditgateError(
@@ -77,7 +121,11 @@ export class Ledger {
         { path: file, reason: 'changed' },
       );
     }
-    if (current.mtimeMs !== entry.fingerprint.mtimeMs || current.size !== entry.fingerprint.size) {
+    if (
+      current.mtimeMs !== entry.fingerprint.mtimeMs ||
+      current.size !== entry.fingerprint.size ||
+      current.stat !== entry.fingerprint.stat
+    ) {
       entry.fingerprint = current;
     }
   }
@@ -89,4 +137,33 @@ export class Ledger {
   forget(path: string): void {
     this.entries.delete(path);
   }
+}
+
+/** The streaming path's rule: any read of this very version (or an editgate write of it). */
+function checkStreamed(entry: LedgerEntry | undefined, current: Fingerprint, file: string): void {
+  if (!entry) {
+    throw new EditgateError(
+      'NOT_READ',
+      `${file} has not been read yet. Read it with read_file before editing it; for a file this large, reading the part you will change (offset and limit) is enough.`,
+      { path: file },
+    );
+  }
+  if (entry.fingerprint.hash !== current.hash) {
+    throw new EditgateError(
+      'STALE',
+      `${file} has changed since you last read it (someone else edited it, or touched it). Read the part you will change again with read_file, then redo the edit against its current content.`,
+      { path: file, reason: 'changed' },
+    );
+  }
+}
+
+function merge(ranges: [number, number][]): [number, number][] {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const range of ranges) {
+    const last = out[out.length - 1];
+    if (last && range[0] <= last[1] + 1) last[1] = Math.max(last[1], range[1]);
+    else out.push([range[0], range[1]]);
+  }
+  return out;
 }

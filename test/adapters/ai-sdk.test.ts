@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from '../../src/adapters/ai-sdk.js';
+import { createEditTools } from '../../src/tools/index.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import {
   chatText,
@@ -143,6 +144,34 @@ describe('aiSdkTools', () => {
     await set.read_file?.execute?.(READ.input, { toolCallId: 'r', messages: [] });
 
     await expect(set.edit_file?.execute?.(EDITS[1]!.input, options)).rejects.toThrow();
+    expect(await greet()).toBe(GREET);
+  });
+
+  it('a call aborted while it waits for approval writes nothing and answers CANCELLED', async () => {
+    const { root, greet } = await greetWorkspace();
+    const controller = new AbortController();
+    let asked: ((signal: AbortSignal | undefined) => void) | undefined;
+    const seen = new Promise<AbortSignal | undefined>((resolve) => {
+      asked = resolve;
+    });
+    const tools = createEditTools({
+      root,
+      approve: (_request, context) => {
+        asked?.(context?.signal);
+        return new Promise(() => {}); // a person who never answers
+      },
+    });
+    const set = aiSdkTools(tools);
+    await set.read_file?.execute?.(READ.input, { toolCallId: 'r', messages: [] });
+    const running = set.edit_file?.execute?.(EDITS[1]!.input, {
+      toolCallId: 'x',
+      messages: [],
+      abortSignal: controller.signal,
+    });
+    const approverSignal = await seen;
+    controller.abort();
+    expect(await running).toMatchObject({ ok: false, code: 'CANCELLED' });
+    expect(approverSignal?.aborted).toBe(true);
     expect(await greet()).toBe(GREET);
   });
 });

@@ -9,7 +9,7 @@ export interface ScriptedCall {
   arguments: string;
 }
 
-const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+export const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 function completion(message: Record<string, unknown>, finishReason: string): Reply {
   return {
@@ -44,7 +44,8 @@ export function chatText(text: string): Reply {
   return completion({ role: 'assistant', content: text, refusal: null }, 'stop');
 }
 
-function chunk(delta: Record<string, unknown>, finishReason: string | null, usage?: unknown) {
+/** One streamed Chat Completions chunk. */
+export function chunk(delta: Record<string, unknown>, finishReason: string | null, usage?: unknown) {
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion.chunk',

@@ -11,8 +11,16 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** A scripted reply: a JSON body, or server-sent events (each `data:` line a JSON chunk, then [DONE]). */
-export type Reply = { json: unknown } | { events: unknown[] };
+/**
+ * A scripted reply: a JSON body; server-sent events as OpenAI sends them (each `data:` line a JSON chunk,
+ * then [DONE]); or named events as Anthropic sends them (`event:` and `data:` lines, no [DONE]). With
+ * `hold`, the stream stays open after its events, as a model still thinking (for interrupt tests).
+ */
+export type Reply =
+  | { json: unknown }
+  | { events: unknown[]; hold?: boolean }
+  | { sse: { event?: string; data: unknown }[]; hold?: boolean }
+  | { status: number; json: unknown };
 
 export interface LocalServer {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -33,18 +41,34 @@ afterEach(async () => {
  */
 export async function startLocalServer(script: Reply[]): Promise<LocalServer> {
   const requests: RecordedRequest[] = [];
+  const origin = await startRecordingServer((request, response) => {
+    requests.push(request);
+    answer(response, script[requests.length - 1]);
+  });
+  return { origin, requests };
+}
+
+/**
+ * The HTTP part: every request's body is read and parsed, then handed to `route` with the response to
+ * answer. On 127.0.0.1, an ephemeral port; closed after each test. Returns the origin.
+ */
+export async function startRecordingServer(
+  route: (request: RecordedRequest, response: ServerResponse) => void,
+): Promise<string> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        headers: request.headers,
-        body: text === '' ? undefined : JSON.parse(text),
-      });
-      answer(response, script[requests.length - 1]);
+      route(
+        {
+          method: request.method ?? '',
+          path: request.url ?? '',
+          headers: request.headers,
+          body: text === '' ? undefined : JSON.parse(text),
+        },
+        response,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,19 +80,25 @@ export async function startLocalServer(script: Reply[]): Promise<LocalServer> {
       }),
   );
   const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, requests };
+  return `http://127.0.0.1:${port}`;
 }
 
-function answer(response: ServerResponse, reply: Reply | undefined): void {
+export function answer(response: ServerResponse, reply: Reply | undefined): void {
   if (!reply) {
     response.writeHead(500, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ error: { message: 'the test script has no reply for this request' } }));
   } else if ('json' in reply) {
-    response.writeHead(200, { 'content-type': 'application/json' });
+    response.writeHead('status' in reply ? reply.status : 200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(reply.json));
+  } else if ('sse' in reply) {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const { event, data } of reply.sse) {
+      response.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+    }
+    if (!reply.hold) response.end();
   } else {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const event of reply.events) response.write(`data: ${JSON.stringify(event)}\n\n`);
-    response.end('data: [DONE]\n\n');
+    if (!reply.hold) response.end('data: [DONE]\n\n');
   }
 }

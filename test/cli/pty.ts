@@ -56,6 +56,8 @@ export interface PtyRun {
   raw(): string;
   /** The exit code, once the process has ended and its last output is on the screen. */
   exited(timeout?: number): Promise<number>;
+  /** Resizes the terminal (it reflows, as xterm does) and the pty (the process gets SIGWINCH). */
+  resize(cols: number, rows: number): void;
   kill(): void;
 }
 
@@ -74,7 +76,7 @@ export function spawnCli(args: string[], options: PtyOptions): PtyRun {
  */
 export function spawnInPty(file: string, args: string[], options: PtyOptions): PtyRun {
   const cols = options.cols ?? 80;
-  const rows = options.rows ?? 24;
+  let rows = options.rows ?? 24;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !IGNORED_ENV.has(name)) env[name] = value;
@@ -222,6 +224,11 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       await parsed;
       return code;
+    },
+    resize(newCols, newRows) {
+      rows = newRows;
+      term.resize(newCols, newRows);
+      child.resize(newCols, newRows);
     },
     kill() {
       if (exitCode === undefined) child.kill();

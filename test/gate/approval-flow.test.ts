@@ -29,6 +29,28 @@ describe('approval', () => {
     expect(asked[0]!.unifiedDiff).toContain('+ALPHA');
   });
 
+  it('the request carries the old and new text of a change held in memory, none for a streamed one', async () => {
+    const ws = await makeWorkspace({ ...files, 'big.txt': 'x\n'.repeat(600) });
+    const { approver, asked } = scriptedApprover('once', 'once');
+    const tools = ws.tools({ approve: approver, streamThreshold: 1000 });
+    await readAll(tools, 'a.txt');
+    await tools.execute('edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' });
+    expect(asked[0]!.texts).toEqual({ before: 'alpha\n', after: 'ALPHA\n' });
+    expect(asked[0]!.note).toBeUndefined();
+    expect(asked[0]!.files).toBeUndefined();
+    // 600 replacements in a streamed file: the diff shows the first 200 places, and the note says so.
+    await readAll(tools, 'big.txt');
+    const result = await tools.execute('edit_file', {
+      file_path: 'big.txt',
+      old_string: 'x',
+      new_string: 'y',
+      replace_all: true,
+    });
+    expect(result.ok).toBe(true);
+    expect(asked[1]!.texts).toBeUndefined();
+    expect(asked[1]!.note).toMatch(/^The diff shows only part of this change \(600 places/);
+  });
+
   it('denied by the user without a reason: nothing written, DENIED_USER', async () => {
     const ws = await makeWorkspace(files);
     const tools = ws.tools({ approve: scriptedApprover('deny').approver });
@@ -225,7 +247,7 @@ describe('hooks and audit', () => {
     const tools = ws.tools({
       hooks: {
         beforeChange: (proposal) =>
-          proposal.after.includes('TODO') ? { deny: 'no TODOs please' } : undefined,
+          proposal.texts?.after.includes('TODO') ? { deny: 'no TODOs please' } : undefined,
       },
     });
     await readAll(tools, 'a.txt');

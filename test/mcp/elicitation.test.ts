@@ -205,3 +205,40 @@ describe('approval through elicitation', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
   });
 });
+
+describe('cancellation', () => {
+  it('a client that cancels a call waiting for approval gets nothing written; the server says CANCELLED', async () => {
+    const root = workspace({ 'a.txt': 'one\ntwo\n' });
+    let prompted: () => void = () => {};
+    const asked = new Promise<void>((resolve) => {
+      prompted = resolve;
+    });
+    session = await connectStdio([root, '--log-level', 'info'], {
+      capabilities: { elicitation: { form: {} } },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, () => {
+          prompted();
+          return new Promise<ElicitResult>(() => {}); // the person never answers
+        }),
+    });
+    const { client } = session;
+    await call(client, 'read_file', { file_path: 'a.txt' });
+    const controller = new AbortController();
+    const edit = client.callTool(
+      { name: 'edit_file', arguments: { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' } },
+      undefined,
+      { signal: controller.signal },
+    );
+    await asked;
+    controller.abort();
+    await expect(edit).rejects.toThrow();
+    // The server logs each call's outcome; the cancelled one ends as CANCELLED, with nothing written.
+    for (let i = 0; i < 200 && !session.stderr().includes('edit_file: CANCELLED'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(session.stderr()).toContain('edit_file: CANCELLED');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    // The session goes on.
+    expect((await call(client, 'read_file', { file_path: 'a.txt' })).isError).toBe(false);
+  });
+});

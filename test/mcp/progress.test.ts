@@ -11,13 +11,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ProgressEvent } from '../../src/core/progress.js';
 import { serveOnFirstMessage } from '../../src/mcp/first-message.js';
 import type { Logger } from '../../src/mcp/logger.js';
 import type { McpServeOptions } from '../../src/mcp/options.js';
 import { startProgress } from '../../src/mcp/progress.js';
 import { createSessionServer } from '../../src/mcp/session.js';
 import type { ConfiguredOptions } from '../../src/tools/config.js';
-import type { ProgressEvent } from '../../src/workspace/stream/progress.js';
 
 const MiB = 1 << 20;
 

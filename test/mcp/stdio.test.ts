@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/core/format-bytes.js';
 import {
   ALLOW_ALL_CONFIG,
   type Connected,
@@ -145,6 +146,8 @@ describe('editgate mcp over stdio', () => {
       });
       expect(huge.structured?.code).toBe('TOO_LARGE');
       expect(huge.structured?.details).toMatchObject({ limit: 65_536 });
+      // Sizes read as everywhere else in editgate (core's formatBytes), not in a unit of the server's own.
+      expect(huge.text).toContain(`more than this server accepts (${formatBytes(65_536)})`);
       // The session is still healthy.
       expect((await call(client, 'read_file', { file_path: 'a.txt' })).isError).toBe(false);
     });

@@ -118,7 +118,7 @@ describe('write_file through the proxy', () => {
         auditLog: join(folder, '..', 'audit.jsonl'),
         hooks: {
           beforeChange: (proposal) =>
-            proposal.after.includes('TODO') ? { deny: 'no TODOs in committed code' } : undefined,
+            proposal.texts?.after.includes('TODO') ? { deny: 'no TODOs in committed code' } : undefined,
         },
       }),
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ProgressEvent } from '../../src/core/progress.js';
 import { displayWidth } from '../../src/terminal/cells.js';
 import { stripAnsi } from '../../src/terminal/colors.js';
 import {
@@ -7,7 +8,6 @@ import {
   formatSeconds,
   renderProgressLine,
 } from '../../src/terminal/progress-bar.js';
-import type { ProgressEvent } from '../../src/workspace/stream/progress.js';
 import { fakeOutput } from './streams.js';
 
 const MB = 1024 * 1024;

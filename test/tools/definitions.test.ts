@@ -84,4 +84,47 @@ describe('tool definitions', () => {
     }
     expect(await ws.text('a.txt')).toBe('one\nTWO\nthree\n');
   });
+
+  // Exactly what a model sees for each tool: name, title, description, input schema and hints. A change to
+  // any of it shows here as a diff of the snapshot file, to be read and accepted on purpose.
+  for (const mode of ['apply', 'preview'] as const) {
+    it(`${mode} mode: the definitions a model sees`, async () => {
+      const ws = await makeWorkspace();
+      const { definitions } = ws.tools({ mode });
+      await expect(`${JSON.stringify(definitions, null, 2)}\n`).toMatchFileSnapshot(
+        `./__snapshots__/definitions.${mode}.json`,
+      );
+    });
+  }
+
+  it('every field of every schema says what it is', async () => {
+    const ws = await makeWorkspace();
+    for (const { name, inputSchema } of ws.tools({ mode: 'preview' }).definitions) {
+      for (const [where, sub] of subschemas(inputSchema)) {
+        if (!isObject(sub.properties)) continue;
+        for (const [field, schema] of Object.entries(sub.properties)) {
+          expect(isObject(schema) && typeof schema.description, `${name} ${where}/${field}`).toBe('string');
+          expect(
+            ((schema as Schema).description as string).length,
+            `${name} ${where}/${field}`,
+          ).toBeGreaterThan(10);
+        }
+      }
+    }
+  });
+
+  it('descriptions quote the configuration in force, not the defaults', async () => {
+    const ws = await makeWorkspace();
+    const description = (tools: ReturnType<typeof ws.tools>, name: string) =>
+      tools.definitions.find((definition) => definition.name === name)!.description;
+    const defaults = ws.tools();
+    expect(description(defaults, 'read_file')).toContain('Reads at most 2000 lines by default');
+    expect(description(defaults, 'read_file')).toContain('Huge files (32 MB or more)');
+    const configured = ws.tools({ readLimit: 500, streamThreshold: 5 << 20 });
+    expect(description(configured, 'read_file')).toContain('Reads at most 500 lines by default');
+    for (const name of ['read_file', 'write_file', 'multi_edit']) {
+      expect(description(configured, name), name).toContain('Huge files (5.0 MB or more)');
+      expect(description(configured, name), name).not.toContain('32');
+    }
+  });
 });

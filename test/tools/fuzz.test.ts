@@ -91,7 +91,10 @@ const callArb = fc.oneof(
 );
 
 describe('fuzzed tool calls', () => {
-  it('never throw, never touch anything outside the root, and a failure leaves every file as it was', async () => {
+  // 150 runs, however long they take: a loaded machine once needed more than the default 30 s.
+  it('never throw, never touch anything outside the root, and a failure leaves every file as it was', {
+    timeout: 180_000,
+  }, async () => {
     const outer = await makeWorkspace({ 'outside.txt': 'precious\n' });
     const ws = await makeWorkspace({
       'a.txt': 'alpha\nbeta\n',

@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { ProgressEvent } from '../../src/workspace/stream/progress.js';
+import type { ProgressEvent } from '../../src/core/progress.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
 const MiB = 1 << 20;
@@ -321,3 +321,28 @@ describe('the gate on a huge file', () => {
 async function undoPatchSizes(folder: string, names: string[]): Promise<number[]> {
   return Promise.all(names.map(async (name) => (await readFile(`${folder}/${name}`)).length));
 }
+
+describe('the edit rules on both paths', () => {
+  it('refuse identical strings, an empty old_string on a file with text and a lone surrogate in the same words', async () => {
+    const text = lines(200);
+    const ws = await makeWorkspace({ 'small.txt': text, 'big.txt': text });
+    // big.txt streams (threshold 1 byte), small.txt does not (the default threshold).
+    const streamed = ws.tools({ streamThreshold: 1 });
+    const inMemory = ws.tools();
+    await streamed.execute('read_file', { file_path: 'big.txt' });
+    await inMemory.execute('read_file', { file_path: 'small.txt' });
+    const calls = [
+      { old_string: 'line 000001', new_string: 'line 000001' },
+      { old_string: '', new_string: 'x' },
+      { old_string: 'line 000001', new_string: 'bad \uD800 surrogate' },
+    ];
+    for (const call of calls) {
+      const big = await streamed.execute('edit_file', { file_path: 'big.txt', ...call });
+      const small = await inMemory.execute('edit_file', { file_path: 'small.txt', ...call });
+      expect(big.ok).toBe(false);
+      expect(big.message.replace('big.txt', 'FILE')).toBe(small.message.replace('small.txt', 'FILE'));
+    }
+    expect(await ws.text('big.txt')).toBe(text);
+    expect(await ws.text('small.txt')).toBe(text);
+  });
+});

@@ -6,8 +6,8 @@ import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
-import { commitText, readSnapshot } from '../../src/workspace/files.js';
-import { isRoot, tempDir, tryRun } from './helpers.js';
+import { readSnapshot } from '../../src/workspace/read.js';
+import { commitText, isRoot, tempDir, tryRun } from './helpers.js';
 
 function probeMount(): string | null {
   if (process.platform !== 'linux') return 'not Linux';

@@ -2,8 +2,10 @@ import { chmod, chown, mkdir, readdir, readFile, rm, stat, utimes, writeFile } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
-import { commitText, deleteFile, readFingerprint, readSnapshot, sha256 } from '../../src/workspace/files.js';
-import { isRoot, tempDir } from './helpers.js';
+import { commitChange } from '../../src/workspace/commit.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
+import { readSnapshot, type Snapshot } from '../../src/workspace/read.js';
+import { commitText, deleteFile, isRoot, tempDir } from './helpers.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -94,8 +96,8 @@ describe('round trips, byte for byte', () => {
       ]);
       const written = await readFile(file);
       expect(written.equals(expected)).toBe(true);
-      expect(result.fingerprint.hash).toBe(sha256(written));
-      expect(result.fingerprint.size).toBe(written.length);
+      expect(result.fingerprint?.hash).toBe(sha256(written));
+      expect(result.fingerprint?.size).toBe(written.length);
       expect(await litter(dir, 'f.txt')).toEqual([]);
     });
   }
@@ -145,13 +147,15 @@ describe('readSnapshot', () => {
     await writeFile(file, 'abc\n');
     const snapshot = await readSnapshot(file);
     const info = await stat(file);
+    const big = await stat(file, { bigint: true });
     expect(snapshot.fingerprint).toEqual({
       size: 4,
       mtimeMs: info.mtimeMs,
       hash: sha256(Buffer.from('abc\n')),
+      stat: `stat1:${big.dev}:${big.ino}:4:${big.mtimeNs}:${big.ctimeNs}`,
     });
-    expect(await readFingerprint(file)).toEqual(snapshot.fingerprint);
-    expect(await readFingerprint(join(dir, 'missing'))).toBeNull();
+    expect((await readSnapshot(file)).fingerprint).toEqual(snapshot.fingerprint);
+    expect((await readSnapshot(join(dir, 'missing'))).fingerprint).toBeNull();
   });
 
   it('binary content passes through as BINARY', async () => {
@@ -240,12 +244,26 @@ describe('stale detection', () => {
 });
 
 describe('commit', () => {
+  it('under the lock, a file the stat token calls unchanged is still compared byte for byte', async () => {
+    // What a coarse clock on an older kernel could hide: the same size and the same stat token, other bytes
+    // far from the edit. Simulated with a base whose bytes differ from the file's while its token is the file's.
+    const file = join(dir, 'f.txt');
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${String(i).padStart(3, '0')}`).join('\n');
+    await writeFile(file, `${lines}\n`);
+    const snapshot = await readSnapshot(file);
+    const seen = snapshot.text.replace('line 099', 'LINE 099');
+    const base = { ...snapshot, text: seen, bytes: Buffer.from(seen) };
+    const error = await caught(commitText(base, seen.replace('line 000', 'edited')));
+    expect(error.code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe(`${lines}\n`);
+  });
+
   it('creates a new file and its missing folders', async () => {
     const file = join(dir, 'a/b/c/new.txt');
     const snapshot = await readSnapshot(file);
     const { fingerprint } = await commitText(snapshot, 'hello\n');
     expect(await readFile(file, 'utf8')).toBe('hello\n');
-    expect(await readFingerprint(file)).toEqual(fingerprint);
+    expect((await readSnapshot(file)).fingerprint).toEqual(fingerprint);
     expect(await litter(join(dir, 'a/b/c'), 'new.txt')).toEqual([]);
   });
 
@@ -285,14 +303,14 @@ describe('commit', () => {
     await writeFile(file, 'v1\n');
     const first = await readSnapshot(file);
     const { fingerprint } = await commitText(first, 'v2\n');
-    await commitText({ ...first, text: 'v2\n', fingerprint }, 'v3\n');
+    await commitText({ ...first, text: 'v2\n', bytes: Buffer.from('v2\n'), fingerprint }, 'v3\n');
     expect(await readFile(file, 'utf8')).toBe('v3\n');
   });
 
   it('a new file with a name too long is NAME_TOO_LONG and leaves nothing behind', async () => {
     const file = join(dir, `${'n'.repeat(300)}.txt`);
     const error = await caught(
-      commitText(await readSnapshot(join(dir, 'ok.txt')).then((s) => ({ ...s, path: file })), 'x'),
+      commitText(await readSnapshot(join(dir, 'ok.txt')).then((s: Snapshot) => ({ ...s, path: file })), 'x'),
     );
     expect(error.code).toBe('NAME_TOO_LONG');
     expect(await readdir(dir)).toEqual([]);
@@ -331,5 +349,36 @@ describe('deleteFile', () => {
     await writeFile(file, 'y\n');
     expect((await caught(deleteFile(snapshot))).code).toBe('STALE');
     expect(await readFile(file, 'utf8')).toBe('y\n');
+  });
+});
+
+describe('exact bytes (what a shell command replaced, put back)', () => {
+  const base = (file: string, bytes: Buffer) => ({
+    path: file,
+    exists: true,
+    fingerprint: { size: bytes.length, mtimeMs: 0, hash: sha256(bytes) },
+    display: 'f.bin',
+  });
+
+  it('writes the bytes as they are, even ones no text codec would round-trip', async () => {
+    const file = join(dir, 'f.bin');
+    const now = Buffer.from([0x00, 0xff, 0xfe, 0x0d, 0x0a, 0x80]);
+    await writeFile(file, now);
+    const before = Buffer.from([0xc3, 0x28, 0x00, 0x0d]);
+    const written = await commitChange(base(file, now), { type: 'bytes', bytes: before });
+    expect(await readFile(file)).toEqual(before);
+    expect(written.fingerprint?.hash).toBe(sha256(before));
+    expect(await litter(dir, 'f.bin')).toEqual([]);
+  });
+
+  it('refuses (STALE) when the file is no longer what the base says, and writes nothing', async () => {
+    const file = join(dir, 'f.bin');
+    await writeFile(file, 'as the command left it\n');
+    const stale = base(file, Buffer.from('as the command left it\n'));
+    await writeFile(file, 'changed again by hand\n');
+    const error = await caught(commitChange(stale, { type: 'bytes', bytes: Buffer.from('original\n') }));
+    expect(error.code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe('changed again by hand\n');
+    expect(await litter(dir, 'f.bin')).toEqual([]);
   });
 });

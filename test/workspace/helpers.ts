@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import {
+  type CommitBase,
+  type CommitOptions,
+  commitChange,
+  type Written,
+} from '../../src/workspace/commit.js';
+import type { Snapshot } from '../../src/workspace/read.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -31,7 +38,7 @@ export function tryRun(command: string, args: string[]): boolean {
  * where Node still resolves our dependencies (proper-lockfile, iconv-lite). Returns that folder's `src`.
  */
 export async function transpileForChildren(
-  entry = 'src/workspace/files.ts',
+  entry = 'src/workspace/commit.ts',
 ): Promise<{ src: string; cleanup: () => Promise<void> }> {
   await mkdir(join(repo, 'node_modules/.cache'), { recursive: true });
   const out = await mkdtemp(join(repo, 'node_modules/.cache/editgate-ws-test-'));
@@ -62,3 +69,13 @@ export async function transpileForChildren(
 }
 
 export const fixtures = join(here, 'fixtures');
+
+/** The one commit with new text, encoded with the base's codec (what an edit of a file in memory commits). */
+export function commitText(base: Snapshot, text: string, options?: CommitOptions): Promise<Written> {
+  return commitChange(base, { type: 'text', text, codec: base.codec }, options);
+}
+
+/** The one commit of a deletion (undoing a creation). */
+export function deleteFile(base: CommitBase, options?: CommitOptions): Promise<Written> {
+  return commitChange(base, { type: 'delete' }, options);
+}

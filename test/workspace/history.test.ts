@@ -1,15 +1,22 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+/**
+ * Undo history, through the path every undo takes: the workspace computes the undo from the history
+ * entry's reverse patch (workspace.undo), and the one commit writes it (workspace.commit), which steps
+ * history back.
+ */
+import { readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
-import { commitText, readSnapshot } from '../../src/workspace/files.js';
+import { Guard } from '../../src/workspace/guard.js';
 import { History } from '../../src/workspace/history.js';
+import { Streamer } from '../../src/workspace/stream/index.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { tempDir } from './helpers.js';
 
 let dir: string;
 let state: string;
 beforeEach(async () => {
-  dir = await tempDir();
+  dir = await realpath(await tempDir());
   state = await tempDir('editgate-state-');
 });
 afterEach(async () => {
@@ -17,12 +24,21 @@ afterEach(async () => {
   await rm(state, { recursive: true, force: true });
 });
 
-/** What the gate does: write through editgate, then record how to go back. */
-async function change(history: History, file: string, text: string) {
-  const base = await readSnapshot(file);
-  const before = base.exists ? await readFile(file) : null;
-  const { fingerprint } = await commitText(base, text);
-  await history.record(file, { before, after: fingerprint, tool: 'write_file' });
+async function workspaceOf(history: History): Promise<Workspace> {
+  return new Workspace({ guard: await Guard.create({ roots: [dir] }), history, streamer: new Streamer() });
+}
+
+/** What the gate does for a write: compute the change, then commit it (history records it). */
+async function change(workspace: Workspace, file: string, text: string) {
+  const resolved = await workspace.guard.resolve(file);
+  const computed = await workspace.edit(resolved, { compute: () => ({ text }) }, { requireRead: false });
+  return workspace.commit(computed, { tool: 'write_file' });
+}
+
+/** undo_edit's path: the undo computed from history, committed (history steps back). */
+async function undo(workspace: Workspace, file: string) {
+  const resolved = await workspace.guard.resolve(file);
+  return workspace.commit(await workspace.undo(resolved), { tool: 'undo_edit' });
 }
 
 async function codeOf(promise: Promise<unknown>) {
@@ -37,68 +53,85 @@ async function codeOf(promise: Promise<unknown>) {
 
 describe('History', () => {
   it('several undos in a row walk back through the changes', async () => {
-    const history = new History();
+    const workspace = await workspaceOf(new History());
     const file = join(dir, 'f.txt');
     await writeFile(file, 'v0\r\n');
-    for (const v of ['v1\r\n', 'v2\r\n', 'v3\r\n']) await change(history, file, v);
-    expect(await history.depth(file)).toBe(3);
+    for (const v of ['v1\r\n', 'v2\r\n', 'v3\r\n']) await change(workspace, file, v);
     for (const v of ['v2\r\n', 'v1\r\n', 'v0\r\n']) {
-      await history.undo(file);
+      await undo(workspace, file);
       expect(await readFile(file, 'utf8')).toBe(v);
     }
-    expect(await codeOf(history.undo(file))).toBe('NOTHING_TO_UNDO');
+    expect(await codeOf(undo(workspace, file))).toBe('NOTHING_TO_UNDO');
+  });
+
+  it('keeps the replaced bytes, not a copy of the file', async () => {
+    const history = new History();
+    const workspace = await workspaceOf(history);
+    const file = join(dir, 'f.txt');
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join('');
+    await writeFile(file, lines);
+    await change(workspace, file, lines.replace('line 1000\n', 'line one thousand\n'));
+    const entry = await history.peek(file);
+    expect(entry?.reverse).toMatchObject({ kind: 'memory', spans: [{ old: Buffer.from('1000') }] });
+    await undo(workspace, file);
+    expect(await readFile(file, 'utf8')).toBe(lines);
   });
 
   it('undo of a creation deletes the file', async () => {
     const history = new History();
+    const workspace = await workspaceOf(history);
     const file = join(dir, 'new.txt');
-    await change(history, file, 'created\n');
-    const { fingerprint, entry } = await history.undo(file, { display: 'new.txt' });
+    await change(workspace, file, 'created\n');
+    expect((await history.peek(file))?.created).toBe(true);
+    const { fingerprint } = await undo(workspace, file);
     expect(fingerprint).toBeNull();
-    expect(entry.before).toBeNull();
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('STALE when the file changed after editgate wrote it; nothing written, entry kept', async () => {
     const history = new History();
+    const workspace = await workspaceOf(history);
     const file = join(dir, 'f.txt');
     await writeFile(file, 'v0\n');
-    await change(history, file, 'v1\n');
+    await change(workspace, file, 'v1\n');
     await writeFile(file, 'someone else\n');
-    expect(await codeOf(history.undo(file, { display: 'f.txt' }))).toBe('STALE');
+    expect(await codeOf(undo(workspace, file))).toBe('STALE');
     expect(await readFile(file, 'utf8')).toBe('someone else\n');
-    expect(await history.depth(file)).toBe(1);
+    expect(await history.peek(file)).toBeDefined();
     await rm(file);
-    expect(await codeOf(history.undo(file))).toBe('STALE');
+    expect(await codeOf(undo(workspace, file))).toBe('STALE');
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('keeps at most maxEntriesPerFile changes', async () => {
-    const history = new History({ maxEntriesPerFile: 2 });
+    const workspace = await workspaceOf(new History({ maxEntriesPerFile: 2 }));
     const file = join(dir, 'f.txt');
     await writeFile(file, 'v0\n');
-    for (const v of ['v1\n', 'v2\n', 'v3\n']) await change(history, file, v);
-    expect(await history.depth(file)).toBe(2);
-    await history.undo(file);
-    await history.undo(file);
+    for (const v of ['v1\n', 'v2\n', 'v3\n']) await change(workspace, file, v);
+    await undo(workspace, file);
+    await undo(workspace, file);
     expect(await readFile(file, 'utf8')).toBe('v1\n');
-    expect(await codeOf(history.undo(file))).toBe('NOTHING_TO_UNDO');
+    expect(await codeOf(undo(workspace, file))).toBe('NOTHING_TO_UNDO');
   });
 
   it('calls that are not awaited still run in order', async () => {
     const history = new History();
     const file = join(dir, 'f.txt');
     const after = { size: 1, mtimeMs: 1, hash: 'x' };
-    void history.record(file, { before: Buffer.from('a'), after });
-    void history.record(file, { before: Buffer.from('b'), after });
+    const reverse = (old: string) => ({
+      kind: 'memory' as const,
+      spans: [{ newStart: 0, newLength: 1, oldStart: 0, old: Buffer.from(old) }],
+    });
+    void history.record(file, { created: false, reverse: reverse('a'), after });
+    void history.record(file, { created: false, reverse: reverse('b'), after });
     void history.pop(file);
-    expect((await history.peek(file))?.before?.toString()).toBe('a');
+    expect((await history.peek(file))?.reverse).toEqual(reverse('a'));
   });
 
   it('persisted history can be undone from a fresh instance, then leaves no files behind', async () => {
     const file = join(dir, 'f.txt');
     await writeFile(file, 'v0\n');
-    const first = new History({ stateDir: state });
+    const first = await workspaceOf(new History({ stateDir: state }));
     await change(first, file, 'v1\n');
     await change(first, file, 'v2\n');
     const created = join(dir, 'sub', 'new.txt');
@@ -108,15 +141,39 @@ describe('History', () => {
     const stored = await readdir(join(state, 'history'));
     expect(stored.every((name) => /^[0-9a-f]{64}\./.test(name))).toBe(true);
 
-    const second = new History({ stateDir: state });
-    await second.undo(file);
+    await undo(await workspaceOf(new History({ stateDir: state })), file);
     expect(await readFile(file, 'utf8')).toBe('v1\n');
-    const third = new History({ stateDir: state });
-    await third.undo(file);
+    const third = await workspaceOf(new History({ stateDir: state }));
+    await undo(third, file);
     expect(await readFile(file, 'utf8')).toBe('v0\n');
-    expect(await codeOf(third.undo(file))).toBe('NOTHING_TO_UNDO');
-    await new History({ stateDir: state }).undo(created);
+    expect(await codeOf(undo(third, file))).toBe('NOTHING_TO_UNDO');
+    await undo(await workspaceOf(new History({ stateDir: state })), created);
     expect(await readdir(join(dir, 'sub'))).toEqual([]);
+    expect(await readdir(join(state, 'history'))).toEqual([]);
+  });
+
+  it('reads history an older editgate kept (whole old content in a blob) and undoes it', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'v1\n');
+    const workspace = await workspaceOf(new History({ stateDir: state }));
+    // What version 1 wrote after a change from 'v0\n' to 'v1\n': an index and the old bytes in a blob.
+    const written = await change(workspace, file, 'v1 again\n');
+    const { createHash } = await import('node:crypto');
+    const key = createHash('sha256').update(file).digest('hex');
+    const { mkdir } = await import('node:fs/promises');
+    await rm(join(state, 'history'), { recursive: true, force: true });
+    await mkdir(join(state, 'history'), { recursive: true });
+    await writeFile(join(state, 'history', `${key}.old.bin`), 'v1\n');
+    await writeFile(
+      join(state, 'history', `${key}.json`),
+      JSON.stringify({
+        version: 1,
+        path: file,
+        entries: [{ id: 'old', existed: true, after: written.fingerprint, at: 1 }],
+      }),
+    );
+    await undo(await workspaceOf(new History({ stateDir: state })), file);
+    expect(await readFile(file, 'utf8')).toBe('v1\n');
     expect(await readdir(join(state, 'history'))).toEqual([]);
   });
 });

@@ -3,7 +3,6 @@
 import { resolve } from 'node:path';
 import { isEditgateError } from '../../core/errors.js';
 import { APPROVE_CHOICES, type ApproveChoice } from '../../mcp/approval-mode.js';
-import { serveHttp } from '../../mcp/http.js';
 import { LOG_LEVELS, type LogLevel, stderrLogger } from '../../mcp/logger.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -170,6 +169,8 @@ export async function run(args: string[]): Promise<number> {
       server = await serveStdio(options);
       log.info(`serving over stdio: ${where}`);
     } else {
+      // Loaded only for --http: a stdio server need not load the HTTP stack (hono, the SDK's Streamable HTTP).
+      const { serveHttp } = await import('../../mcp/http.js');
       const http = await serveHttp({ ...options, port, token });
       server = http;
       log.info(`serving Streamable HTTP at ${http.url}: ${where}${token ? '; bearer token required' : ''}`);

@@ -4,27 +4,42 @@
  * tool set: it holds the line-index cache and the options.
  */
 import type { BigIntStats } from 'node:fs';
-import { fstatSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Diff } from '../../core/diff.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
-import { type Fingerprint, type Snapshot, tempPathFor } from '../files.js';
-import { mapFsError } from '../fs-errors.js';
-import { openExisting } from '../open-existing.js';
-import { staleError } from '../stale-errors.js';
-import { statFingerprint } from './fingerprint.js';
-import { buildLineIndex, dominantEol, isMixed, type LineIndex, LineIndexCache } from './line-index.js';
-import { chunkSizeOf, DEFAULT_INDEX_STRIDE, type StreamOptions } from './options.js';
-import { discardPrepared, type PreparedWrite, trackTemp } from './prepared.js';
-import { ProgressReporter } from './progress.js';
-import { diffSpans } from './span-diff.js';
-import { type Span, type Until, writeWithSpans } from './span-writer.js';
-import { defaultPatchDir } from './undo-patch.js';
+import { type ProgressCallback, ProgressReporter } from '../../core/progress.js';
+import { type Fingerprint, statFingerprint } from '../fingerprint.js';
+import { isErrno, mapFsError, staleError } from '../fs-errors.js';
+import { O_READ, removeAtExit, tempPathFor } from '../io.js';
+import type { FileBase } from '../read.js';
+import { defaultPatchDir } from '../reverse-patch.js';
+import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
+import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
+import { discardPrepared, type PreparedWrite } from './write/prepared.js';
+import { diffSpans } from './write/span-diff.js';
+import { type Span, type Until, writeWithSpans } from './write/span-writer.js';
 
-export const DEFAULT_STREAM_THRESHOLD = 32 << 20;
-/** Above this the normal path would come too close to V8's string limit (~512 MiB) with a UTF-8 file. */
-export const MAX_STREAM_THRESHOLD = 256 << 20;
+/** Tuning shared by everything on the streaming path. Defaults suit production; tests shrink them. */
+export interface StreamOptions {
+  /** Bytes per read and write. Default 1 MiB. Tests use a few bytes to put matches across chunk borders. */
+  chunkSize?: number;
+  /** Bytes between line-index checkpoints (raised for very large files). Default 16 KiB. */
+  indexStride?: number;
+  onProgress?: ProgressCallback;
+  /** Smallest file whose unchanged prefix the filesystem copies (a reflink). Default 8 MiB. */
+  kernelCopyMin?: number;
+  /** 'reflink' (default): only a shared-extent copy; 'copy': also copy_file_range (tests). */
+  kernelCopy?: 'reflink' | 'copy';
+}
+
+export const DEFAULT_CHUNK_SIZE = 1 << 20;
+
+export function chunkSizeOf(options: StreamOptions): number {
+  const size = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  return Math.max(1, Math.floor(size));
+}
 
 export interface StreamerOptions extends StreamOptions {
   /** Files of at least this many bytes are streamed. Default 32 MiB; at most 256 MiB. */
@@ -58,6 +73,18 @@ export interface ChangePlan {
   noChange?: () => Error;
 }
 
+/** What a plan is made from: the open file, its line index, and where progress (and cancellation) goes. */
+export interface PlanContext {
+  handle: FileHandle;
+  index: LineIndex;
+  progress: ProgressReporter;
+  display: string;
+  chunkSize: number;
+}
+
+/** How an edit is planned on a huge file's bytes (edit_file's and edit_lines' plans, an undo's). */
+export type StreamPlanner = (context: PlanContext) => Promise<ChangePlan>;
+
 /** Thrown by a plan's spans to throw the write away and start again with another plan. */
 export class Replan extends Error {
   constructor(readonly next: () => Promise<ChangePlan>) {
@@ -65,10 +92,10 @@ export class Replan extends Error {
   }
 }
 
-/** A streamed change, computed and prepared, for the gate to turn into a Proposal. */
+/** A streamed change, computed and prepared, for the workspace to hand on as a FileChange. */
 export interface StreamedChange {
-  /** The file as it was: its text is NOT in memory (''), its fingerprint is a stat fingerprint. */
-  base: Snapshot;
+  /** The file as it was (never in memory): its fingerprint is a stat fingerprint. */
+  base: FileBase;
   kind: 'modify' | 'noop';
   diff: Diff;
   stats: { added: number; removed: number };
@@ -102,26 +129,45 @@ export class Streamer {
   }
 
   /**
-   * The file, open, if it exists and is large enough to stream; null otherwise (use the normal path).
-   * `prefer` overrides the size rule: 'stream' for a file the session already handles by streaming (its
-   * ledger entry is a stat fingerprint), 'memory' for one it holds a content hash of (if small enough).
+   * Whether a file of `size` bytes goes through this path. `prefer` overrides the size rule: 'stream' for a
+   * file the session already handles by streaming (its ledger entry is a stat fingerprint), 'memory' for
+   * one it holds a content hash of (if small enough).
+   */
+  wants(size: number, prefer?: 'stream' | 'memory'): boolean {
+    if (prefer === 'stream') return true;
+    if (prefer === 'memory') return size > MAX_STREAM_THRESHOLD;
+    return size > 0 && size >= this.threshold;
+  }
+
+  /**
+   * The file, open, if it exists and goes through this path (see `wants`); null otherwise (use the
+   * normal path). A synchronous stat decides first, so a small file is never opened here.
    */
   async open(
     path: string,
     display: string,
     options: { prefer?: 'stream' | 'memory' } = {},
   ): Promise<StreamFile | null> {
-    const handle = await openExisting(path, display);
-    if (!handle) return null;
+    let size: number;
     try {
-      // fstat of a file just opened answers from the inode already in memory: done synchronously it saves a
-      // trip through the thread pool on every call that opens a file here (about 0.02 ms of 0.7).
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (!stats?.isFile()) return null;
+      size = stats.size;
+    } catch (error) {
+      throw mapFsError(error, { display, action: 'read' });
+    }
+    if (!this.wants(size, options.prefer)) return null;
+    let handle: FileHandle;
+    try {
+      handle = await open(path, O_READ);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw mapFsError(error, { display, action: 'read' });
+    }
+    try {
+      // The open file's own stats decide: the path may have been replaced since the stat above.
       const stats = fstatSync(handle.fd, { bigint: true });
-      const size = Number(stats.size);
-      const wanted =
-        options.prefer === 'stream' ||
-        (options.prefer === 'memory' ? size > MAX_STREAM_THRESHOLD : size > 0 && size >= this.threshold);
-      if (!stats.isFile() || !wanted) {
+      if (!stats.isFile() || !this.wants(Number(stats.size), options.prefer)) {
         await handle.close();
         return null;
       }
@@ -131,7 +177,7 @@ export class Streamer {
         display,
         stats,
         fingerprint: statFingerprint(stats),
-        size,
+        size: Number(stats.size),
         close: () => handle.close().catch(() => {}),
       };
     } catch (error) {
@@ -140,8 +186,9 @@ export class Streamer {
     }
   }
 
-  progress(file: StreamFile): ProgressReporter {
-    return new ProgressReporter(this.options.onProgress, file.display, file.size);
+  /** Progress of work on `file`, which is also where a cancelled call stops (every pass reports per chunk). */
+  progress(file: StreamFile, signal?: AbortSignal): ProgressReporter {
+    return new ProgressReporter(this.options.onProgress, file.display, file.size, signal);
   }
 
   /** The line index of this version of the file: cached, or built in one pass (refusing non-UTF-8 text). */
@@ -171,11 +218,18 @@ export class Streamer {
   async change(
     file: StreamFile,
     encoding: string | undefined,
-    plan: (handle: FileHandle, index: LineIndex, progress: ProgressReporter) => Promise<ChangePlan>,
+    plan: StreamPlanner,
+    signal?: AbortSignal,
   ): Promise<StreamedChange> {
-    const progress = this.progress(file);
+    const progress = this.progress(file, signal);
     const index = await this.index(file, encoding, progress);
-    let planned = await plan(file.handle, index, progress);
+    let planned = await plan({
+      handle: file.handle,
+      index,
+      progress,
+      display: file.display,
+      chunkSize: this.chunkSize,
+    });
     let result: Awaited<ReturnType<typeof writeWithSpans>>;
     for (;;) {
       try {
@@ -208,13 +262,14 @@ export class Streamer {
       index: result.index,
       indexes: this.indexes,
     };
-    trackTemp(prepared.temp);
+    // Until it is committed or discarded; removed if the process exits first.
+    removeAtExit(prepared.temp);
     try {
       // The bytes the spans were planned on must be the bytes that were copied.
       if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {
         throw staleError(file.display, 'changed');
       }
-      const base = this.baseOf(file, index);
+      const base = this.baseOf(file);
       if (!result.changed) {
         await discardPrepared(prepared);
         if (planned.noChange) throw planned.noChange();
@@ -256,21 +311,7 @@ export class Streamer {
     }
   }
 
-  private baseOf(file: StreamFile, index: LineIndex): Snapshot {
-    return {
-      path: file.path,
-      exists: true,
-      text: '',
-      codec: {
-        encoding: 'utf8',
-        bom: index.bom,
-        eol: dominantEol(index),
-        mixedEol: isMixed(index),
-        finalNewline: index.finalNewline,
-      },
-      mode: Number(file.stats.mode) & 0o7777,
-      fingerprint: file.fingerprint,
-      display: file.display,
-    };
+  private baseOf(file: StreamFile): FileBase {
+    return { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
   }
 }

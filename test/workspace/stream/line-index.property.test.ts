@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineNumberAt, lineStartOffsets, splitLines, summarizeEol } from '../../../src/core/lines.js';
-import { lineBlocks } from '../../../src/workspace/stream/line-blocks.js';
+import { lineBlocks } from '../../../src/workspace/stream/read/line-blocks.js';
 import {
   buildLineIndex,
   type LineIndex,
   lineAt,
   lineStart,
-} from '../../../src/workspace/stream/line-index.js';
-import { readLines } from '../../../src/workspace/stream/read-lines.js';
-import { writeWithSpans } from '../../../src/workspace/stream/span-writer.js';
+} from '../../../src/workspace/stream/read/line-index.js';
+import { readLines } from '../../../src/workspace/stream/read/read-lines.js';
+import { writeWithSpans } from '../../../src/workspace/stream/write/span-writer.js';
 
 let folder: string;
 beforeAll(async () => {

@@ -6,10 +6,13 @@ import { chmod, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitPrepared } from '../../../src/workspace/stream/commit.js';
-import { planLineEdits } from '../../../src/workspace/stream/line-edits.js';
-import type { ProgressEvent } from '../../../src/workspace/stream/progress.js';
-import { Streamer } from '../../../src/workspace/stream/streamer.js';
+import type { ProgressEvent } from '../../../src/core/progress.js';
+import { commitChange } from '../../../src/workspace/commit.js';
+import type { FileBase } from '../../../src/workspace/read.js';
+import { type PreparedWrite, planLineEdits, Streamer } from '../../../src/workspace/stream/index.js';
+
+const commitPrepared = (base: FileBase, prepared: PreparedWrite) =>
+  commitChange(base, { type: 'prepared', prepared });
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -30,7 +33,7 @@ async function replaceLine(streamer: Streamer, path: string, line: number, repla
   const file = await streamer.open(path, 'f.txt');
   if (!file) throw new Error('not streamed');
   try {
-    const change = await streamer.change(file, undefined, async (handle, index) => {
+    const change = await streamer.change(file, undefined, async ({ handle, index }) => {
       const spans = await planLineEdits(
         handle,
         index,

@@ -1,0 +1,387 @@
+// The cost of one edit (issue #12), against references measured in the same run:
+// - in process: editgate's edit_file through createEditTools on a 60 KB, 2,000-line JS file, against the
+//   atomic-write floor of the same bytes (temp file, write, fsync, rename, folder fsync) with node:fs/promises;
+// - over MCP: `editgate mcp` against the reference MCP filesystem server (@modelcontextprotocol/server-
+//   filesystem, a devDependency) driven the same way, by the MCP SDK client over stdio: the same 100 unique
+//   edits to the same file, each server its own copy;
+// - MCP cold start: spawn -> initialize -> tools/list, for both servers;
+// - 5 MB and 50 MB files: a few edits through both servers, per edit, with each server's peak RSS.
+// The two sides of a comparison take turns call by call (an editgate edit, then the reference's of the same
+// bytes, then the next pair, the order swapped every pair), so a load spike on a shared machine falls on both
+// alike. A round is one file and one set of servers; each cell gives the median of the rounds and their range.
+// Targets: in-process <= 2x the floor; MCP edit <= 1.0x the reference; cold start <= 1.0x the reference;
+// 5 MB and 50 MB at least 2x ahead of the reference (ratio <= 0.5x) with memory bounded.
+// Environment: EDITGATE_BENCH_ROUNDS (default 3), EDITGATE_BENCH_BIG=0 to skip the 5 MB and 50 MB part.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { collectGarbage, formatMs, formatRatio, median, peakRssOfMb, printTable } from './lib.mjs';
+
+const ROUNDS = Number(process.env.EDITGATE_BENCH_ROUNDS ?? 3);
+const BIG = process.env.EDITGATE_BENCH_BIG !== '0';
+const EDITS = 100;
+const LINES = 2000;
+const LINE_BYTES = 30; // 2,000 lines of 30 bytes: 60,000 bytes
+const STARTS = 10; // cold starts per side per round
+const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const reference = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+const { createEditTools } = await import('../dist/tools/index.js');
+const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+
+/** Line n (0-based) of the 60 KB file: a JS statement padded to LINE_BYTES - 1 characters. */
+function jsLine(n) {
+  return `const v${String(n).padStart(4, '0')} = f(${n}, ${n % 97});`.padEnd(LINE_BYTES - 1, ' ');
+}
+
+/** `count` unique edits of whole lines (line e * 19 mod lines: all distinct), and the texts they lead to. */
+function makeEdits(lines, count, lineOf) {
+  const edits = [];
+  for (let e = 0; e < count; e++) {
+    const n = (e * 19) % lines;
+    const old = lineOf(n);
+    edits.push({ old, new: `${old.trimEnd()} // edited ${e}` });
+  }
+  return edits;
+}
+
+function makeFile(folder, name, lines, lineOf) {
+  const text = `${Array.from({ length: lines }, (_, n) => lineOf(n)).join('\n')}\n`;
+  writeFileSync(join(folder, name), text);
+  return text;
+}
+
+/** A fresh temp folder; `remove()` when done (lib's tempDir adds an exit listener per folder: too many here). */
+function tempDir(prefix) {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+// --- in process ------------------------------------------------------------------------------------------
+
+/**
+ * One round in process: editgate's edits of app.js (read once first, untimed) and the floor's atomic writes
+ * of the same successive contents to floor.js, taking turns. Ms per edit on each side.
+ */
+async function inProcessRound(folder, edits, texts) {
+  const tools = createEditTools({ root: folder, approve: 'allow' });
+  const read = await tools.execute('read_file', { file_path: 'app.js' });
+  if (!read.ok) throw new Error(read.message);
+  const target = join(folder, 'floor.js');
+  writeFileSync(target, readFileSync(join(folder, 'app.js')));
+  collectGarbage();
+  let mine = 0;
+  let floor = 0;
+  const edit = async (e) => {
+    const start = performance.now();
+    const result = await tools.execute('edit_file', {
+      file_path: 'app.js',
+      old_string: edits[e].old,
+      new_string: edits[e].new,
+    });
+    mine += performance.now() - start;
+    if (!result.ok) throw new Error(result.message);
+  };
+  // The floor: temp file, write, fsync, close, rename, folder fsync, with node:fs/promises.
+  const write = async (e) => {
+    const start = performance.now();
+    const temp = join(folder, `.floor.js.${process.pid}-${e}.tmp`);
+    const handle = await open(temp, 'wx', 0o644);
+    await handle.writeFile(texts[e]);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, target);
+    const dir = await open(folder, 'r');
+    await dir.sync();
+    await dir.close();
+    floor += performance.now() - start;
+  };
+  for (let e = 0; e < edits.length; e++) {
+    if (e % 2 === 0) {
+      await edit(e);
+      await write(e);
+    } else {
+      await write(e);
+      await edit(e);
+    }
+  }
+  if (readFileSync(join(folder, 'app.js'), 'utf8') !== texts[edits.length - 1]) {
+    throw new Error('in-process edits wrong');
+  }
+  return { mine: mine / edits.length, floor: floor / edits.length };
+}
+
+function textsAfter(text, edits) {
+  const texts = [];
+  for (const edit of edits) {
+    text = text.replace(edit.old, edit.new);
+    texts.push(text);
+  }
+  return texts;
+}
+
+// --- over MCP --------------------------------------------------------------------------------------------
+
+function editgateServer(root) {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [main, 'mcp', root, '--approve', 'policy', '--log-level', 'error'],
+    stderr: 'inherit',
+  });
+}
+
+function referenceServer(root) {
+  return new StdioClientTransport({ command: process.execPath, args: [reference, root], stderr: 'ignore' });
+}
+
+async function connect(transport) {
+  const client = new Client({ name: 'editgate-bench', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content).slice(0, 500)}`);
+  return result;
+}
+
+/** spawn -> initialize -> tools/list, ms. */
+async function coldStart(make, root) {
+  const start = performance.now();
+  const transport = make(root);
+  const client = await connect(transport);
+  const { tools } = await client.listTools();
+  const ms = performance.now() - start;
+  if (tools.length === 0) throw new Error('no tools listed');
+  await client.close();
+  return ms;
+}
+
+/**
+ * One round over MCP: both servers started on their own copy of the same file, editgate's reads done
+ * (untimed) as a model must do them, then the edits, the two servers taking turns. Ms per edit and each
+ * server's peak RSS; both files must end up the same.
+ */
+async function mcpRound(name, lines, lineOf, edits) {
+  const mine = tempDir('editgate-bench-edits-');
+  const theirs = tempDir('editgate-bench-edits-ref-');
+  const clients = [];
+  try {
+    writeFileSync(
+      join(mine.path, 'editgate.config.json'),
+      JSON.stringify({ policy: { rules: [{ action: 'allow' }] } }),
+    );
+    const text = makeFile(mine.path, name, lines, lineOf);
+    writeFileSync(join(theirs.path, name), text);
+    const mineTransport = editgateServer(mine.path);
+    const theirTransport = referenceServer(theirs.path);
+    const a = await connect(mineTransport);
+    clients.push(a);
+    const b = await connect(theirTransport);
+    clients.push(b);
+    // A file held in memory must be read in full first (in pages); a streamed one needs only the part.
+    const pageLines = 3000;
+    const pages = lines > pageLines * 200 ? 1 : Math.ceil(lines / pageLines);
+    for (let page = 0; page < pages; page++) {
+      await call(a, 'read_file', { file_path: name, offset: page * pageLines + 1, limit: pageLines });
+    }
+    const path = join(theirs.path, name);
+    let mineMs = 0;
+    let theirMs = 0;
+    const editMine = async (edit) => {
+      const start = performance.now();
+      await call(a, 'edit_file', { file_path: name, old_string: edit.old, new_string: edit.new });
+      mineMs += performance.now() - start;
+    };
+    const editTheirs = async (edit) => {
+      const start = performance.now();
+      await call(b, 'edit_file', { path, edits: [{ oldText: edit.old, newText: edit.new }] });
+      theirMs += performance.now() - start;
+    };
+    for (const [e, edit] of edits.entries()) {
+      if (e % 2 === 0) {
+        await editMine(edit);
+        await editTheirs(edit);
+      } else {
+        await editTheirs(edit);
+        await editMine(edit);
+      }
+    }
+    if (lines <= 100_000) {
+      const left = readFileSync(join(mine.path, name), 'utf8');
+      const right = readFileSync(path, 'utf8');
+      if (left !== right) throw new Error(`${name}: the two servers wrote different files`);
+    }
+    return {
+      editgate: { ms: mineMs / edits.length, peakMb: peakRssOfMb(mineTransport.pid) },
+      reference: { ms: theirMs / edits.length, peakMb: peakRssOfMb(theirTransport.pid) },
+    };
+  } finally {
+    for (const client of clients) await client.close();
+    mine.remove();
+    theirs.remove();
+  }
+}
+
+// --- run -------------------------------------------------------------------------------------------------
+
+const range = (values, format) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted.length === 1
+    ? format(sorted[0])
+    : `${format(median(sorted))} (${format(sorted[0])}-${format(sorted[sorted.length - 1])})`;
+};
+const ms2 = (ms) => `${ms.toFixed(2)} ms`;
+const ratio = (r) => `${r.toFixed(2)}x`;
+const mb = (value) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);
+
+const edits = makeEdits(LINES, EDITS, jsLine);
+const rows = [];
+const verdicts = [];
+
+// In process.
+{
+  const folder = tempDir('editgate-bench-edits-inproc-');
+  try {
+    const text = makeFile(folder.path, 'app.js', LINES, jsLine);
+    const texts = textsAfter(text, edits);
+    // Warm-up: JIT, caches, the lock folder.
+    await inProcessRound(folder.path, edits.slice(0, 30), texts);
+    const mine = [];
+    const floor = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      makeFile(folder.path, 'app.js', LINES, jsLine);
+      const result = await inProcessRound(folder.path, edits, texts);
+      mine.push(result.mine);
+      floor.push(result.floor);
+    }
+    const ratios = mine.map((m, i) => m / floor[i]);
+    rows.push([
+      'in process, 60 KB file, per edit',
+      range(mine, ms2),
+      range(floor, ms2),
+      'atomic write of the same bytes',
+      range(ratios, ratio),
+    ]);
+    verdicts.push(['in-process edit <= 2x floor', median(ratios) <= 2]);
+  } finally {
+    folder.remove();
+  }
+}
+
+// MCP edits on the 60 KB file.
+{
+  const mine = [];
+  const theirs = [];
+  await mcpRound('app.js', LINES, jsLine, edits.slice(0, 20)); // warm-up: disk caches, module compile
+  for (let round = 0; round < ROUNDS; round++) {
+    const { editgate, reference: ref } = await mcpRound('app.js', LINES, jsLine, edits);
+    mine.push(editgate.ms);
+    theirs.push(ref.ms);
+  }
+  const ratios = mine.map((m, i) => m / theirs[i]);
+  rows.push([
+    `MCP edit_file, 60 KB file, per edit (${EDITS})`,
+    range(mine, ms2),
+    range(theirs, ms2),
+    'reference server edit_file',
+    range(ratios, ratio),
+  ]);
+  verdicts.push(['MCP edit <= 1.0x reference', median(ratios) <= 1]);
+}
+
+// Cold start.
+{
+  const root = tempDir('editgate-bench-edits-start-');
+  try {
+    writeFileSync(
+      join(root.path, 'editgate.config.json'),
+      JSON.stringify({ policy: { rules: [{ action: 'allow' }] } }),
+    );
+    await coldStart(editgateServer, root.path);
+    await coldStart(referenceServer, root.path);
+    const mine = [];
+    const theirs = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = [];
+      const b = [];
+      for (let i = 0; i < STARTS; i++) {
+        if ((round + i) % 2 === 0) {
+          a.push(await coldStart(editgateServer, root.path));
+          b.push(await coldStart(referenceServer, root.path));
+        } else {
+          b.push(await coldStart(referenceServer, root.path));
+          a.push(await coldStart(editgateServer, root.path));
+        }
+      }
+      mine.push(median(a));
+      theirs.push(median(b));
+    }
+    const ratios = mine.map((m, i) => m / theirs[i]);
+    rows.push([
+      `MCP cold start (spawn, initialize, tools/list; median of ${STARTS})`,
+      range(mine, formatMs),
+      range(theirs, formatMs),
+      'reference server',
+      range(ratios, ratio),
+    ]);
+    verdicts.push(['MCP cold start <= 1.0x reference', median(ratios) <= 1]);
+  } finally {
+    root.remove();
+  }
+}
+
+// 5 MB and 50 MB.
+if (BIG) {
+  const bigLine = (n) =>
+    `${String(n).padStart(9, '0')} INSERT INTO log VALUES ('quick brown fox', ${n % 977});`.padEnd(63, ' ');
+  for (const [label, bytes, count] of [
+    ['5 MB', 5 << 20, 10],
+    ['50 MB', 50 << 20, 3],
+  ]) {
+    const lines = Math.floor(bytes / 64);
+    // Spread over the file: edit e at (e + 0.5) / count of the way in.
+    const bigEdits = Array.from({ length: count }, (_, e) => {
+      const old = bigLine(Math.floor(((e + 0.5) / count) * lines));
+      return { old, new: `${old.trimEnd()} -- edited ${e}` };
+    });
+    const mine = [];
+    const theirs = [];
+    const memory = { editgate: [], reference: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const { editgate, reference: ref } = await mcpRound('big.sql', lines, bigLine, bigEdits);
+      mine.push(editgate.ms);
+      theirs.push(ref.ms);
+      memory.editgate.push(editgate.peakMb);
+      memory.reference.push(ref.peakMb);
+    }
+    const ratios = mine.map((m, i) => m / theirs[i]);
+    rows.push([
+      `MCP edit_file, ${label} file, per edit (${count})`,
+      range(mine, formatMs),
+      range(theirs, formatMs),
+      'reference server edit_file',
+      range(ratios, ratio),
+    ]);
+    rows.push([
+      `  server peak RSS, ${label}`,
+      range(memory.editgate.filter(Boolean), mb),
+      range(memory.reference.filter(Boolean), mb),
+      'reference server',
+      formatRatio(median(memory.editgate.filter(Boolean)), median(memory.reference.filter(Boolean))),
+    ]);
+    verdicts.push([`${label}: at least 2x ahead of the reference`, median(ratios) <= 0.5]);
+  }
+}
+
+console.log(`Edits: editgate against an atomic-write floor and the reference MCP filesystem server.`);
+console.log(`${ROUNDS} rounds; each cell is the median of the rounds (lowest-highest).\n`);
+printTable(['measure', 'editgate', 'reference', 'reference is', 'ratio'], rows);
+console.log('');
+for (const [target, met] of verdicts) console.log(`${met ? 'met    ' : 'NOT MET'}  ${target}`);

@@ -1,0 +1,385 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative as relativePath, resolve } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import type { Approver, Decision } from '../../gate/approval.js';
+import type { Screening } from '../../gate/gate.js';
+import { type AfterChangeHook, combineAfterChange, type Hooks } from '../../gate/hooks.js';
+import type { Proposal } from '../../gate/proposal.js';
+import type { LoadedConfig } from '../../tools/config.js';
+import { createEditTools, type EditTools } from '../../tools/index.js';
+import { DEFAULT_DENY } from '../../workspace/guard.js';
+import { streamModel } from '../loop/model-stream.js';
+import { systemPrompt } from '../loop/system-prompt.js';
+import { runTurn, type TurnEvents, type TurnOutcome } from '../loop/turn.js';
+import { createLanguageModel } from '../providers/language-model.js';
+import { type ModelTarget, withModel } from '../providers/model-target.js';
+import { describeModelError } from '../providers/provider-errors.js';
+import type { AgentTool } from '../tools/agent-tool.js';
+import { bashTool, type CommandRequest } from '../tools/bash.js';
+import { CommandPolicy } from '../tools/command-policy.js';
+import { editKit } from '../tools/edit-kit.js';
+import { type FileChange, FileChangeTracker } from '../tools/file-changes.js';
+import { globTool } from '../tools/glob.js';
+import { grepTool } from '../tools/grep.js';
+import { listDirTool } from '../tools/list-dir.js';
+import { WorkspaceScope } from '../tools/scope.js';
+import { ChangeLog, type UndoReport } from './change-log.js';
+import { type LoadedSession, SessionStore } from './session-store.js';
+
+/**
+ * One chat: the model, the conversation, the tools over the workspace, and what the turns changed. The
+ * front end (the REPL, or -p) supplies how changes are shown and asked about; everything else is here.
+ */
+export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes';
+
+export interface SessionFrontEnd {
+  /** A file change was computed: its diff is shown whether or not it is asked about. */
+  preview(proposal: Proposal, reason: PreviewReason): void | Promise<void>;
+  /** Asks about a change (or a read, when policy asks before reads). */
+  approve: Approver;
+  askCommand(request: CommandRequest): Promise<Decision>;
+  /** A command changed files inside the root: each is shown as a diff. */
+  commandChanged(changes: FileChange[], command: string): void | Promise<void>;
+}
+
+export interface ChatSessionOptions {
+  root: string;
+  target: ModelTarget;
+  projectConfig: LoadedConfig;
+  /** Where undo history lives (outside the workspace). */
+  stateDir: string;
+  /** Approve every change and command without asking (each diff still shown). */
+  yes: boolean;
+  frontEnd: SessionFrontEnd;
+  store?: SessionStore;
+  /** Tests: force the JavaScript grep. */
+  ripgrep?: boolean;
+}
+
+/** A file's content at the start of the session (null: it did not exist; undefined: too large to keep). */
+type Original = string | null | undefined;
+
+export class ChatSession {
+  readonly root: string;
+  target: ModelTarget;
+  messages: ModelMessage[];
+  summary: string | undefined;
+  readonly usage = { input: 0, output: 0 };
+  readonly tools: AgentTool[];
+  readonly editTools: EditTools;
+  readonly changes = new ChangeLog();
+  private model: LanguageModelV3 | undefined;
+  private readonly originals = new Map<string, Original>();
+  private readonly touched = new Set<string>();
+  private readonly warnings = new Set<string>();
+  private readonly tracker: FileChangeTracker;
+  /** Told to the model with the next message (e.g. files /undo put back). */
+  private notes: string[] = [];
+  private store: SessionStore | undefined;
+  private savedFiles: Record<string, string | null>;
+
+  private constructor(
+    private readonly options: ChatSessionOptions,
+    scope: WorkspaceScope,
+  ) {
+    this.root = scope.root;
+    this.target = options.target;
+    this.store = options.store;
+    this.savedFiles = {};
+    this.messages = [];
+    const config = options.projectConfig.options;
+    const frontEnd = options.frontEnd;
+    const record: AfterChangeHook = (outcome) => {
+      if (outcome.tool === 'undo_edit') this.changes.forgetLatestToolChange(outcome.absolutePath);
+      else
+        this.changes.record({
+          kind: 'tool',
+          absolute: outcome.absolutePath,
+          relative: outcome.path,
+          tool: outcome.tool,
+        });
+      this.touched.add(outcome.path);
+      this.tracker.forget(outcome.path);
+    };
+    const hooks: Hooks = {
+      ...config.hooks,
+      afterChange: combineAfterChange([
+        record,
+        ...(config.hooks?.afterChange ? [config.hooks.afterChange] : []),
+      ]),
+    };
+    this.editTools = createEditTools({
+      ...config,
+      root: scope.root,
+      approve: options.yes ? () => 'once' : frontEnd.approve,
+      hooks,
+      stateDir: config.stateDir ?? options.stateDir,
+      onPreview: async (proposal: Proposal, screening: Screening) => {
+        if (!this.originals.has(proposal.path)) {
+          this.originals.set(
+            proposal.path,
+            // A streamed huge file has no texts in memory: it is not kept for /diff.
+            proposal.texts ? (proposal.kind === 'create' ? null : proposal.texts.before) : undefined,
+          );
+        }
+        const reason: PreviewReason = screening.ask ? (options.yes ? 'yes' : 'ask') : screening.approvedBy;
+        await frontEnd.preview(proposal, reason);
+      },
+    });
+    this.tracker = new FileChangeTracker(scope);
+    const policy = new CommandPolicy(config.policy?.rules ?? []);
+    this.tools = [
+      ...editKit(this.editTools),
+      listDirTool(scope),
+      globTool(scope),
+      grepTool(scope, options.ripgrep === false ? { ripgrep: false } : {}),
+      bashTool({
+        root: scope.root,
+        policy,
+        yes: options.yes,
+        ask: (request) => frontEnd.askCommand(request),
+        tracker: this.tracker,
+        onChanges: async (changes, command) => {
+          for (const change of changes) {
+            this.changes.record({ kind: 'command', command, file: change });
+            this.touched.add(change.relative);
+            if (!this.originals.has(change.relative)) {
+              this.originals.set(
+                change.relative,
+                change.before === null ? null : change.before?.toString('utf8'),
+              );
+            }
+          }
+          await frontEnd.commandChanged(changes, command);
+        },
+      }),
+    ];
+  }
+
+  static async open(options: ChatSessionOptions): Promise<ChatSession> {
+    const deny = options.projectConfig.options.deny ?? DEFAULT_DENY;
+    return new ChatSession(options, await WorkspaceScope.create(options.root, deny));
+  }
+
+  get id(): string | undefined {
+    return this.store?.id;
+  }
+
+  get system(): string {
+    const base = systemPrompt(this.root);
+    return this.summary ? `${base}\n\nSummary of the conversation before this point:\n${this.summary}` : base;
+  }
+
+  /** The files this session read or changed that differ now from when it was saved (for --resume). */
+  async changedSinceSaved(): Promise<string[]> {
+    const changed: string[] = [];
+    for (const [path, hash] of Object.entries(this.savedFiles)) {
+      if ((await this.hashOf(path)) !== hash) changed.push(path);
+    }
+    return changed.sort();
+  }
+
+  /** One turn: the person's text, then the model's work until it answers. */
+  async turn(
+    text: string,
+    events: TurnEvents,
+    signal: AbortSignal,
+    stopRequested: () => boolean,
+  ): Promise<TurnOutcome> {
+    this.model ??= await createLanguageModel(this.target);
+    const content = this.notes.length > 0 ? `${this.notes.join('\n')}\n\n${text}` : text;
+    this.notes = [];
+    const user: ModelMessage = { role: 'user', content };
+    this.messages.push(user);
+    void this.store?.append({ t: 'message', message: user });
+    this.changes.beginTurn();
+    const outcome = await runTurn({
+      model: this.model,
+      target: this.target,
+      system: this.system,
+      tools: this.tools,
+      messages: this.messages,
+      signal,
+      stopRequested,
+      warnings: this.warnings,
+      events: {
+        ...events,
+        toolStarted: (call) => {
+          const path = call.input.file_path ?? call.input.path;
+          if (
+            typeof path === 'string' &&
+            call.tool &&
+            !['glob', 'grep', 'list_dir', 'bash'].includes(call.name)
+          ) {
+            const inside = this.relative(path);
+            if (inside) this.touched.add(inside);
+          }
+          events.toolStarted(call);
+        },
+        usage: (usage) => {
+          this.usage.input += usage.inputTokens ?? 0;
+          this.usage.output += usage.outputTokens ?? 0;
+          void this.store?.append({
+            t: 'usage',
+            input: usage.inputTokens ?? 0,
+            output: usage.outputTokens ?? 0,
+          });
+          events.usage(usage);
+        },
+        message: (message) => {
+          void this.store?.append({ t: 'message', message });
+          events.message(message);
+        },
+      },
+    });
+    await this.saveFiles();
+    return outcome;
+  }
+
+  /** /undo: every change of the newest turn that has changes, newest first. */
+  async undo(): Promise<UndoReport | undefined> {
+    const gate = await this.editTools.gate();
+    // The person typed /undo: the undo is theirs, so it is written without a question, through the gate
+    // (stale check, atomic write, history stepping back, audit) like any change.
+    const undoToolChange = async (change: { relative: string }) => {
+      const proposal = await gate.propose({
+        tool: 'undo_edit',
+        path: change.relative,
+        input: { file_path: change.relative },
+        requireRead: false,
+        prepare: (workspace, resolved, options) => workspace.undo(resolved, options),
+      });
+      if (proposal.kind === 'noop') return;
+      try {
+        await gate.commit(proposal, { decision: 'once', decidedBy: 'user' });
+      } catch (error) {
+        await gate.discard(proposal);
+        throw error;
+      }
+    };
+    const report = await this.changes.undoLastTurn(undoToolChange, (change) => {
+      if (change.kind === 'tool') gate.workspace.ledger.forget(change.absolute);
+      else this.tracker.forget(change.file.relative);
+    });
+    if (report && report.restored.length > 0) {
+      this.notes.push(
+        `(The user undid your changes to ${[...new Set(report.restored)].join(', ')}: read them again before editing them.)`,
+      );
+    }
+    return report;
+  }
+
+  /** /diff: every file this session changed, from its content when first changed to now. */
+  async sessionChanges(): Promise<
+    { path: string; before: string | null; after: string | null; tooLarge: boolean }[]
+  > {
+    const result: { path: string; before: string | null; after: string | null; tooLarge: boolean }[] = [];
+    for (const [path, original] of [...this.originals].sort(([a], [b]) => a.localeCompare(b))) {
+      const after = await readFile(resolve(this.root, path), 'utf8').catch(() => null);
+      if (original === undefined) {
+        result.push({ path, before: null, after: null, tooLarge: true });
+        continue;
+      }
+      if (original === after) continue;
+      result.push({ path, before: original, after, tooLarge: false });
+    }
+    return result;
+  }
+
+  /** /resume ID: continue a saved session here (its messages, summary and token counts; later records go to its file). */
+  adopt(loaded: LoadedSession): void {
+    this.messages = [...loaded.messages];
+    this.summary = loaded.summary;
+    this.usage.input = loaded.usage.input;
+    this.usage.output = loaded.usage.output;
+    this.savedFiles = loaded.files;
+    for (const path of Object.keys(loaded.files)) this.touched.add(path);
+    if (this.store)
+      this.store = SessionStore.continuing(this.store.folder, loaded.id, {
+        root: this.root,
+        model: this.target.label,
+      });
+    this.notes.push(
+      '(This conversation was resumed from a saved session: files may have changed since; read them again before editing.)',
+    );
+  }
+
+  /** Waits until everything said has been saved. */
+  async settle(): Promise<void> {
+    await this.store?.settle().catch(() => {});
+  }
+
+  /** /model NAME: the same provider with another model. */
+  switchModel(modelId: string): void {
+    this.target = withModel(this.target, modelId);
+    this.model = undefined;
+    void this.store?.append({ t: 'model', model: this.target.label });
+  }
+
+  /** /clear: a fresh conversation (files, grants and undo stay). */
+  clear(): void {
+    this.messages = [];
+    this.summary = undefined;
+    void this.store?.append({ t: 'compact', summary: '' });
+  }
+
+  /** /compact: the model summarises the conversation, which then replaces it. */
+  async compact(signal: AbortSignal): Promise<string> {
+    if (this.messages.length === 0) throw new Error('There is nothing to compact yet.');
+    this.model ??= await createLanguageModel(this.target);
+    let summary = '';
+    try {
+      const request: ModelMessage = {
+        role: 'user',
+        content:
+          'Summarise this conversation so far for yourself, to continue the work without it: the task, decisions made, files read and changed (with paths), what is done and what is left. Be concise and specific. Reply with the summary only.',
+      };
+      for await (const event of streamModel({
+        model: this.model,
+        system: this.system,
+        messages: [...this.messages, request],
+        tools: [],
+        signal,
+        retries: this.target.local ? 0 : 2,
+      })) {
+        if (event.type === 'text') summary += event.text;
+      }
+      summary = summary.trim();
+    } catch (error) {
+      throw new Error(describeModelError(error, this.target));
+    }
+    if (!summary) throw new Error('The model gave an empty summary; the conversation is unchanged.');
+    this.summary = this.summary ? `${this.summary}\n\n${summary}` : summary;
+    this.messages = [];
+    void this.store?.append({ t: 'compact', summary: this.summary });
+    return summary;
+  }
+
+  /** The relative path of `path` inside the root, or undefined. */
+  private relative(path: string): string | undefined {
+    const absolute = isAbsolute(path) ? path : resolve(this.root, path);
+    const inside = relativePath(this.root, absolute);
+    return inside && !inside.startsWith('..') && !isAbsolute(inside)
+      ? inside.split('\\').join('/')
+      : undefined;
+  }
+
+  private async hashOf(path: string): Promise<string | null> {
+    try {
+      return createHash('sha256')
+        .update(await readFile(resolve(this.root, path)))
+        .digest('hex');
+    } catch {
+      return null;
+    }
+  }
+
+  private async saveFiles(): Promise<void> {
+    if (!this.store || this.touched.size === 0) return;
+    const files: Record<string, string | null> = {};
+    for (const path of this.touched) files[path] = await this.hashOf(path);
+    await this.store.append({ t: 'files', files });
+  }
+}

@@ -1,0 +1,63 @@
+import { EditgateError } from '../core/errors.js';
+import type { ResolvedPath } from '../workspace/guard.js';
+import { type Approver, askApprover, denialReason } from './approval.js';
+import type { SessionGrants } from './grants.js';
+import type { PolicyEngine } from './policy.js';
+
+/**
+ * Permission to read a file, asked before it is read at all: by a read tool, or to compute a change to it
+ * (a diff shows the file). Policy decides first ('read' rules: those for every tool and for the tools that
+ * only read); when it asks, the person is asked "Read src/x.ts?" and may grant this file or all reads for
+ * the session. Whoever may change a file may read it.
+ */
+export class ReadApproval {
+  constructor(
+    private readonly policy: PolicyEngine,
+    private readonly grants: SessionGrants,
+    private readonly approver: Approver | 'deny',
+  ) {}
+
+  /**
+   * Throws DENIED_POLICY or DENIED_USER when `resolved` may not be read. `forChange`: the read is there to
+   * compute a change (the question says so).
+   */
+  async ensure(
+    tool: string,
+    resolved: ResolvedPath,
+    options: { forChange: boolean; signal?: AbortSignal },
+  ): Promise<void> {
+    const path = resolved.relative;
+    const verdict = this.policy.evaluateRead(path);
+    if (verdict.action === 'allow' || this.grants.coversRead(path)) return;
+    if (verdict.action === 'deny') {
+      throw new EditgateError(
+        'DENIED_POLICY',
+        `Policy does not allow reading ${path}. Do not retry; tell the user if you need it.`,
+        { path, rule: verdict.rule },
+      );
+    }
+    const decision = await askApprover(
+      this.approver,
+      {
+        tool,
+        path,
+        kind: 'read',
+        question: options.forChange ? `Read ${path} to preview the change?` : `Read ${path}?`,
+        diff: { hunks: [], added: 0, removed: 0, identical: true },
+        unifiedDiff: '',
+        stats: { added: 0, removed: 0 },
+      },
+      options.signal,
+    );
+    if (decision === 'file') this.grants.grantReadFile(path);
+    if (decision === 'all') this.grants.grantAllReads();
+    const reason = denialReason(decision);
+    if (reason !== null) {
+      throw new EditgateError(
+        'DENIED_USER',
+        reason ? `The user denied reading ${path}: ${reason}` : `The user denied reading ${path}.`,
+        { path, reason: reason || undefined },
+      );
+    }
+  }
+}

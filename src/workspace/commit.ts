@@ -1,0 +1,443 @@
+/**
+ * The one commit: every change to a file is written here, whatever holds its new content (text in
+ * memory, a temp file prepared by streaming, or nothing: a deletion). Under the file lock, in this order:
+ *
+ * 1. the stale check: the file is still the version the change was computed from. Its stat token is the
+ *    one its fingerprint was taken at and its bytes are still the ones the change was computed from (all
+ *    of them for a file of up to 1 MiB, else the replaced ones and their neighbours, or for a streamed
+ *    change the replaced spans); a token that moved means the whole file is hashed again (the same bytes
+ *    under a new mtime are not a change); a file that did not exist still does not. Else STALE, nothing
+ *    written.
+ * 2. the new content made durable: text is written to a temp file beside the target (mode and owner
+ *    copied) and fsynced; a prepared temp file already is.
+ * 3. `verify()` (the guard's recheck of the path), the lock still held, and the call not cancelled: the
+ *    last moment a change can be refused.
+ * 4. rename over the target (link(2) for a new file, so it is created exclusively and appears whole;
+ *    unlink for a deletion), then a folder fsync.
+ *
+ * On any failure before step 4 the temp file is removed and the target is as it was. A written change
+ * returns the new fingerprint (from an fstat of the new file itself, never a second read) and its reverse
+ * patch: for text, the one span of bytes it replaced, found by comparing old and new bytes.
+ */
+import {
+  type BigIntStats,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cancelledError } from '../core/errors.js';
+import { encodeText, type TextCodec } from '../core/text.js';
+import {
+  contentFingerprint,
+  type Fingerprint,
+  isStatFingerprint,
+  sha256,
+  statFingerprint,
+  statToken,
+} from './fingerprint.js';
+import { appearedError, isErrno, mapFsError, staleError } from './fs-errors.js';
+import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempPathFor, writeWhole } from './io.js';
+import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
+import { assertRegularFile, type FileBase, type Snapshot } from './read.js';
+import { type ReversePatch, reverseRecords } from './reverse-patch.js';
+import { discardPrepared, type LineIndexCache, type PreparedWrite, readRange } from './stream/index.js';
+
+/** What a change puts in place of the file. */
+export type NewContent =
+  /** New text, encoded with `codec` (the file's own, or, for an undo, the one it had before). */
+  | { type: 'text'; text: string; codec: TextCodec }
+  /** Exact bytes (putting back what something other than editgate replaced, e.g. a shell command). */
+  | { type: 'bytes'; bytes: Uint8Array }
+  /** A huge file's new content, already written and fsynced beside it by the streaming path. */
+  | { type: 'prepared'; prepared: PreparedWrite }
+  /** The file goes (undoing its creation). */
+  | { type: 'delete' };
+
+export interface CommitOptions {
+  /** Called under the lock right before the rename; throws to abort (e.g. the guard's recheck). */
+  verify?: () => Promise<void>;
+  /** Where the advisory lock lives; see FileLockOptions. */
+  lock?: FileLockOptions;
+  /** A cancelled call writes nothing: checked up to the rename. */
+  signal?: AbortSignal;
+  /** Where a streamed file's new line index goes once it has its fingerprint. */
+  indexes?: LineIndexCache;
+}
+
+export interface Written {
+  /** The new file's fingerprint; null for a deletion. */
+  fingerprint: Fingerprint | null;
+  /** How to put back what the change replaced; null when nothing can be (a creation, a deletion, an undo). */
+  reverse: ReversePatch | null;
+}
+
+/** The base of a change to text: the file as a Snapshot (its text tells which bytes the change replaces). */
+export type CommitBase = FileBase | Snapshot;
+
+/**
+ * Writes `content` over `base.path` if the file is still the version `base` describes; otherwise STALE and
+ * nothing is written. See the top of this file for the order of things.
+ */
+export async function commitChange(
+  base: CommitBase,
+  content: NewContent,
+  options: CommitOptions = {},
+): Promise<Written> {
+  if (options.signal?.aborted) throw cancelledError();
+  switch (content.type) {
+    case 'text':
+      // Refused here (ENCODING) before anything is touched.
+      return commitBytes(base, encodeText(content.text, content.codec), options);
+    case 'bytes':
+      return commitBytes(base, content.bytes, options);
+    case 'prepared':
+      return commitPrepared(base, content.prepared, options);
+    default:
+      return commitDeletion(base, options);
+  }
+}
+
+/** The bytes of a text base: as read when the Snapshot kept them, else its text encoded again (exactly). */
+function oldBytes(base: CommitBase): Buffer | null {
+  if (!('text' in base) || !base.exists) return null;
+  return base.bytes ?? encodeText(base.text, base.codec);
+}
+
+/** Bytes [start, oldEnd) of the old content became [start, newEnd) of the new one; the rest is the same. */
+interface Window {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitOptions): Promise<Written> {
+  const { path, display } = base;
+  const old = oldBytes(base);
+  const window = old
+    ? changedWindow(old, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    : null;
+  let hash: string | undefined;
+  const folder = dirname(path);
+  let temp: string | undefined;
+  let fd: number | undefined;
+  let createdFolder: string | undefined;
+  let committed = false;
+  try {
+    const stats = await withFileLock(
+      path,
+      async (lock) => {
+        const current = await checkBase(base, old && window ? { bytes: old, window } : null);
+        if (!base.exists) createdFolder = mkdirSync(folder, { recursive: true });
+        temp = tempPathFor(path);
+        // A new file gets the usual 0666 minus umask; a replacement starts private and gets the old mode.
+        fd = openSync(temp, 'wx', current ? 0o600 : 0o666);
+        await writeWhole(fd, bytes);
+        if (current) copyOwner(fd, current);
+        // The hash is needed only once the file is written: worked out while the disk flushes.
+        const synced = syncFile(fd);
+        hash = sha256(bytes);
+        await synced;
+        await beforeIrreversible(options, lock);
+        if (base.exists) {
+          renameSync(temp, path);
+        } else {
+          try {
+            linkSync(temp, path);
+          } catch (error) {
+            if (isErrno(error, 'EEXIST')) throw appearedError(display);
+            throw error;
+          }
+          unlinkSync(temp);
+        }
+        temp = undefined;
+        committed = true;
+        // After the rename or link and unlink: the token of the file as it now stands (both move its ctime).
+        const written = fstatSync(fd, { bigint: true });
+        closeQuietly(fd);
+        fd = undefined;
+        await syncFolder(folder);
+        return written;
+      },
+      { ...options.lock, canonical: true },
+    );
+    sweepDeadTempsOnce(path);
+    const fingerprint = contentFingerprint(bytes, stats, hash ?? sha256(bytes));
+    const reverse: ReversePatch | null =
+      old && window
+        ? {
+            kind: 'memory',
+            spans: [
+              {
+                newStart: window.start,
+                newLength: window.newEnd - window.start,
+                oldStart: window.start,
+                old: Buffer.from(old.subarray(window.start, window.oldEnd)),
+              },
+            ],
+          }
+        : null;
+    return { fingerprint, reverse };
+  } catch (error) {
+    if (fd !== undefined) closeQuietly(fd);
+    if (temp) removeQuietly(temp);
+    if (!committed && createdFolder) removeEmptyFolders(folder, createdFolder);
+    throw mapFsError(error, { display, action: base.exists ? 'write' : 'create' });
+  }
+}
+
+async function commitPrepared(
+  base: CommitBase,
+  prepared: PreparedWrite,
+  options: CommitOptions,
+): Promise<Written> {
+  const { path, display } = base;
+  let committed = false;
+  try {
+    const fingerprint = await withFileLock(
+      path,
+      async (lock) => {
+        await checkBase(base, prepared.patch ? { patch: { kind: 'file', path: prepared.patch } } : null);
+        await beforeIrreversible(options, lock);
+        // Held open across the rename: its fstat afterwards is the new file's fingerprint (rename moves ctime).
+        const temp = openSync(prepared.temp, O_READ);
+        try {
+          renameSync(prepared.temp, path);
+          committed = true;
+          letGo(prepared.temp);
+          await syncFolder(dirname(path));
+          return statFingerprint(fstatSync(temp, { bigint: true }));
+        } finally {
+          closeQuietly(temp);
+        }
+      },
+      { ...options.lock, canonical: true },
+    );
+    (options.indexes ?? prepared.indexes)?.set(path, { ...prepared.index, key: fingerprint.hash });
+    return { fingerprint, reverse: prepared.patch ? { kind: 'file', path: prepared.patch } : null };
+  } catch (error) {
+    if (!committed) await discardPrepared(prepared);
+    throw mapFsError(error, { display, action: 'write' });
+  }
+}
+
+async function commitDeletion(base: CommitBase, options: CommitOptions): Promise<Written> {
+  const { path, display } = base;
+  try {
+    await withFileLock(
+      path,
+      async (lock) => {
+        // A deletion replaces every byte: all of them must still be the ones the change was computed from.
+        const old = 'text' in base && base.exists ? encodeText(base.text, base.codec) : null;
+        await checkBase(
+          base,
+          old ? { bytes: old, window: { start: 0, oldEnd: old.length, newEnd: 0 } } : null,
+        );
+        await beforeIrreversible(options, lock);
+        unlinkSync(path);
+        await syncFolder(dirname(path));
+      },
+      { ...options.lock, canonical: true },
+    );
+    return { fingerprint: null, reverse: null };
+  } catch (error) {
+    throw mapFsError(error, { display, action: 'delete' });
+  }
+}
+
+/** What the replaced bytes were: old bytes and the window a text change replaced, or a streamed patch. */
+type Replaced = { bytes: Buffer; window: Window } | { patch: ReversePatch };
+
+/** Files up to this size are compared whole under the lock. */
+const WHOLE_CHECK_BYTES = 1 << 20;
+/** Bytes compared beside a replaced window: an insertion replaces nothing, its neighbours still count. */
+const CHECK_MARGIN = 64;
+/** The streaming path compares at most this much of the replaced spans (the first 10,000 spans). */
+const SPAN_CHECK_BYTES = 64 << 20;
+const SPAN_CHECK_RECORDS = 10_000;
+
+/** The target's stats when it still is what `base` describes (null: it still does not exist); STALE otherwise. */
+async function checkBase(base: FileBase, replaced: Replaced | null): Promise<BigIntStats | null> {
+  const display = base.display;
+  if (!base.exists) {
+    try {
+      lstatSync(base.path);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
+    throw appearedError(display);
+  }
+  const expected = base.fingerprint;
+  let fd: number;
+  try {
+    fd = openSync(base.path, O_READ);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) throw staleError(display, 'deleted');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    assertRegularFile(stats, display);
+    if (!expected) throw staleError(display, 'changed');
+    if (expected.stat !== undefined && statToken(stats) === expected.stat) {
+      // The version that was hashed; the replaced bytes must still be there (a coarse clock can hide a write).
+      if (replaced && !(await stillThere(fd, Number(stats.size), replaced)))
+        throw staleError(display, 'changed');
+      return stats;
+    }
+    // Another token. A streamed file is its token; a file held in memory is its bytes (a touch is no change).
+    if (isStatFingerprint(expected) || Number(stats.size) !== expected.size)
+      throw staleError(display, 'changed');
+    if (sha256(await readAt(fd, 0, expected.size)) !== expected.hash) throw staleError(display, 'changed');
+    return stats;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+async function stillThere(fd: number, size: number, replaced: Replaced): Promise<boolean> {
+  if ('bytes' in replaced) {
+    const { bytes, window } = replaced;
+    if (size !== bytes.length) return false;
+    // A file of up to WHOLE_CHECK_BYTES is compared whole (one read and a memcmp, no hash: tens of
+    // microseconds), so no change to it can pass, whatever the clock; a larger one around the window.
+    const whole = bytes.length <= WHOLE_CHECK_BYTES;
+    const from = whole ? 0 : Math.max(0, window.start - CHECK_MARGIN);
+    const to = whole ? bytes.length : Math.min(bytes.length, window.oldEnd + CHECK_MARGIN);
+    return (await readAt(fd, from, to - from)).equals(bytes.subarray(from, to));
+  }
+  let budget = SPAN_CHECK_BYTES;
+  let records = 0;
+  for await (const record of reverseRecords(replaced.patch)) {
+    const length = Math.min(record.old.length, budget);
+    if (length === 0) continue;
+    if (record.oldStart + length > size) return false;
+    const expected = Buffer.isBuffer(record.old)
+      ? record.old.subarray(0, length)
+      : await readRange(record.old.handle, record.old.offset, length);
+    if (!(await readAt(fd, record.oldStart, length)).equals(expected)) return false;
+    budget -= length;
+    if (budget <= 0 || ++records >= SPAN_CHECK_RECORDS) break;
+  }
+  return true;
+}
+
+/** The one window where two byte strings differ, found with native compares of whole blocks. */
+export function changedWindow(old: Buffer, bytes: Buffer): Window {
+  const limit = Math.min(old.length, bytes.length);
+  const start = commonPrefix(old, bytes, limit);
+  const suffix = commonSuffix(old, bytes, limit - start);
+  return { start, oldEnd: old.length - suffix, newEnd: bytes.length - suffix };
+}
+
+const BLOCK = 4096;
+
+function commonPrefix(a: Buffer, b: Buffer, limit: number): number {
+  let at = 0;
+  while (at < limit) {
+    const end = Math.min(limit, at + BLOCK);
+    if (a.compare(b, at, end, at, end) !== 0) {
+      while (a[at] === b[at]) at++;
+      return at;
+    }
+    at = end;
+  }
+  return limit;
+}
+
+function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
+  let length = 0;
+  while (length < limit) {
+    const step = Math.min(limit - length, BLOCK);
+    const aEnd = a.length - length;
+    const bEnd = b.length - length;
+    if (a.compare(b, bEnd - step, bEnd, aEnd - step, aEnd) !== 0) {
+      while (a[a.length - 1 - length] === b[b.length - 1 - length]) length++;
+      return length;
+    }
+    length += step;
+  }
+  return limit;
+}
+
+function copyOwner(fd: number, current: BigIntStats): void {
+  if (process.getuid?.() === 0) {
+    // Best effort: some filesystems refuse chown even to root; the content still must not be lost.
+    try {
+      fchownSync(fd, Number(current.uid), Number(current.gid));
+    } catch {}
+  }
+  // After chown, which may clear setuid/setgid bits.
+  fchmodSync(fd, Number(current.mode) & 0o7777);
+}
+
+async function beforeIrreversible(options: CommitOptions, lock: FileLock): Promise<void> {
+  await options.verify?.();
+  lock.assertHeld();
+  if (options.signal?.aborted) throw cancelledError();
+}
+
+/**
+ * Temp files left in a folder by writers that were killed (SIGKILL, power loss) are removed once per folder
+ * and process, after its first successful write there: a folder is not listed on every edit. Only those
+ * whose pid is gone: a live writer's temp file is never touched.
+ */
+const swept = new Set<string>();
+
+function sweepDeadTempsOnce(path: string): void {
+  const folder = dirname(path);
+  if (swept.has(folder)) return;
+  swept.add(folder);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^\..*\.editgate-(\d+)-[0-9a-f]+\.tmp$/.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    removeQuietly(join(folder, name));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !isErrno(error, 'ESRCH');
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
+function removeEmptyFolders(deepest: string, top: string): void {
+  // mkdir -p created `top` and everything under it down to `deepest`; rmdir only ever removes empty ones.
+  let folder = deepest;
+  for (;;) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      return;
+    }
+    const parent = dirname(folder);
+    if (folder === top || parent === folder) return;
+    folder = parent;
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * The workspace as the gate sees it: the sandbox (guard), what the agent has seen (ledger), undo history,
+ * and the two ways a file is held (in memory, or streamed when it is huge). It turns "change this file so"
+ * into a FileChange (the new content and its diff, computed but not written) and commits FileChanges. The
+ * gate above decides about a FileChange without knowing which path made it or what holds its content.
+ */
+import { type Diff, diffLines } from '../core/diff.js';
+import { EditgateError, type EditgateError as EditgateErrorType, throwIfCancelled } from '../core/errors.js';
+import { formatBytes } from '../core/format-bytes.js';
+import type { MatchTier } from '../core/match.js';
+import { decodeText, encodeText } from '../core/text.js';
+import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
+import { isStatFingerprint } from './fingerprint.js';
+import type { Guard, ResolvedPath } from './guard.js';
+import type { History, HistoryEntry } from './history.js';
+import { Ledger } from './ledger.js';
+import { readSnapshot, type Snapshot } from './read.js';
+import { applyReverse, undoPlan } from './reverse-patch.js';
+import {
+  discardPrepared,
+  type StreamedChange,
+  type Streamer,
+  type StreamFile,
+  type StreamPlanner,
+} from './stream/index.js';
+
+export type ChangeKind = 'create' | 'modify' | 'delete' | 'noop';
+
+/**
+ * One file's change, computed and ready to commit; nothing is written yet. The same type whatever holds
+ * the new content: `content` is text, a prepared temp file or a deletion.
+ */
+export interface FileChange {
+  /** Where the file is, as the guard resolved it (the commit checks the path again). */
+  resolved: ResolvedPath;
+  /** Canonical absolute path. */
+  path: string;
+  /** Workspace-relative path, '/'-separated: what people, globs and models see. */
+  display: string;
+  kind: ChangeKind;
+  /** The file as it was: the commit refuses (STALE) unless it still is. */
+  base: CommitBase;
+  /** What the commit writes; null for a no-op (nothing to write). */
+  content: NewContent | null;
+  diff: Diff;
+  /** Old and new text when both are held in memory (never for a streamed huge file). */
+  texts?: { before: string; after: string };
+  /** How many replacements a string edit made. */
+  replacements?: number;
+  /** Tolerant matching tiers used, when not exact. */
+  tiers?: MatchTier[];
+  /** What people and the model should know about it (e.g. its diff shows part of the change). */
+  note?: string;
+  /** How history records it: a step that can be undone, or an undo (history steps back). */
+  history: 'record' | 'step-back';
+}
+
+/** What an edit computes from a file held in memory. */
+export interface ComputedText {
+  text: string;
+  replacements?: number;
+  tiers?: MatchTier[];
+}
+
+/** How a tool changes one file, on whichever path the file takes. */
+export interface EditSpec {
+  /** Decode with this encoding instead of sniffing. */
+  encoding?: string;
+  /** The new text from the file held in memory (`base.exists` false: it does not exist yet). */
+  compute(base: Snapshot): ComputedText | Promise<ComputedText>;
+  /** The same edit planned on a huge file's bytes; absent: a huge file is refused with `tooLarge`. */
+  plan?: StreamPlanner;
+  /** Why a huge file cannot take this edit, and what to use instead. */
+  tooLarge?: (file: { display: string; size: number; threshold: number }) => EditgateErrorType;
+}
+
+export interface PrepareOptions {
+  /** The file must have been read (in full, unless it is huge) and be unchanged since. */
+  requireRead: boolean;
+  signal?: AbortSignal;
+}
+
+/** A file opened for reading: held in memory, or (huge) open for the streaming path. */
+export type OpenedFile = { kind: 'memory'; snapshot: Snapshot } | { kind: 'stream'; file: StreamFile };
+
+export interface WorkspaceOptions {
+  guard: Guard;
+  history: History;
+  streamer: Streamer;
+  ledger?: Ledger;
+}
+
+export class Workspace {
+  readonly guard: Guard;
+  readonly ledger: Ledger;
+  readonly history: History;
+  readonly streamer: Streamer;
+
+  constructor(options: WorkspaceOptions) {
+    this.guard = options.guard;
+    this.history = options.history;
+    this.streamer = options.streamer;
+    this.ledger = options.ledger ?? new Ledger();
+  }
+
+  /** An existing file opened to read: in memory, or for streaming when it is huge. Close a streamed one. */
+  async open(resolved: ResolvedPath, options: { encoding?: string } = {}): Promise<OpenedFile> {
+    const file = await this.openStreamed(resolved);
+    if (file) return { kind: 'stream', file };
+    const snapshot = await readSnapshot(resolved.absolute, {
+      encoding: options.encoding,
+      display: resolved.relative,
+      known: this.ledger.get(resolved.absolute)?.fingerprint,
+    });
+    return { kind: 'memory', snapshot };
+  }
+
+  /** The change `spec` makes to the file as it is now, computed on the file's own path. */
+  async edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+    throwIfCancelled(options.signal);
+    const file = resolved.exists ? await this.openStreamed(resolved) : null;
+    if (file) {
+      try {
+        if (!spec.plan) throw this.tooLarge(spec, file);
+        if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
+        const streamed = await this.streamer.change(file, spec.encoding, spec.plan, options.signal);
+        return streamedChange(resolved, streamed, 'record');
+      } finally {
+        await file.close();
+      }
+    }
+    const base = await readSnapshot(resolved.absolute, {
+      encoding: spec.encoding,
+      display: resolved.relative,
+      known: this.ledger.get(resolved.absolute)?.fingerprint,
+    });
+    if (options.requireRead && base.exists) {
+      this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
+    }
+    const computed = await spec.compute(base);
+    throwIfCancelled(options.signal);
+    const kind: ChangeKind = !base.exists ? 'create' : computed.text === base.text ? 'noop' : 'modify';
+    const change: FileChange = {
+      resolved,
+      path: resolved.absolute,
+      display: resolved.relative,
+      kind,
+      base,
+      content: kind === 'noop' ? null : { type: 'text', text: computed.text, codec: base.codec },
+      diff: diffLines(base.text, computed.text),
+      texts: { before: base.text, after: computed.text },
+      history: 'record',
+    };
+    if (computed.replacements !== undefined) change.replacements = computed.replacements;
+    if (computed.tiers) change.tiers = computed.tiers;
+    return change;
+  }
+
+  /**
+   * The change that puts back the content from before editgate's latest change to the file, if the file
+   * still is what editgate wrote (else STALE). History steps back when it is committed.
+   */
+  async undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+    throwIfCancelled(options.signal);
+    const path = resolved.absolute;
+    const display = resolved.relative;
+    const entry = await this.history.peek(path);
+    if (!entry) {
+      throw new EditgateError(
+        'NOTHING_TO_UNDO',
+        `There is nothing to undo for ${display}: editgate has no change of its own to it on record (or has undone them all).`,
+        { path: display },
+      );
+    }
+    const file = await this.openStreamed(resolved, isStatFingerprint(entry.after) ? 'stream' : undefined);
+    if (file) {
+      try {
+        if (file.fingerprint.hash !== entry.after.hash) throw changedSinceWritten(display);
+        if (entry.created)
+          return deletion(resolved, {
+            path: file.path,
+            exists: true,
+            fingerprint: file.fingerprint,
+            display: file.display,
+          });
+        const streamed = await this.streamer.change(
+          file,
+          undefined,
+          async () => undoPlan(reverseOf(entry, display)),
+          options.signal,
+        );
+        return streamedChange(resolved, streamed, 'step-back');
+      } finally {
+        await file.close();
+      }
+    }
+    const base = await readSnapshot(path, { display, known: entry.after });
+    if (!base.exists || base.fingerprint?.hash !== entry.after.hash) throw changedSinceWritten(display);
+    if (entry.created) return deletion(resolved, base, base.text);
+    const before = await applyReverse(encodeText(base.text, base.codec), reverseOf(entry, display));
+    // The earlier content is decoded with the encoding the file has now (editgate never changes it).
+    const { encoding } = base.codec;
+    const detected = encoding === 'utf8' || encoding === 'utf16le' || encoding === 'utf16be';
+    const restored = decodeText(before, detected ? {} : { encoding });
+    throwIfCancelled(options.signal);
+    return {
+      resolved,
+      path,
+      display,
+      kind: restored.text === base.text ? 'noop' : 'modify',
+      base,
+      content:
+        restored.text === base.text ? null : { type: 'text', text: restored.text, codec: restored.codec },
+      diff: diffLines(base.text, restored.text),
+      texts: { before: base.text, after: restored.text },
+      history: 'step-back',
+    };
+  }
+
+  /**
+   * Writes a change (commit.ts: stale check under the lock, atomic write, fsync), then records it: a step
+   * in history (or a step back, for an undo) and, in the ledger, a full read of what was written.
+   */
+  async commit(
+    change: FileChange,
+    options: { verify?: () => Promise<void>; signal?: AbortSignal; tool?: string } = {},
+  ): Promise<Written> {
+    if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
+    const written = await commitChange(change.base, change.content, {
+      verify: options.verify,
+      signal: options.signal,
+      indexes: this.streamer.indexes,
+    });
+    const { path, display } = change;
+    if (change.history === 'step-back') await this.history.pop(path, written.fingerprint ?? undefined);
+    else if (written.fingerprint) {
+      await this.history.record(path, {
+        created: !change.base.exists,
+        reverse: written.reverse,
+        after: written.fingerprint,
+        tool: options.tool,
+      });
+    }
+    if (written.fingerprint) this.ledger.recordWrite(path, written.fingerprint, { display });
+    else this.ledger.forget(path);
+    return written;
+  }
+
+  /** A change that will not be committed (denied, failed, cancelled): remove what it left on disk. */
+  async discard(change: FileChange): Promise<void> {
+    if (change.content?.type === 'prepared') await discardPrepared(change.content.prepared);
+  }
+
+  /**
+   * The file open for the streaming path when it takes it, else null. A file stays on the path it was read
+   * or written on, whatever its size now: the ledger holds a stat fingerprint for a streamed file and a
+   * content hash otherwise, and only the same path can compare them.
+   */
+  private openStreamed(resolved: ResolvedPath, prefer?: 'stream' | 'memory'): Promise<StreamFile | null> {
+    const seen = this.ledger.get(resolved.absolute)?.fingerprint;
+    const preferred = prefer ?? (seen ? (isStatFingerprint(seen) ? 'stream' : 'memory') : undefined);
+    return this.streamer.open(resolved.absolute, resolved.relative, { prefer: preferred });
+  }
+
+  private tooLarge(spec: EditSpec, file: StreamFile): EditgateErrorType {
+    const facts = { display: file.display, size: file.size, threshold: this.streamer.threshold };
+    return (
+      spec.tooLarge?.(facts) ??
+      new EditgateError(
+        'TOO_LARGE',
+        `${file.display} is too large for this change (${formatBytes(file.size)}; files of ${formatBytes(this.streamer.threshold)} or more are changed by streaming, which it cannot do). Nothing was written.`,
+        { path: file.display, size: file.size, threshold: this.streamer.threshold },
+      )
+    );
+  }
+}
+
+function streamedChange(
+  resolved: ResolvedPath,
+  streamed: StreamedChange,
+  history: FileChange['history'],
+): FileChange {
+  const change: FileChange = {
+    resolved,
+    path: resolved.absolute,
+    display: resolved.relative,
+    kind: streamed.kind,
+    base: streamed.base,
+    // A no-op prepared nothing.
+    content: streamed.prepared ? { type: 'prepared', prepared: streamed.prepared } : null,
+    diff: streamed.diff,
+    history,
+  };
+  if (streamed.replacements !== undefined) change.replacements = streamed.replacements;
+  if (streamed.tiers) change.tiers = streamed.tiers;
+  if (streamed.note) change.note = streamed.note;
+  return change;
+}
+
+/** The undo of a creation: the file goes. `before` is its text when it is held in memory. */
+function deletion(resolved: ResolvedPath, base: CommitBase, before?: string): FileChange {
+  const change: FileChange = {
+    resolved,
+    path: resolved.absolute,
+    display: resolved.relative,
+    kind: 'delete',
+    base,
+    content: { type: 'delete' },
+    // A huge file's deletion is not diffed line by line: its text was never read.
+    diff:
+      before === undefined ? { hunks: [], added: 0, removed: 0, identical: false } : diffLines(before, ''),
+    history: 'step-back',
+  };
+  if (before !== undefined) change.texts = { before, after: '' };
+  return change;
+}
+
+function reverseOf(entry: HistoryEntry, display: string) {
+  if (!entry.reverse) throw changedSinceWritten(display);
+  return entry.reverse;
+}
+
+function changedSinceWritten(display: string): EditgateError {
+  return new EditgateError(
+    'STALE',
+    `${display} has changed since editgate last wrote it, so undoing would lose those changes. Read the file and edit it back by hand if needed.`,
+    { path: display },
+  );
+}

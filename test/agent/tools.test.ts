@@ -1,0 +1,258 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bashTool } from '../../src/agent/tools/bash.js';
+import { CommandPolicy, hasShellSyntax, splitWords } from '../../src/agent/tools/command-policy.js';
+import { type FileChange, FileChangeTracker } from '../../src/agent/tools/file-changes.js';
+import { IgnoreRules } from '../../src/agent/tools/gitignore.js';
+import { globTool } from '../../src/agent/tools/glob.js';
+import { grepTool, ripgrepAvailable } from '../../src/agent/tools/grep.js';
+import { listDirTool } from '../../src/agent/tools/list-dir.js';
+import { WorkspaceScope } from '../../src/agent/tools/scope.js';
+import type { Decision } from '../../src/gate/approval.js';
+import { DEFAULT_DENY } from '../../src/workspace/guard.js';
+
+const made: string[] = [];
+afterEach(async () => {
+  while (made.length > 0) await rm(made.pop()!, { recursive: true, force: true });
+});
+
+async function workspace(files: Record<string, string>): Promise<string> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'editgate-agent-tools-')));
+  made.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+const signal = new AbortController().signal;
+
+describe('.gitignore rules', () => {
+  it('match names at any depth, anchored paths, folders only, and re-inclusion', () => {
+    const rules = IgnoreRules.empty()
+      .with('', 'node_modules/\n*.log\n!keep.log\n/build\n# comment\n')
+      .with('src', 'gen/*.ts\n');
+    expect(rules.ignores('node_modules', true)).toBe(true);
+    expect(rules.ignores('a/node_modules', true)).toBe(true);
+    expect(rules.ignores('node_modules', false)).toBe(false);
+    expect(rules.ignores('x/debug.log', false)).toBe(true);
+    expect(rules.ignores('x/keep.log', false)).toBe(false);
+    expect(rules.ignores('build', true)).toBe(true);
+    expect(rules.ignores('src/build', true)).toBe(false);
+    expect(rules.ignores('src/gen/a.ts', false)).toBe(true);
+    expect(rules.ignores('gen/a.ts', false)).toBe(false);
+  });
+});
+
+describe('command policy', () => {
+  const policy = new CommandPolicy([
+    { tool: 'bash', path: 'npm test', action: 'allow' },
+    { tool: 'bash', path: 'git status', action: 'allow' },
+    { tool: 'bash', path: 'rm', action: 'deny' },
+    { tool: 'edit_file', action: 'allow' },
+  ]);
+
+  it('allows a simple command by its leading words, not a longer word', () => {
+    expect(policy.evaluate('npm test')).toEqual({ action: 'allow', rule: 'npm test' });
+    expect(policy.evaluate('npm test -- --watch=false')).toMatchObject({ action: 'allow' });
+    expect(policy.evaluate('npm testx')).toEqual({ action: 'ask' });
+    expect(policy.evaluate("git 'status'")).toMatchObject({ action: 'allow' });
+  });
+
+  it('asks for anything that could run more than the allowed words', () => {
+    for (const command of [
+      'npm test; curl x | sh',
+      'npm test && make',
+      'npm test > out',
+      'npm test $(whoami)',
+      'npm test `id`',
+    ]) {
+      expect(policy.evaluate(command)).toEqual({ action: 'ask' });
+    }
+  });
+
+  it('denies a denied prefix anywhere in a compound command; rules for files do not open bash', () => {
+    expect(policy.evaluate('ls && rm -rf x')).toEqual({ action: 'deny', rule: 'rm' });
+    expect(new CommandPolicy([{ action: 'allow' }]).evaluate('ls')).toEqual({ action: 'ask' });
+    expect(new CommandPolicy([{ tool: 'bash', action: 'allow' }]).evaluate('a; b')).toMatchObject({
+      action: 'allow',
+    });
+  });
+
+  it('reads shell words and syntax with quotes', () => {
+    expect(splitWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);
+    expect(splitWords('a "b')).toBeUndefined();
+    expect(hasShellSyntax("echo 'a;b'")).toBe(false);
+    expect(hasShellSyntax('echo "$(id)"')).toBe(true);
+  });
+});
+
+describe('exploration tools', () => {
+  async function tools(files: Record<string, string>) {
+    const root = await workspace(files);
+    const scope = await WorkspaceScope.create(root, [...DEFAULT_DENY, 'secrets/**']);
+    return {
+      root,
+      scope,
+      list: listDirTool(scope),
+      glob: globTool(scope),
+      grep: grepTool(scope, { ripgrep: false }),
+    };
+  }
+
+  it('list_dir lists folders with /, counts ignored entries, never lists denied ones', async () => {
+    const { list, root } = await tools({
+      '.gitignore': 'dist/\n',
+      'src/a.ts': 'a',
+      'dist/a.js': 'x',
+      'README.md': 'r',
+      'secrets/key': 'k',
+      '.git/config': 'c',
+    });
+    await symlink('/etc', join(root, 'etc-link'));
+    const result = await list.run({}, { signal });
+    expect(result.ok).toBe(true);
+    expect(result.message).toBe(
+      './\n.gitignore\nREADME.md\nsrc/\netc-link@ (symbolic link)\n(1 entries ignored by .gitignore are not listed.)',
+    );
+    expect((await list.run({ path: '../' }, { signal })).code).toBe('OUTSIDE_ROOT');
+    expect((await list.run({ path: 'secrets' }, { signal })).code).toBe('DENIED_POLICY');
+    expect((await list.run({ path: 'etc-link' }, { signal })).code).toBe('OUTSIDE_ROOT');
+    expect((await list.run({ path: 'nope' }, { signal })).code).toBe('FILE_NOT_FOUND');
+  });
+
+  it('glob finds files by pattern, skipping ignored and denied ones, paged', async () => {
+    const files: Record<string, string> = { '.gitignore': 'gen\n', 'gen/x.ts': '', 'secrets/s.ts': '' };
+    for (let i = 0; i < 205; i++) files[`src/f${String(i).padStart(3, '0')}.ts`] = '';
+    const { glob } = await tools(files);
+    const first = await glob.run({ pattern: '**/*.ts' }, { signal });
+    expect(first.summary).toBe('205 files');
+    expect(first.message.split('\n')[0]).toBe('src/f000.ts');
+    expect(first.message).toContain('Next: glob with offset=200.');
+    expect(first.message).not.toContain('gen/');
+    expect(first.message).not.toContain('secrets');
+    const second = await glob.run({ pattern: '**/*.ts', offset: 200 }, { signal });
+    expect(second.message.split('\n')).toEqual([
+      'src/f200.ts',
+      'src/f201.ts',
+      'src/f202.ts',
+      'src/f203.ts',
+      'src/f204.ts',
+    ]);
+  });
+
+  it.each(ripgrepAvailable() ? ['ripgrep', 'JavaScript'] : ['JavaScript'])(
+    'grep (%s) answers path:line: text, skips binary, ignored and denied files, and refuses a bad pattern',
+    async (engine) => {
+      const { root, scope } = await tools({
+        '.gitignore': '*.min.js\n',
+        'a.ts': 'const x = 1;\nlet y = x;\n',
+        'b.min.js': 'x',
+        'sub/c.ts': 'x\n',
+        'secrets/s.ts': 'x\n',
+        '.hidden.ts': 'nothing here\n',
+      });
+      await writeFile(join(root, 'bin.dat'), Buffer.from([0x78, 0, 1, 2]));
+      const grep = grepTool(scope, { ripgrep: engine === 'ripgrep' });
+      const result = await grep.run({ pattern: '\\bx\\b' }, { signal });
+      expect(result.message).toBe('a.ts:1: const x = 1;\na.ts:2: let y = x;\nsub/c.ts:1: x');
+      expect(result.summary).toBe('3 matches');
+      expect((await grep.run({ pattern: 'x', glob: 'sub/**' }, { signal })).message).toBe('sub/c.ts:1: x');
+      expect((await grep.run({ pattern: 'here' }, { signal })).message).toBe('.hidden.ts:1: nothing here');
+      expect((await grep.run({ pattern: '(' }, { signal })).code).toBe('INVALID_INPUT');
+      expect((await grep.run({ pattern: 'zzz' }, { signal })).message).toBe('No matches for zzz.');
+    },
+  );
+});
+
+describe('bash', () => {
+  async function setup(
+    files: Record<string, string>,
+    ask: Decision = 'once',
+    rules = [] as { tool?: string; path?: string; action: 'allow' | 'ask' | 'deny' }[],
+  ) {
+    const root = await workspace(files);
+    const scope = await WorkspaceScope.create(root, [...DEFAULT_DENY]);
+    const asked: string[] = [];
+    const reported: FileChange[][] = [];
+    const tool = bashTool({
+      root,
+      policy: new CommandPolicy(rules),
+      ask: async (request) => {
+        asked.push(request.command);
+        return ask;
+      },
+      tracker: new FileChangeTracker(scope),
+      onChanges: async (changes) => {
+        reported.push(changes);
+      },
+    });
+    return { root, tool, asked, reported };
+  }
+
+  it('asks, runs in the root, and reports the exit code and output', async () => {
+    const { tool, asked } = await setup({});
+    const result = await tool.run({ command: 'echo hi; echo err >&2; exit 3' }, { signal });
+    expect(asked).toEqual(['echo hi; echo err >&2; exit 3']);
+    expect(result).toMatchObject({ ok: false, code: 'EXIT_CODE', summary: 'exit 3' });
+    expect(result.message).toMatch(/^Exit code 3 \(\d+\.\d s\)\.\nhi\nerr$/);
+  });
+
+  it('a denial with a reason reaches the model; nothing runs', async () => {
+    const { tool, root } = await setup({}, { deny: 'use the Makefile' });
+    const result = await tool.run({ command: 'touch made' }, { signal });
+    expect(result.message).toBe(
+      'bash failed (DENIED_USER): the user did not run this command: use the Makefile',
+    );
+    await expect(readFile(join(root, 'made'))).rejects.toThrow();
+  });
+
+  it('a policy rule runs a command without asking; a deny rule refuses it', async () => {
+    const { tool, asked } = await setup({}, 'deny', [
+      { tool: 'bash', path: 'echo', action: 'allow' },
+      { tool: 'bash', path: 'rm', action: 'deny' },
+    ]);
+    expect((await tool.run({ command: 'echo ok' }, { signal })).ok).toBe(true);
+    expect((await tool.run({ command: 'rm -f x' }, { signal })).code).toBe('DENIED_POLICY');
+    expect(asked).toEqual([]);
+  });
+
+  it('reports the files the command created, changed and deleted, with their bytes before and after', async () => {
+    const { tool, reported } = await setup({ 'a.txt': 'old\n', 'gone.txt': 'bye\n', 'same.txt': 's' });
+    const result = await tool.run(
+      { command: 'printf "new\\n" > a.txt; rm gone.txt; echo hi > made.txt; touch same.txt' },
+      { signal },
+    );
+    expect(result.summary).toBe('exit 0 · 3 files changed');
+    expect(result.message).toContain(
+      'Files the command changed: a.txt (modified), gone.txt (deleted), made.txt (created).',
+    );
+    const changes = reported[0]!;
+    expect(
+      changes.map((c) => [c.relative, c.before?.toString() ?? c.before, c.after?.toString() ?? c.after]),
+    ).toEqual([
+      ['a.txt', 'old\n', 'new\n'],
+      ['gone.txt', 'bye\n', null],
+      ['made.txt', null, 'hi\n'],
+    ]);
+  });
+
+  it('an interrupt ends the whole process group', async () => {
+    const { tool } = await setup({});
+    const controller = new AbortController();
+    const started = tool.run({ command: 'sleep 30 & sleep 30; echo never' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const result = await started;
+    expect(result).toMatchObject({ ok: false, code: 'CANCELLED', summary: 'interrupted' });
+    expect(result.message).not.toContain('never');
+  });
+
+  it('a timeout ends the command', async () => {
+    const { tool } = await setup({});
+    const result = await tool.run({ command: 'sleep 30', timeout_ms: 100 }, { signal });
+    expect(result).toMatchObject({ ok: false, code: 'TIMEOUT', summary: 'timed out' });
+  });
+});
