@@ -19,6 +19,7 @@ const COMMANDS: Record<string, string> = {
   mcp: 'Run the MCP server (stdio by default, --http PORT for Streamable HTTP)',
   chat: 'A coding agent in your terminal: every change is a diff before it is a question',
   review: 'Serve the web review page for a root: other editgate processes send their changes to it',
+  proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
 };
 
 /**

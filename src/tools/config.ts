@@ -56,6 +56,8 @@ const configSchema = z.strictObject({
     .min(1)
     .max(MAX_STREAM_THRESHOLD, `at most ${MAX_STREAM_THRESHOLD} bytes (256 MiB)`)
     .optional(),
+  /** editgate proxy's word on particular tools of the servers it wraps; src/proxy/overrides.ts checks it. */
+  proxy: z.unknown().optional(),
 });
 
 export type EditgateConfig = z.infer<typeof configSchema>;

@@ -31,7 +31,7 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
   [/^npm pack(\s+#.*)?$/, 'rebuilds dist/ in place (prepack); test/package packs and installs the tarball'],
   [/^npm install --global \.\/editgate-\S+\.tgz/, 'test/package installs the tarball and runs its bin'],
   [/^npm install \/path\/to\/editgate\/editgate-\S+\.tgz/, 'test/package installs the tarball in an app'],
-  [/^claude mcp add editgate -- node /, 'mcp.test.ts starts the server it configures'],
+  [/^claude mcp add \S+ -- node /, 'mcp.test.ts starts the server it configures'],
   [/^ollama serve\b/, 'a model server of the reader’s own; test/agent runs chat against a local fake one'],
   [
     /^export (ANTHROPIC|OPENAI)_API_KEY=/,
