@@ -13,6 +13,7 @@ import { createEditTools, type EditTools } from '../tools/index.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
 import type { GlobalOptions } from './usage.js';
+import { openWebReview } from './web-review.js';
 
 /**
  * The tools as a CLI command uses them: the root's config applied, approval asked at the terminal (or
@@ -67,8 +68,9 @@ export async function openCliSession(
   // A dry run asks no one, so it opens no page.
   const web =
     !globals.yes && !options.dryRun && (globals.approve ?? config.config.approve) === 'web'
-      ? await openWebReview(globals, options.command ?? 'editgate', person?.output ?? process.stderr)
+      ? await openWebReview(globals, options.command ?? 'editgate')
       : undefined;
+  if (web) (person?.output ?? process.stderr).write(`${web.announcement.join('\n')}\n`);
   const approve: Approver = globals.yes
     ? () => 'once' as const
     : web
@@ -120,31 +122,6 @@ export async function openCliSession(
       void web?.close();
     },
   };
-}
-
-/** Starts (or finds, from `editgate review`) the review page and tells the person where it is. */
-async function openWebReview(globals: GlobalOptions, command: string, output: NodeJS.WritableStream) {
-  // Loaded only here: commands that ask in the terminal never pay for the web layer.
-  const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
-    import('../web/web-approval.js'),
-    import('../web/open-browser.js'),
-  ]);
-  const web = await openWebApproval({
-    root: globals.root,
-    stateDir: defaultStateDir(),
-    source: `${command} (pid ${process.pid})`,
-    warn: (message) => output.write(`editgate: ${message}\n`),
-  });
-  output.write(
-    web.sharedWith === undefined
-      ? `Review changes in your browser: ${web.url}\n`
-      : `Changes go to the review page of editgate review (pid ${web.sharedWith}): ${web.url}\n`,
-  );
-  if (globals.open) {
-    const failed = await openInBrowser(web.url);
-    if (failed) output.write(`editgate: ${failed}; open the link above yourself.\n`);
-  }
-  return web;
 }
 
 function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
+import { answerOnPage, LINK } from '../web/page-api.js';
 import { http } from '../web/review-fixture.js';
 import { type PtyRun, spawnCli } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
@@ -69,39 +70,6 @@ function start(
       }),
     exited: new Promise((resolve) => child.on('close', (code) => resolve(code))),
   };
-}
-
-const LINK = /(http:\/\/127\.0\.0\.1:(\d+))\/\?token=[A-Za-z0-9_-]{43}/;
-
-/** Signs in with the printed link and answers the first waiting change through the page's API. */
-async function answerOnPage(link: string, decision: Record<string, unknown>) {
-  const url = new URL(link);
-  const port = Number(url.port);
-  const signIn = await http(port, { path: url.pathname + url.search });
-  const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
-  const { nonce } = (await http(port, { path: '/api/session', headers: { Cookie: cookie } })).json() as {
-    nonce: string;
-  };
-  let change: { id: string; hash: string } | undefined;
-  while (!change) {
-    const { changes } = (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json() as {
-      changes: Array<{ id: string; hash: string; status: string }>;
-    };
-    change = changes.find((entry) => entry.status === 'pending');
-    if (!change) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const answer = await http(port, {
-    method: 'POST',
-    path: `/api/changes/${change.id}/decision`,
-    headers: {
-      Cookie: cookie,
-      Origin: url.origin,
-      'X-Editgate-Nonce': nonce,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ hash: change.hash, ...decision }),
-  });
-  return { answer, list: () => http(port, { path: '/api/changes', headers: { Cookie: cookie } }) };
 }
 
 /** `editgate edit --approve web` in a real terminal, once its question is on the screen. */

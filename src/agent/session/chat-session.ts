@@ -53,6 +53,8 @@ export interface ChatSessionOptions {
   /** Approve every change and command without asking (each diff still shown). */
   yes: boolean;
   frontEnd: SessionFrontEnd;
+  /** Who answers questions about changes instead of the front end alone (--approve web: the page too). */
+  approve?: Approver;
   store?: SessionStore;
   /** Tests: force the JavaScript grep. */
   ripgrep?: boolean;
@@ -113,7 +115,7 @@ export class ChatSession {
     this.editTools = createEditTools({
       ...config,
       root: scope.root,
-      approve: options.yes ? () => 'once' : frontEnd.approve,
+      approve: options.yes ? () => 'once' : (options.approve ?? frontEnd.approve),
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
       onPreview: async (proposal: Proposal, screening: Screening) => {
