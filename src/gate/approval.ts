@@ -1,5 +1,6 @@
 import type { Diff } from '../core/diff.js';
 import { cancelledError } from '../core/errors.js';
+import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Proposal, ProposedFile } from './proposal.js';
 
 /**
@@ -26,6 +27,22 @@ export interface ApprovalRequest {
   texts?: { before: string; after: string };
   /** What the person must know about the change (e.g. that it is large). Always shown with the diff. */
   note?: string;
+  /** The file the change was computed from (absent for a read question); see ApprovalBase. */
+  base?: ApprovalBase;
+}
+
+/**
+ * Where a change's file is and which version of it the diff was made from, so a front end that keeps the
+ * question open (the web review page) can tell, while the person decides, that the file changed and the
+ * change can no longer be written. The gate checks again under the lock before writing, whatever a front
+ * end concludes.
+ */
+export interface ApprovalBase {
+  /** Canonical absolute path (with several roots, inside its own root). */
+  absolutePath: string;
+  /** The version the change was computed from (a content hash, or a huge file's stat token); null when
+   * the file did not exist. */
+  fingerprint: Fingerprint | null;
 }
 
 /** One file of a change as a person judges it. */
@@ -40,6 +57,8 @@ export interface ApprovalFile {
   texts?: { before: string; after: string };
   /** What the person must know about this file's change (e.g. how its diff is shown). */
   note?: string;
+  /** The file this change was computed from. */
+  base?: ApprovalBase;
 }
 
 /**
@@ -83,6 +102,7 @@ export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
   };
   if (proposal.texts) request.texts = proposal.texts;
   if (proposal.note) request.note = proposal.note;
+  request.base = baseOf(proposal.files[0]!);
   if (proposal.files.length > 1) request.files = proposal.files.map(approvalFileOf);
   return request;
 }
@@ -97,7 +117,13 @@ function approvalFileOf(file: ProposedFile): ApprovalFile {
   };
   if (file.texts) out.texts = file.texts;
   if (file.note) out.note = file.note;
+  out.base = baseOf(file);
   return out;
+}
+
+function baseOf(file: ProposedFile): ApprovalBase {
+  const { base } = file.change;
+  return { absolutePath: file.change.path, fingerprint: base.exists ? base.fingerprint : null };
 }
 
 function shownKind(file: { kind: ProposedFile['kind'] }): ApprovalFile['kind'] {

@@ -24,6 +24,7 @@ export function filesOf(request: ApprovalRequest): ReviewFile[] {
     stats: request.stats,
   };
   if (request.texts) file.texts = request.texts;
+  if (request.base) file.base = request.base;
   const binary = (request as { binary?: ReviewFile['binary'] }).binary;
   if (binary) file.binary = binary;
   return [file];

@@ -9,7 +9,7 @@ import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
-import { type StaleWatch, watchForChanges } from './stale-watch.js';
+import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
 
 export type ReviewStatus = 'pending' | 'stale' | 'answered' | 'withdrawn';
 
@@ -244,11 +244,15 @@ export class ReviewQueue {
 
   private startWatching(entry: Entry): void {
     const { item } = entry;
-    const paths = item.files
-      .map((file) => this.options.locate(file.path))
-      .filter((path): path is string => !!path);
-    if (paths.length === 0) return;
-    watchForChanges(paths, () => {
+    // Where each file is and the version its diff was made from, as the gate said (with several roots, a
+    // file may be under any of them); a request without a base is located under the page's root.
+    const files = item.files.flatMap((file): WatchedFile[] => {
+      if (file.base) return [{ path: file.base.absolutePath, base: file.base.fingerprint }];
+      const path = this.options.locate(file.path);
+      return path ? [{ path }] : [];
+    });
+    if (files.length === 0) return;
+    watchForChanges(files, () => {
       if (item.status !== 'pending') return;
       item.status = 'stale';
       item.statusNote = 'The file changed on disk after this diff was made, so it can no longer be approved.';

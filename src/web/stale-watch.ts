@@ -1,41 +1,70 @@
 /**
- * Whether the files of a pending change still hold what its diff was made from. The fingerprint is taken
- * when the change reaches the page (right after the gate computed it); a change on disk after that (seen
- * by a folder watch, and by a check every second in case the watch misses it, and again before any
- * approval is accepted) makes the change stale. A changed mtime with the same content is not a change.
- * The gate checks the file again before writing, whatever this says: this is what the page shows.
+ * Whether the files of a pending change still hold what its diff was made from. The gate says which version
+ * that was (the request's base: a content hash, or a huge file's stat token); a change on disk (seen by a
+ * folder watch, and by a check every second in case the watch misses it, and again before any approval is
+ * accepted) makes the change stale, even one made before the change reached the page. A changed mtime with
+ * the same content is not a change. Without a base (a request from an older sender) the file as it is when
+ * the change arrives is the baseline. The gate checks the file again before writing, whatever this says:
+ * this is what the page shows.
  */
 import { createHash } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import {
+  type Fingerprint as BaseFingerprint,
+  isStatFingerprint,
+  statToken,
+} from '../workspace/fingerprint.js';
 
-interface Fingerprint {
+/** A file of a pending change, and the version its diff was made from (null: it did not exist). */
+export interface WatchedFile {
+  path: string;
+  base?: BaseFingerprint | null;
+}
+
+/** What a file holds now, as much as telling it from its base needs. */
+interface Seen {
   exists: boolean;
   size: number;
   mtimeMs: number;
-  /** Content hash; undefined for files too large to hash quickly (their size and mtime decide). */
+  /** sha256 of the content; undefined for files too large to hash quickly (size and mtime decide). */
   hash?: string;
+  /** The stat token (device, inode, size, times), compared with a huge file's base. */
+  token?: string;
 }
 
 const HASH_LIMIT = 64 * 1024 * 1024;
 const CHECK_EVERY_MS = 1000;
 
-async function fingerprint(path: string): Promise<Fingerprint> {
+async function look(path: string): Promise<Seen> {
   try {
-    const info = await stat(path);
-    const print: Fingerprint = { exists: true, size: info.size, mtimeMs: info.mtimeMs };
-    if (info.isFile() && info.size <= HASH_LIMIT)
-      print.hash = createHash('sha256')
+    const info = await stat(path, { bigint: true });
+    const seen: Seen = {
+      exists: true,
+      size: Number(info.size),
+      mtimeMs: Number(info.mtimeMs),
+      token: statToken(info),
+    };
+    if (info.isFile() && info.size <= BigInt(HASH_LIMIT))
+      seen.hash = createHash('sha256')
         .update(await readFile(path))
         .digest('hex');
-    return print;
+    return seen;
   } catch {
     return { exists: false, size: 0, mtimeMs: 0 };
   }
 }
 
-function sameContent(a: Fingerprint, b: Fingerprint): boolean {
+/** The file still is the version its change was computed from. */
+function unchangedSinceBase(base: BaseFingerprint | null, now: Seen): boolean {
+  if (base === null) return !now.exists;
+  if (!now.exists || now.size !== base.size) return false;
+  if (isStatFingerprint(base)) return now.token === base.hash;
+  return now.hash === undefined ? now.mtimeMs === base.mtimeMs : now.hash === base.hash;
+}
+
+function sameContent(a: Seen, b: Seen): boolean {
   if (a.exists !== b.exists) return false;
   if (!a.exists) return true;
   if (a.size !== b.size) return false;
@@ -49,18 +78,26 @@ export interface StaleWatch {
   stop(): void;
 }
 
-/** Watches `paths` (absolute) and calls `onStale` once with the first that changes. */
+/** Watches the files (absolute paths) and calls `onStale` once with the first that changes. */
 export async function watchForChanges(
-  paths: readonly string[],
+  files: readonly WatchedFile[],
   onStale: (path: string) => void,
 ): Promise<StaleWatch> {
-  const baseline = await Promise.all(paths.map(fingerprint));
+  const paths = files.map((file) => file.path);
+  // Each file's test: against the base the gate gave, else against what it holds on arrival.
+  const unchanged = await Promise.all(
+    files.map(async (file): Promise<(now: Seen) => boolean> => {
+      if (file.base !== undefined) return (now) => unchangedSinceBase(file.base!, now);
+      const arrival = await look(file.path);
+      return (now) => sameContent(arrival, now);
+    }),
+  );
   let stopped = false;
   let reported = false;
   const check = async (): Promise<string | undefined> => {
     for (let i = 0; i < paths.length; i++) {
-      const now = await fingerprint(paths[i]!);
-      if (!sameContent(baseline[i]!, now)) {
+      const now = await look(paths[i]!);
+      if (!unchanged[i]!(now)) {
         if (!reported && !stopped) {
           reported = true;
           onStale(paths[i]!);

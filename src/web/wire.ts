@@ -33,6 +33,18 @@ const diffSchema = z.object({
 const stats = z.object({ added: count, removed: count });
 const texts = z.object({ before: z.string(), after: z.string() });
 const path = z.string().min(1).max(4096);
+/** Where the file is and the version the diff was made from (stale detection on the page). */
+const base = z.object({
+  absolutePath: path,
+  fingerprint: z
+    .object({
+      size: count,
+      mtimeMs: z.number(),
+      hash: z.string().max(200),
+      stat: z.string().max(200).optional(),
+    })
+    .nullable(),
+});
 
 const fileSchema = z.object({
   path,
@@ -42,6 +54,7 @@ const fileSchema = z.object({
   stats,
   texts: texts.optional(),
   note: z.string().optional(),
+  base: base.optional(),
 });
 
 export const approvalRequestSchema = z.object({
@@ -56,6 +69,7 @@ export const approvalRequestSchema = z.object({
   files: z.array(fileSchema).optional(),
   texts: texts.optional(),
   note: z.string().optional(),
+  base: base.optional(),
 });
 
 const edited = z.record(z.string(), z.string());

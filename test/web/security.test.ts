@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createEditTools } from '../../src/index.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
+import { startReviewServer } from '../../src/web/review-server.js';
+import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { http, reviewWorkspace, signIn } from './review-fixture.js';
 
 const FILE = { 'app.ts': 'const a = 1;\n' };
@@ -244,5 +247,79 @@ describe('the route other processes send changes to', () => {
     expect((await http(server.port, { method: 'POST', path: '/api/submit', headers, body })).status).toBe(
       404,
     );
+  });
+});
+
+describe('a change whose file changed before the page got it', () => {
+  it('is stale on arrival (the page compares with the version the diff was made from), nothing written', async () => {
+    const ws = await makeWorkspace({ 'app.ts': 'const a = 1;\n' });
+    const server = await startReviewServer({ root: ws.root, source: 'the test' });
+    try {
+      // Between the gate computing the diff and the page receiving it, someone saves the file.
+      const tools = createEditTools({
+        root: ws.root,
+        approve: async (request, context) => {
+          await ws.put('app.ts', 'const a = 100;\n');
+          return server.ask(request, context?.signal ? { signal: context.signal } : {});
+        },
+      });
+      await tools.execute('read_file', { file_path: 'app.ts' });
+      const result = tools.execute('edit_file', {
+        file_path: 'app.ts',
+        old_string: 'a = 1',
+        new_string: 'a = 2',
+      });
+      const id = await new Promise<string>((resolve) => {
+        const listed = server.queue.list()[0];
+        if (listed) resolve(listed.id);
+        else server.queue.subscribe((event) => resolve(event.item.id));
+      });
+      while (server.queue.get(id)!.status === 'pending')
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.queue.get(id)!.status).toBe('stale');
+      const person = await signIn(server);
+      const answer = await person.decide(id, { hash: server.queue.get(id)!.hash, decision: 'once' });
+      expect(answer.status).toBe(409);
+      expect((await person.decide(id, { hash: server.queue.get(id)!.hash, decision: 'deny' })).status).toBe(
+        200,
+      );
+      expect(await result).toMatchObject({ ok: false, code: 'DENIED_USER' });
+      expect(await ws.text('app.ts')).toBe('const a = 100;\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with several roots, a file under the second root is watched where it is', async () => {
+    const first = await makeWorkspace({ 'one.txt': 'one\n' });
+    const second = await makeWorkspace({ 'two.txt': 'two\n' });
+    const server = await startReviewServer({ root: first.root, source: 'the test' });
+    try {
+      const tools = createEditTools({
+        root: [first.root, second.root],
+        approve: (request) => server.ask(request),
+      });
+      const path = `${second.root}/two.txt`;
+      await tools.execute('read_file', { file_path: path });
+      const result = tools.execute('write_file', { file_path: path, content: 'TWO\n' });
+      const id = await new Promise<string>((resolve) => {
+        const listed = server.queue.list()[0];
+        if (listed) resolve(listed.id);
+        else server.queue.subscribe((event) => resolve(event.item.id));
+      });
+      expect(server.queue.get(id)!.status).toBe('pending');
+      await second.put('two.txt', 'changed\n');
+      while (server.queue.get(id)!.status === 'pending')
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.queue.get(id)!.status).toBe('stale');
+      const person = await signIn(server);
+      expect((await person.decide(id, { hash: server.queue.get(id)!.hash, decision: 'deny' })).status).toBe(
+        200,
+      );
+      expect((await result).ok).toBe(false);
+      expect(await second.text('two.txt')).toBe('changed\n');
+    } finally {
+      await server.close();
+    }
   });
 });
