@@ -13,7 +13,10 @@ export interface OpenedWebReview extends WebApproval {
  * opens it in the browser. Nothing is written here: the caller shows the announcement where its person
  * reads (the terminal, standard error, or the chat's transcript).
  */
-export async function openWebReview(globals: GlobalOptions, command: string): Promise<OpenedWebReview> {
+export async function openWebReview(
+  globals: Pick<GlobalOptions, 'root' | 'open'>,
+  command: string,
+): Promise<OpenedWebReview> {
   // Loaded only here: commands that ask in the terminal never pay for the web layer.
   const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
     import('../web/web-approval.js'),

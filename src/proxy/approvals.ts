@@ -1,7 +1,8 @@
 /**
  * Who the proxy asks, and how. In order of preference: the client, through MCP elicitation (a form with the
  * diff, or the card); the terminal the proxy was started from, when there is one (the CLI passes it in); and
- * when neither can be asked, a refusal that says why: never an allow.
+ * when neither can be asked, a refusal that says why: never an allow. With --approve web, writes are asked
+ * on the web review page (the CLI opens it) and cards, which are not diffs, at the terminal or the client.
  */
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
@@ -9,8 +10,11 @@ import { currentCall } from './call-context.js';
 import { type CardDecision, type CardRequest, cardText } from './card.js';
 import { capLines, visibleText } from './visible-text.js';
 
-/** --approve: auto (elicitation, else the terminal, else refuse), or one channel only, or policy rules alone. */
-export const APPROVE_MODES = ['auto', 'elicit', 'terminal', 'policy'] as const;
+/**
+ * --approve: auto (elicitation, else the terminal, else refuse), or one channel only, web (writes on the
+ * review page), or policy rules alone.
+ */
+export const APPROVE_MODES = ['auto', 'elicit', 'terminal', 'web', 'policy'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
 
 /** The person at the terminal editgate proxy was started from (built by the CLI from src/terminal). */
@@ -32,14 +36,18 @@ export interface ChannelOptions {
   clientCanElicit: () => boolean;
   elicit: Elicit;
   terminal?: TerminalChannel;
+  /** --approve web: the review page's approver (opened by the CLI: the proxy does not import the web layer). */
+  web?: Approver;
   /** The upstream server as the person knows it. */
   server: string;
   timeoutMs: number;
 }
 
+export type ChannelName = 'elicit' | 'terminal' | 'web' | 'none';
+
 export interface Approvals {
-  /** Where questions go: 'elicit', 'terminal' or 'none'; and why, for the log. */
-  channel(): { name: 'elicit' | 'terminal' | 'none'; why: string };
+  /** Where questions about writes (or, with 'card', about other calls) go, and why, for the log. */
+  channel(subject?: 'write' | 'card'): { name: ChannelName; why: string };
   /** The gate's Approver: a diff, or a read the policy asks about. */
   change: Approver;
   card(request: CardRequest): Promise<CardDecision>;
@@ -162,9 +170,24 @@ function noOne(mode: ApproveMode, why: string): string {
 }
 
 export function createApprovals(options: ChannelOptions): Approvals {
-  const channel = (): { name: 'elicit' | 'terminal' | 'none'; why: string } => {
+  const channel = (subject: 'write' | 'card' = 'write'): { name: ChannelName; why: string } => {
     const canElicit = options.clientCanElicit();
     if (options.mode === 'policy') return { name: 'none', why: 'chosen with --approve policy' };
+    if (options.mode === 'web') {
+      if (subject === 'write') {
+        return options.web
+          ? { name: 'web', why: 'chosen with --approve web' }
+          : { name: 'none', why: 'the web review page is not open' };
+      }
+      // The page shows diffs; a card (a call that is not a recognised write) is asked where it can be.
+      if (options.terminal)
+        return { name: 'terminal', why: 'calls other than writes are asked at the terminal' };
+      if (canElicit) return { name: 'elicit', why: 'calls other than writes are asked through the client' };
+      return {
+        name: 'none',
+        why: 'the web review page shows only file writes, and there is neither a terminal nor a client with elicitation for other calls',
+      };
+    }
     if (options.mode !== 'terminal' && canElicit)
       return { name: 'elicit', why: 'the client supports elicitation' };
     if (options.mode !== 'elicit' && options.terminal) {
@@ -191,8 +214,9 @@ export function createApprovals(options: ChannelOptions): Approvals {
 
   return {
     channel,
-    async change(request) {
+    async change(request, context) {
       const { name, why } = channel();
+      if (name === 'web') return askOnPage(options.web!, request, context?.signal ?? currentCall()?.signal);
       if (name === 'terminal') return options.terminal!.change(request);
       if (name === 'none') return { deny: noOne(options.mode, why) };
       const choices = request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
@@ -203,7 +227,7 @@ export function createApprovals(options: ChannelOptions): Approvals {
       }
     },
     async card(request) {
-      const { name, why } = channel();
+      const { name, why } = channel('card');
       if (name === 'terminal') return options.terminal!.card(request);
       if (name === 'none') return { deny: noOne(options.mode, why) };
       const choices = cardChoices(request);
@@ -214,4 +238,25 @@ export function createApprovals(options: ChannelOptions): Approvals {
       }
     },
   };
+}
+
+/**
+ * A write asked on the web review page. The upstream server writes what the model's call says, so a
+ * person's own version of the new text cannot be what is written: the page is given the diff without the
+ * texts, which offers no editing (unchanged regions then stay collapsed), and an edited answer that comes
+ * anyway is a denial that says so.
+ */
+async function askOnPage(
+  web: Approver,
+  request: ApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<Decision> {
+  const { texts: _texts, ...shown } = request;
+  const decision = await web(shown, signal ? { signal } : {});
+  if (typeof decision === 'object' && 'edited' in decision) {
+    return {
+      deny: 'the user answered with their own version of the new text, which a proxied server cannot write (it writes what the call says), so nothing was done. Ask the user what to write',
+    };
+  }
+  return decision;
 }

@@ -22,6 +22,7 @@ import {
   SetLevelRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Approver } from '../gate/approval.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 import { type ApproveMode, createApprovals, type TerminalChannel } from './approvals.js';
 import { ToolCatalog } from './catalog.js';
@@ -49,6 +50,8 @@ export interface ProxyOptions {
   approve: ApproveMode;
   /** The person at the terminal the proxy was started from, when there is one. */
   terminal?: TerminalChannel;
+  /** --approve web: the review page's approver, for writes (the CLI opens the page). */
+  web?: Approver;
   /** How long a question waits for its answer before counting as a no. Default 10 minutes. */
   approvalTimeoutMs?: number;
   /** Built-in adapters (default: the reference filesystem server's). */
@@ -180,6 +183,7 @@ export async function openProxySession(
     clientCanElicit: () => Boolean(downstream.getClientCapabilities()?.elicitation?.form),
     elicit: (params, requestOptions) => downstream.elicitInput(params, requestOptions),
     ...(options.terminal ? { terminal: options.terminal } : {}),
+    ...(options.web ? { web: options.web } : {}),
     server: serverName,
     timeoutMs: options.approvalTimeoutMs ?? 10 * 60_000,
   });

@@ -277,7 +277,7 @@ export class ToolCallHandler {
       return forward();
     }
     const reason = typeof decision === 'object' ? decision.deny.trim() : '';
-    const asked = approvals.channel().name !== 'none';
+    const asked = approvals.channel('card').name !== 'none';
     await writeGate.auditCall(tool, paths, {
       decision: 'deny',
       decidedBy: asked ? 'user' : 'policy',

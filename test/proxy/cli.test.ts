@@ -18,6 +18,7 @@ import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ensureBuilt, MAIN } from '../built-cli.js';
+import { answerOnPage, LINK, listedChanges, pendingPageHtml } from '../web/page-api.js';
 import { FILESYSTEM_SERVER, onCleanup, workspace } from './helpers.js';
 
 const run = promisify(execFile);
@@ -192,7 +193,7 @@ describe('the command line', () => {
     [['--upstream', 'http://x/mcp', '--', 'node'], 'give either --upstream URL or -- COMMAND, not both'],
     [
       ['--approve', 'maybe', '--', 'node'],
-      '--approve must be one of auto, elicit, terminal, policy (got "maybe")',
+      '--approve must be one of auto, elicit, terminal, web, policy (got "maybe")',
     ],
     [['server.js'], "unexpected server.js: the server's command goes after --"],
   ])('%j is refused (exit 2) with what to do', async (args, message) => {
@@ -222,5 +223,42 @@ describe('the command line', () => {
     );
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toContain('proxy.tools.0: give exactly one of');
+  });
+});
+
+describe('editgate proxy --approve web', () => {
+  it('asks about a write on the review page (its link logged), without offering edits; the page’s answer counts', async () => {
+    const { root, state } = workspace({ 'notes.md': '# Notes\n' });
+    // A client that could show a form: with --approve web it is still never asked about a write.
+    const proxy = await startProxy(
+      ['--root', root, '--approve', 'web', '--', process.execPath, FILESYSTEM_SERVER, root],
+      state,
+      ['Allow once'],
+    );
+    while (!LINK.test(proxy.stderr())) await new Promise((resolve) => setTimeout(resolve, 20));
+    const link = LINK.exec(proxy.stderr())![0];
+    expect(proxy.stderr()).toContain(`Review changes in your browser: ${link}`);
+
+    const denied = proxy.call('write_file', { path: join(root, 'notes.md'), content: '# Notes\n\n- one\n' });
+    // The page gets the diff without the texts: no Edit button, so no version of the person's that the
+    // server could not write.
+    const html = await pendingPageHtml(link);
+    expect(html).toContain('notes.md');
+    expect(html).toContain('class="file"');
+    expect(html).not.toContain('class="edit"');
+    const { answer } = await answerOnPage(link, { decision: 'deny', reason: 'not now' });
+    expect(answer.status).toBe(200);
+    const result = await denied;
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('not now');
+    expect(readFileSync(join(root, 'notes.md'), 'utf8')).toBe('# Notes\n');
+    expect(proxy.questions).toEqual([]);
+
+    expect((await listedChanges(link))[0]).toMatchObject({ status: 'answered' });
+
+    const allowed = proxy.call('write_file', { path: join(root, 'notes.md'), content: '# Notes\n\n- two\n' });
+    expect((await answerOnPage(link, { decision: 'once' })).answer.status).toBe(200);
+    expect((await allowed).isError).toBe(false);
+    expect(readFileSync(join(root, 'notes.md'), 'utf8')).toBe('# Notes\n\n- two\n');
   });
 });

@@ -23,6 +23,20 @@ export async function listedChanges(link: string): Promise<Array<Record<string, 
   >;
 }
 
+/** The page as the browser gets it with the first waiting change open (waits for one to arrive). */
+export async function pendingPageHtml(link: string): Promise<string> {
+  const { port, cookie } = await signInWith(link);
+  for (;;) {
+    const { changes } = (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json() as {
+      changes: Array<{ id: string; status: string }>;
+    };
+    const pending = changes.find((entry) => entry.status === 'pending');
+    if (pending)
+      return (await http(port, { path: `/?change=${pending.id}`, headers: { Cookie: cookie } })).body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Signs in with the printed link and answers the first waiting change through the page's API. */
 export async function answerOnPage(link: string, decision: Record<string, unknown>) {
   const { url, port, cookie } = await signInWith(link);

@@ -14,6 +14,7 @@ import { createEditTools } from '../../tools/index.js';
 import { proxyTerminal } from '../proxy-terminal.js';
 import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
+import { openWebReview } from '../web-review.js';
 
 const HELP = `Usage: editgate proxy [--root DIR]... [options] -- COMMAND [ARGS...]
        editgate proxy [--root DIR]... [options] --upstream URL
@@ -41,9 +42,12 @@ Options:
                            auto      the client (MCP elicitation) if it can show a form, else the
                                      terminal editgate was started from, else every write is refused
                            elicit    the client only       terminal  the terminal only
+                           web       writes on the web review page (its link is logged; --open opens
+                                     it); other calls at the terminal, else the client
                            policy    no one: only what the config's "allow" rules cover goes ahead
   --config FILE          use this config file instead of ROOT/editgate.config.json
   --log-level LEVEL      stderr logging: debug, info, warning, error (default info)
+  --open                 with --approve web, open the review page in your browser
   --no-color, --theme THEME   for questions at the terminal (dark, light or auto)
   -h, --help             show this help
 
@@ -103,13 +107,15 @@ interface Parsed {
   logLevel: ProxyLogLevel;
   config?: string;
   display: { noColor: boolean; theme: 'dark' | 'light' | 'auto' };
+  /** --open: with --approve web, open the review page in the browser. */
+  open: boolean;
 }
 
 function parse(args: string[]): Parsed | 'help' {
   const split = args.indexOf('--');
   const command = split === -1 ? [] : args.slice(split + 1);
   const { roots, rest } = takeRoots(split === -1 ? args : args.slice(0, split));
-  const line = parseCommandLine(rest, OPTIONS, ['config', 'no-color', 'theme']);
+  const line = parseCommandLine(rest, OPTIONS, ['config', 'no-color', 'theme', 'open']);
   if (line.help) return 'help';
   if (line.positionals.length > 0) {
     throw new UsageError(
@@ -156,6 +162,7 @@ function parse(args: string[]): Parsed | 'help' {
     logLevel: logLevel as ProxyLogLevel,
     ...(line.globals.config ? { config: line.globals.config } : {}),
     display: { noColor: line.globals.noColor, theme: line.globals.theme },
+    open: line.globals.open,
   };
 }
 
@@ -190,8 +197,16 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
 
+  // With --approve web the terminal still asks about calls other than writes (the page shows diffs only).
   const terminal =
-    parsed.approve === 'auto' || parsed.approve === 'terminal' ? proxyTerminal(parsed.display) : undefined;
+    parsed.approve === 'auto' || parsed.approve === 'terminal' || parsed.approve === 'web'
+      ? proxyTerminal(parsed.display)
+      : undefined;
+  let web: Awaited<ReturnType<typeof openWebReview>> | undefined;
+  if (parsed.approve === 'web') {
+    web = await openWebReview({ root: parsed.roots[0]!, open: parsed.open }, 'editgate proxy');
+    for (const line of web.announcement) log('info', line.replace(/^editgate: /, ''));
+  }
   const transport = new StdioServerTransport(process.stdin, process.stdout);
   const running = await serveProxy(transport, {
     upstream: parsed.upstream,
@@ -201,6 +216,7 @@ export async function run(args: string[]): Promise<number> {
     stateDir: config.options.stateDir ?? defaultStateDir(),
     approve: parsed.approve,
     ...(terminal ? { terminal } : {}),
+    ...(web ? { web: web.ask } : {}),
     log,
   });
   log(
@@ -219,5 +235,6 @@ export async function run(args: string[]): Promise<number> {
   for (const [emitter, event] of endings) emitter.once(event, stop);
   await running.closed;
   for (const [emitter, event] of endings) emitter.off(event, stop);
+  await web?.close();
   return 0;
 }
