@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { visibleForm } from '../core/visible-form.js';
 
 /**
  * Text as a terminal shows it: a sequence of cells, one per grapheme, each with its display width and the
@@ -18,29 +19,11 @@ export interface Cell {
   control?: boolean;
 }
 
-const INVISIBLE = new Set([
-  0x200b, 0x2028, 0x2029, 0x2060, 0xfeff, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
-  0x2069,
-]);
-
 let segmenter: Intl.Segmenter | undefined;
 
 function graphemes(text: string): Iterable<{ segment: string; index: number }> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return segmenter.segment(text);
-}
-
-/** How a single grapheme is shown, or undefined when it is shown as itself. */
-function visibleForm(grapheme: string): string | undefined {
-  if (grapheme.length > 2) return undefined;
-  const code = grapheme.codePointAt(0)!;
-  if (grapheme.length === 1 || code > 0xffff) {
-    if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟ (␛ for ESC, ␍ for CR)
-    if (code === 0x7f) return '\u2421'; // ␡
-    if (code >= 0x80 && code < 0xa0) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    if (INVISIBLE.has(code)) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-  }
-  return undefined;
 }
 
 /**

@@ -1,5 +1,10 @@
 import type { ModelMessage } from 'ai';
-import { type ApprovalRequest, approvalRequestFor, type Decision } from '../../gate/approval.js';
+import {
+  type ApprovalRequest,
+  approvalRequestFor,
+  type Decision,
+  denialReason,
+} from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { type ColorLevel, detectColorLevel, paint } from '../../terminal/colors.js';
 import type { Key, KeyReader } from '../../terminal/keys.js';
@@ -394,6 +399,8 @@ export class ChatApp implements SessionFrontEnd {
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
     this.print([toolLine(proposal.tool, proposal.path, undefined, look), ...diff]);
     if (proposal.note) this.print(noteLines(proposal.note, look));
+    if (reason === 'edited')
+      this.print(noteLines('Approved with your own version: this is what is written.', look));
     if (this.current) {
       this.current.previewed = true;
       this.current.reason = reason;
@@ -637,13 +644,15 @@ export function changeOutcome(
           ? 'allowed earlier this session'
           : state.reason === 'yes'
             ? '--yes'
-            : typeof state.decision === 'string'
-              ? (DECIDED_BY[state.decision] ?? 'you')
-              : 'you';
+            : state.reason === 'edited'
+              ? 'you: your own version'
+              : typeof state.decision === 'string'
+                ? (DECIDED_BY[state.decision] ?? 'you')
+                : 'you';
     return `applied (${by})`;
   }
   if (result.code === 'DENIED_USER') {
-    const reason = typeof state.decision === 'object' ? state.decision.deny : undefined;
+    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
     return reason ? `denied (you): ${reason}` : 'denied (you)';
   }
   if (result.code === 'STALE')
@@ -653,7 +662,7 @@ export function changeOutcome(
 
 function commandOutcome(result: AgentToolResult, state: { decision?: Decision }): string {
   if (result.code === 'DENIED_USER') {
-    const reason = typeof state.decision === 'object' ? state.decision.deny : undefined;
+    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
     return reason ? `not run (you): ${reason}` : 'not run (you)';
   }
   if (result.code === 'DENIED_POLICY') return 'not run (policy rule)';

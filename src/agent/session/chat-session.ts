@@ -32,7 +32,7 @@ import { type LoadedSession, SessionStore } from './session-store.js';
  * One chat: the model, the conversation, the tools over the workspace, and what the turns changed. The
  * front end (the REPL, or -p) supplies how changes are shown and asked about; everything else is here.
  */
-export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes';
+export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited';
 
 export interface SessionFrontEnd {
   /** A file change was computed: its diff is shown whether or not it is asked about. */
@@ -124,7 +124,14 @@ export class ChatSession {
             proposal.texts ? (proposal.kind === 'create' ? null : proposal.texts.before) : undefined,
           );
         }
-        const reason: PreviewReason = screening.ask ? (options.yes ? 'yes' : 'ask') : screening.approvedBy;
+        // After the person approved their own version, the gate shows what is written: that version.
+        const reason: PreviewReason = screening.ask
+          ? options.yes
+            ? 'yes'
+            : 'ask'
+          : screening.approvedBy === 'user'
+            ? 'edited'
+            : screening.approvedBy;
         await frontEnd.preview(proposal, reason);
       },
     });
