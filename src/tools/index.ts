@@ -11,6 +11,7 @@ import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
+import { applyPatchTool } from './apply-patch.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { inputObject, parseInput } from './input.js';
@@ -98,6 +99,7 @@ const TOOLS: ToolSpec<any>[] = [
   editFileTool,
   multiEditTool,
   editLinesTool,
+  applyPatchTool,
   undoEditTool,
 ];
 

@@ -165,6 +165,38 @@ export class Workspace {
   }
 
   /**
+   * The change that deletes an existing file (a patch's `*** Delete File`); FILE_NOT_FOUND when there is
+   * none. A huge file's deletion is not diffed line by line.
+   */
+  async remove(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
+    throwIfCancelled(options.signal);
+    const file = resolved.exists ? await this.openStreamed(resolved) : null;
+    if (file) {
+      try {
+        if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
+        const base = { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
+        return deletion(resolved, base, undefined, 'record');
+      } finally {
+        await file.close();
+      }
+    }
+    const base = await readSnapshot(resolved.absolute, {
+      display: resolved.relative,
+      known: this.ledger.get(resolved.absolute)?.fingerprint,
+    });
+    if (!base.exists) {
+      throw new EditgateError(
+        'FILE_NOT_FOUND',
+        `${resolved.relative} does not exist, so it cannot be deleted. Check the path (it is relative to the workspace root).`,
+        { path: resolved.relative },
+      );
+    }
+    if (options.requireRead)
+      this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
+    return deletion(resolved, base, base.text, 'record');
+  }
+
+  /**
    * The change that puts back the content from before editgate's latest change to the file, if the file
    * still is what editgate wrote (else STALE). History steps back when it is committed.
    */
@@ -342,8 +374,13 @@ function streamedChange(
   return change;
 }
 
-/** The undo of a creation: the file goes. `before` is its text when it is held in memory. */
-function deletion(resolved: ResolvedPath, base: CommitBase, before?: string): FileChange {
+/** A file's deletion (by default the undo of its creation). `before` is its text when held in memory. */
+function deletion(
+  resolved: ResolvedPath,
+  base: CommitBase,
+  before?: string,
+  history: FileChange['history'] = 'step-back',
+): FileChange {
   const change: FileChange = {
     resolved,
     path: resolved.absolute,
@@ -354,7 +391,7 @@ function deletion(resolved: ResolvedPath, base: CommitBase, before?: string): Fi
     // A huge file's deletion is not diffed line by line: its text was never read.
     diff:
       before === undefined ? { hunks: [], added: 0, removed: 0, identical: false } : diffLines(before, ''),
-    history: 'step-back',
+    history,
   };
   if (before !== undefined) change.texts = { before, after: '' };
   return change;
