@@ -13,6 +13,24 @@ import type { EditTools } from '../tools/index.js';
 type ApplyPatchCall = OpenAI.Responses.ResponseApplyPatchToolCall;
 type ApplyPatchOutput = OpenAI.Responses.ResponseInputItem.ApplyPatchCallOutput;
 
+/** One apply_patch operation, as the Responses API and the AI SDK's openai.tools.applyPatch carry it. */
+export type ApplyPatchOperation = ApplyPatchCall['operation'];
+
+/**
+ * Applies operations as one change set; one answer per operation, in order (all completed, or all failed
+ * with a message that names what to fix).
+ */
+export async function applyPatchOperations(
+  tools: EditTools,
+  operations: readonly ApplyPatchOperation[],
+): Promise<{ status: 'completed' | 'failed'; output: string }[]> {
+  const calls = operations.map((operation, i) => ({ call_id: String(i), operation }) as ApplyPatchCall);
+  return (await runApplyPatchCalls(tools, calls)).map(({ status, output }) => ({
+    status,
+    output: output ?? '',
+  }));
+}
+
 /** Runs every apply_patch_call of a response as one change set; one output per call, in order. */
 export async function runApplyPatchCalls(
   tools: EditTools,
