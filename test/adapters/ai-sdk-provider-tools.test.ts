@@ -9,41 +9,8 @@ import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { applyPatchExecutor, textEditorExecutor } from '../../src/adapters/ai-sdk.js';
 import { startLocalServer } from './local-server.js';
+import { anthropicMessage, openAIResponse } from './replies.js';
 import { GREET, greetWorkspace } from './scenario.js';
-
-const anthropicMessage = (content: unknown[], stopReason: string) => ({
-  json: {
-    id: 'msg_test',
-    type: 'message',
-    role: 'assistant',
-    model: 'test-model',
-    content,
-    stop_reason: stopReason,
-    stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 5 },
-  },
-});
-
-const openAIResponse = (id: string, output: unknown[]) => ({
-  json: {
-    id,
-    object: 'response',
-    created_at: 1_700_000_000,
-    status: 'completed',
-    model: 'test-model',
-    output,
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: {},
-    parallel_tool_calls: true,
-    temperature: 1,
-    top_p: 1,
-    tool_choice: 'auto',
-    tools: [],
-    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
-  },
-});
 
 describe('AI SDK provider tools with editgate executors', () => {
   it('anthropic.tools.textEditor_20250728: view then str_replace, through the gate', async () => {

@@ -7,23 +7,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, runAnthropicToolUses } from '../../src/adapters/anthropic.js';
 import type { createEditTools } from '../../src/tools/index.js';
-import { type Reply, startLocalServer } from './local-server.js';
+import { startLocalServer } from './local-server.js';
+import { anthropicMessage as message } from './replies.js';
 import { GREET, greetWorkspace } from './scenario.js';
-
-function message(content: unknown[], stopReason: string): Reply {
-  return {
-    json: {
-      id: 'msg_test',
-      type: 'message',
-      role: 'assistant',
-      model: 'test-model',
-      content,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 5 },
-    },
-  };
-}
 
 const NAME = 'str_replace_based_edit_tool';
 let next = 0;

@@ -7,31 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { openAIResponsesTools, runOpenAIResponsesCalls } from '../../src/adapters/openai.js';
 import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { createEditTools } from '../../src/tools/index.js';
-import { type Reply, startLocalServer } from './local-server.js';
+import { startLocalServer } from './local-server.js';
+import { openAIResponse as response } from './replies.js';
 import { GREET, greetWorkspace } from './scenario.js';
-
-function response(id: string, output: unknown[]): Reply {
-  return {
-    json: {
-      id,
-      object: 'response',
-      created_at: 1_700_000_000,
-      status: 'completed',
-      model: 'test-model',
-      output,
-      error: null,
-      incomplete_details: null,
-      instructions: null,
-      metadata: {},
-      parallel_tool_calls: true,
-      temperature: 1,
-      top_p: 1,
-      tool_choice: 'auto',
-      tools: [],
-      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
-    },
-  };
-}
 
 const call = (id: string, operation: Record<string, string>) => ({
   type: 'apply_patch_call',

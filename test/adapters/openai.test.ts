@@ -7,7 +7,8 @@ import {
   runOpenAIResponsesCalls,
 } from '../../src/adapters/openai.js';
 import { chatText, chatToolCalls, scripted } from './chat-completions.js';
-import { type RecordedRequest, type Reply, startLocalServer } from './local-server.js';
+import { type RecordedRequest, startLocalServer } from './local-server.js';
+import { openAIResponse as response } from './replies.js';
 import {
   EDITS,
   expectEditTurnMessages,
@@ -104,29 +105,6 @@ describe('openai adapter: Chat Completions', () => {
     expect(await runOpenAIChatToolCalls(tools, undefined)).toEqual([]);
   });
 });
-
-function response(id: string, output: unknown[]): Reply {
-  return {
-    json: {
-      id,
-      object: 'response',
-      created_at: 1_700_000_000,
-      status: 'completed',
-      model: 'test-model',
-      output,
-      error: null,
-      incomplete_details: null,
-      instructions: null,
-      metadata: {},
-      parallel_tool_calls: true,
-      temperature: 1,
-      top_p: 1,
-      tool_choice: 'auto',
-      tools: [],
-      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
-    },
-  };
-}
 
 const functionCalls = (prefix: string, calls: { name: string; input: unknown }[]) =>
   scripted(prefix, calls).map((call) => ({
