@@ -1,6 +1,7 @@
 import { type JSONSchema7, jsonSchema, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import type { EditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
+import type { ApplyPatchOperation } from './openai-apply-patch.js';
 
 /** An editgate tool as the AI SDK sees it: the whole ToolResult is the output, the model reads its message. */
 export type EditgateAiSdkTool = Tool<unknown, ToolResult>;
@@ -51,4 +52,43 @@ function serial(): <T>(task: () => Promise<T>) => Promise<T> {
     tail = run.catch(() => undefined);
     return run;
   };
+}
+
+/**
+ * The executor of the AI SDK's Anthropic text editor (`anthropic.tools.textEditor_20250728({ execute })`,
+ * and its siblings): every command runs through editgate (see anthropic-text-editor.ts); the model reads
+ * the text, errors starting with "Error:".
+ */
+export function textEditorExecutor(
+  tools: EditTools,
+  options: { maxCharacters?: number } = {},
+): (input: unknown, execution?: ToolExecutionOptions) => Promise<string> {
+  const inOrder = serial();
+  return (input, execution) =>
+    inOrder(async () => {
+      execution?.abortSignal?.throwIfAborted();
+      const { runTextEditor } = await import('./anthropic-text-editor.js');
+      return (await runTextEditor(tools, input, options)).text;
+    });
+}
+
+/**
+ * The executor of the AI SDK's OpenAI apply_patch tool (`openai.tools.applyPatch({ execute })`): each
+ * call's operation through editgate's apply_patch (approved, written all or nothing), answered
+ * `{ status: 'completed' | 'failed', output }`.
+ */
+export function applyPatchExecutor(
+  tools: EditTools,
+): (
+  input: { callId: string; operation: ApplyPatchOperation },
+  execution?: ToolExecutionOptions,
+) => Promise<{ status: 'completed' | 'failed'; output: string }> {
+  const inOrder = serial();
+  return (input, execution) =>
+    inOrder(async () => {
+      execution?.abortSignal?.throwIfAborted();
+      const { applyPatchOperations } = await import('./openai-apply-patch.js');
+      const [answer] = await applyPatchOperations(tools, [input.operation]);
+      return answer!;
+    });
 }

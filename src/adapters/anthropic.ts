@@ -1,13 +1,40 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { EditTools } from '../tools/index.js';
+import {
+  FILE_TOOLS,
+  runTextEditor,
+  TEXT_EDITOR_NAMES,
+  type TextEditorVersion,
+  textEditorName,
+} from './anthropic-text-editor.js';
+
+export interface AnthropicToolOptions {
+  /**
+   * Offer Anthropic's own text editor tool (which Claude models are trained on) in place of editgate's
+   * file tools; runAnthropicToolUses executes its calls through editgate.
+   */
+  textEditor?: TextEditorVersion;
+  /** The text editor's `max_characters`: how much of a file one view returns. */
+  maxCharacters?: number;
+}
 
 /** The editgate tools for `messages.create({ tools })` of the Anthropic Messages API. */
-export function anthropicTools(tools: EditTools): Anthropic.Tool[] {
-  return tools.definitions.map((definition) => ({
-    name: definition.name,
-    description: definition.description,
-    input_schema: { ...definition.inputSchema, type: 'object' },
-  }));
+export function anthropicTools(tools: EditTools): Anthropic.Tool[];
+export function anthropicTools(tools: EditTools, options: AnthropicToolOptions): Anthropic.ToolUnion[];
+export function anthropicTools(tools: EditTools, options: AnthropicToolOptions = {}): Anthropic.ToolUnion[] {
+  const version = options.textEditor;
+  const own: Anthropic.Tool[] = tools.definitions
+    .filter((definition) => !(version && FILE_TOOLS.includes(definition.name)))
+    .map((definition) => ({
+      name: definition.name,
+      description: definition.description,
+      input_schema: { ...definition.inputSchema, type: 'object' },
+    }));
+  if (!version) return own;
+  const editor = { type: version, name: textEditorName(version) } as Anthropic.ToolUnion;
+  if (version === 'text_editor_20250728' && options.maxCharacters !== undefined)
+    Object.assign(editor, { max_characters: options.maxCharacters });
+  return [...own, editor];
 }
 
 /**
@@ -20,11 +47,15 @@ export function anthropicTools(tools: EditTools): Anthropic.Tool[] {
 export async function runAnthropicToolUses(
   tools: EditTools,
   content: readonly (Anthropic.ContentBlock | Anthropic.ContentBlockParam)[],
+  options: Pick<AnthropicToolOptions, 'maxCharacters'> = {},
 ): Promise<Anthropic.ToolResultBlockParam[]> {
   const results: Anthropic.ToolResultBlockParam[] = [];
   for (const block of content) {
     if (block.type !== 'tool_use') continue;
-    const result = await tools.execute(block.name, block.input);
+    // Anthropic's text editor (offered with anthropicTools' textEditor option), run through editgate.
+    const result = TEXT_EDITOR_NAMES.includes(block.name)
+      ? await runTextEditor(tools, block.input, options).then(({ ok, text }) => ({ ok, message: text }))
+      : await tools.execute(block.name, block.input);
     results.push({
       type: 'tool_result',
       tool_use_id: block.id,

@@ -33,33 +33,65 @@ export async function runOpenAIChatToolCalls(
       call.type === 'function'
         ? { name: call.function.name, text: call.function.arguments }
         : { name: call.custom.name, text: call.custom.input };
-    const result = await executeJsonCall(tools, name, text);
+    // Codex's freeform apply_patch (a custom tool) sends the patch text itself.
+    const result =
+      call.type === 'custom' && name === 'apply_patch'
+        ? await tools.execute('apply_patch', { patch: text })
+        : await executeJsonCall(tools, name, text);
     messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });
   }
   return messages;
 }
 
-/** The editgate tools as Responses API function tools, for `responses.create({ tools })`. */
-export function openAIResponsesTools(tools: EditTools): OpenAI.Responses.FunctionTool[] {
-  return tools.definitions.map((definition) => ({
-    type: 'function',
-    name: definition.name,
-    description: definition.description,
-    parameters: definition.inputSchema,
-    strict: false,
-  }));
+export interface OpenAIResponsesToolOptions {
+  /**
+   * Offer OpenAI's native `{"type": "apply_patch"}` tool (which GPT-5-class models are trained on) instead
+   * of editgate's apply_patch function; runOpenAIResponsesCalls executes its apply_patch_call items.
+   */
+  applyPatch?: boolean;
 }
+
+/** The editgate tools as Responses API function tools, for `responses.create({ tools })`. */
+export function openAIResponsesTools(tools: EditTools): OpenAI.Responses.FunctionTool[];
+export function openAIResponsesTools(
+  tools: EditTools,
+  options: OpenAIResponsesToolOptions,
+): (OpenAI.Responses.FunctionTool | OpenAI.Responses.ApplyPatchTool)[];
+export function openAIResponsesTools(
+  tools: EditTools,
+  options: OpenAIResponsesToolOptions = {},
+): (OpenAI.Responses.FunctionTool | OpenAI.Responses.ApplyPatchTool)[] {
+  const functions: OpenAI.Responses.FunctionTool[] = tools.definitions
+    .filter((definition) => !(options.applyPatch && definition.name === 'apply_patch'))
+    .map((definition) => ({
+      type: 'function',
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.inputSchema,
+      strict: false,
+    }));
+  return options.applyPatch ? [...functions, { type: 'apply_patch' }] : functions;
+}
+
+/** What runOpenAIResponsesCalls answers: a function call's output, or an apply_patch call's. */
+export type OpenAIResponsesCallOutput =
+  | OpenAI.Responses.ResponseInputItem.FunctionCallOutput
+  | OpenAI.Responses.ResponseInputItem.ApplyPatchCallOutput;
 
 /**
  * Runs the `function_call` items of a response's `output` one after another, in order, and returns one
- * `function_call_output` item per call for the next request's `input`. Other items are skipped.
+ * `function_call_output` item per call for the next request's `input`. The `apply_patch_call` items (the
+ * native apply_patch tool) are applied together, as one change set, after the function calls, each
+ * answered with an `apply_patch_call_output`. Other items are skipped.
  */
 export async function runOpenAIResponsesCalls(
   tools: EditTools,
   outputItems: readonly OpenAI.Responses.ResponseOutputItem[],
-): Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]> {
-  const outputs: OpenAI.Responses.ResponseInputItem.FunctionCallOutput[] = [];
+): Promise<OpenAIResponsesCallOutput[]> {
+  const outputs: OpenAIResponsesCallOutput[] = [];
+  const patches: OpenAI.Responses.ResponseApplyPatchToolCall[] = [];
   for (const item of outputItems) {
+    if (item.type === 'apply_patch_call') patches.push(item);
     if (item.type !== 'function_call') continue;
     const result = await executeJsonCall(tools, item.name, item.arguments);
     outputs.push({
@@ -69,6 +101,10 @@ export async function runOpenAIResponsesCalls(
       // A call made by a program (programmatic tool calling) is answered to that program.
       ...(item.caller ? { caller: item.caller } : {}),
     });
+  }
+  if (patches.length > 0) {
+    const { runApplyPatchCalls } = await import('./openai-apply-patch.js');
+    outputs.push(...(await runApplyPatchCalls(tools, patches)));
   }
   return outputs;
 }

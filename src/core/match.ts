@@ -64,6 +64,12 @@ export interface FindOptions {
   matching?: 'exact' | 'tolerant';
   /** Return the left-to-right non-overlapping matches instead of every match. */
   replaceAll?: boolean;
+  /**
+   * Only matches this accepts count ([start, end) in view offsets), at every tier: a tier whose matches
+   * are all refused finds nothing, so the next one is tried. apply_patch's hunks use it to match whole
+   * lines in the part of the file after the hunk before.
+   */
+  accept?: (start: number, end: number) => boolean;
 }
 
 export interface FoundMatches {
@@ -103,12 +109,15 @@ export function findInView(
   if (old === '') {
     throw new EditgateError('INVALID_INPUT', 'old_string is empty; there is nothing to look for.', {});
   }
+  const accepted = (found: FoundMatches | null) =>
+    found && options.accept ? keepOnly(found, (range) => options.accept!(range[0], range[1])) : found;
   const exact = indexAll(view.text, old);
-  let found: FoundMatches | null =
-    exact.length > 0 ? { tier: 'exact', ranges: exact, rewrite: (newText) => newText } : null;
+  let found: FoundMatches | null = accepted(
+    exact.length > 0 ? { tier: 'exact', ranges: exact, rewrite: (newText) => newText } : null,
+  );
   if (!found && options.matching !== 'exact') {
     for (const tier of TIERS) {
-      found = tier(view, old);
+      found = accepted(tier(view, old));
       if (found) break;
     }
   }
@@ -125,14 +134,21 @@ function indexAll(haystack: string, needle: string): [number, number][] {
 }
 
 function nonOverlapping(found: FoundMatches): FoundMatches {
-  const kept: number[] = [];
   let end = -1;
-  found.ranges.forEach(([start, stop], i) => {
-    if (start >= end) {
-      kept.push(i);
-      end = stop;
-    }
+  return keepOnly(found, ([start, stop]) => {
+    if (start < end) return false;
+    end = stop;
+    return true;
+  })!;
+}
+
+/** The matches `keep` says yes to (asked in order), rewrites renumbered; null when none is kept. */
+function keepOnly(found: FoundMatches, keep: (range: [number, number]) => boolean): FoundMatches | null {
+  const kept: number[] = [];
+  found.ranges.forEach((range, i) => {
+    if (keep(range)) kept.push(i);
   });
+  if (kept.length === 0) return null;
   if (kept.length === found.ranges.length) return found;
   return {
     tier: found.tier,

@@ -17,6 +17,8 @@ export interface AuditEntry {
   hashBefore?: string | null;
   hashAfter?: string | null;
   reason?: string;
+  /** A change set's lines share its id (one decision, one commit, all or nothing). */
+  changeSet?: string;
 }
 
 export async function appendAudit(logPath: string, entry: AuditEntry): Promise<void> {
@@ -51,6 +53,7 @@ export class AuditLog {
         hashBefore: file.change.base.fingerprint?.hash ?? null,
         hashAfter: outcome.written?.[i]?.hash ?? null,
         reason: outcome.reason,
+        ...(proposal.files.length > 1 ? { changeSet: proposal.id } : {}),
       });
     }
   }

@@ -47,39 +47,52 @@ export async function commitProposal(
   approval: Approval | undefined,
   steps: CommitSteps,
 ): Promise<ChangeOutcome> {
-  if (proposal.files.length !== 1) {
-    // A change set is committed all or nothing by the workspace (issue #16), never file by file here.
-    throw new Error(`a change to ${proposal.files.length} files cannot be committed yet`);
-  }
-  const file = proposal.files[0]!;
-  const written = await steps.workspace.commit(file.change, {
-    verify: () => steps.verify(file),
-    signal: steps.signal,
-    tool: proposal.tool,
-  });
-  const fingerprint = written.fingerprint ?? undefined;
+  const files = proposal.files;
+  // A change set is committed all or nothing by the workspace, never file by file here.
+  const written =
+    files.length === 1
+      ? [
+          await steps.workspace.commit(files[0]!.change, {
+            verify: () => steps.verify(files[0]!),
+            signal: steps.signal,
+            tool: proposal.tool,
+          }),
+        ]
+      : await steps.workspace.commitSet(
+          files.map((file) => file.change),
+          {
+            verify: (change) => steps.verify(files.find((file) => file.change === change)!),
+            signal: steps.signal,
+            tool: proposal.tool,
+          },
+        );
+  const fingerprint = written[0]!.fingerprint ?? undefined;
   await steps.audit.record(proposal, {
     decision: approval?.decision ?? 'once',
     decidedBy: approval?.decidedBy ?? 'user',
-    written: [written.fingerprint],
+    written: written.map((each) => each.fingerprint),
   });
   const outcome: ChangeOutcome = { proposal, approval, fingerprint };
   const afterChange = steps.hooks?.afterChange;
   if (afterChange) {
-    try {
-      const said = await afterChange({
-        tool: proposal.tool,
-        path: proposal.path,
-        absolutePath: file.change.path,
-        kind: proposal.kind === 'noop' ? 'modify' : proposal.kind,
-        stats: proposal.stats,
-        unifiedDiff: proposal.unifiedDiff,
-      });
-      if (typeof said === 'string' && said.trim()) outcome.hookMessage = said.trim();
-    } catch (error) {
-      // The change is written; a failing observer must not turn that into a reported failure.
-      outcome.hookMessage = `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
+    const said: string[] = [];
+    for (const file of files) {
+      try {
+        const message = await afterChange({
+          tool: proposal.tool,
+          path: file.path,
+          absolutePath: file.change.path,
+          kind: file.kind === 'noop' ? 'modify' : file.kind,
+          stats: file.stats,
+          unifiedDiff: file.unifiedDiff,
+        });
+        if (typeof message === 'string' && message.trim()) said.push(message.trim());
+      } catch (error) {
+        // The change is written; a failing observer must not turn that into a reported failure.
+        said.push(`after-change hook failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
+    if (said.length > 0) outcome.hookMessage = said.join('\n');
   }
   return outcome;
 }

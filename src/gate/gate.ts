@@ -59,7 +59,15 @@ export interface ChangeRequest {
   prepare(workspace: Workspace, resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange>;
   /** Cancels the call; a cancelled change writes nothing (CANCELLED). */
   signal?: AbortSignal;
+  /**
+   * A change set: more files, each resolved, read-approved and prepared like the first, then proposed,
+   * approved and committed with it as one (all or nothing). Files whose change is a no-op are left out.
+   */
+  more?: FileRequest[];
 }
+
+/** One more file of a change set. */
+export type FileRequest = Pick<ChangeRequest, 'path' | 'requireRead' | 'prepare'>;
 
 /**
  * What screening found, told to onPreview: a person is asked next, or policy / a session grant approved.
@@ -111,14 +119,32 @@ export class Gate {
   /** Compute a change and its diff; nothing is asked or written yet. */
   async propose(request: ChangeRequest): Promise<Proposal> {
     throwIfCancelled(request.signal);
-    const resolved = await this.workspace.guard.resolve(request.path);
-    if (resolved.exists)
-      await this.reads.ensure(request.tool, resolved, { forChange: true, signal: request.signal });
-    const change = await request.prepare(this.workspace, resolved, {
-      requireRead: request.requireRead && this.requireReads,
-      signal: request.signal,
-    });
-    return proposalOf(request, [change]);
+    const changes: FileChange[] = [];
+    try {
+      for (const file of [request, ...(request.more ?? [])]) {
+        const resolved = await this.workspace.guard.resolve(file.path);
+        if (changes.some((change) => change.path === resolved.absolute)) {
+          throw new EditgateError(
+            'INVALID_INPUT',
+            `${resolved.relative} appears twice in one change; give each file once, with all of its changes.`,
+            { path: resolved.relative },
+          );
+        }
+        if (resolved.exists)
+          await this.reads.ensure(request.tool, resolved, { forChange: true, signal: request.signal });
+        changes.push(
+          await file.prepare(this.workspace, resolved, {
+            requireRead: file.requireRead && this.requireReads,
+            signal: request.signal,
+          }),
+        );
+      }
+    } catch (error) {
+      for (const change of changes) await this.workspace.discard(change);
+      throw error;
+    }
+    const changed = changes.filter((change) => change.kind !== 'noop');
+    return proposalOf(request, changed.length > 0 ? changed : changes.slice(0, 1));
   }
 
   /**

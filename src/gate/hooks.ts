@@ -95,6 +95,18 @@ export function beforeChangePayload(proposal: Proposal): Record<string, unknown>
     // A huge file's new content is not in memory: hooks get the prepared file to read instead.
     content: content?.type === 'text' ? content.text : content?.type === 'delete' ? '' : null,
     ...(content?.type === 'prepared' ? { contentFile: content.prepared.temp } : {}),
+    // A change set: every file (the fields above describe the first), so a hook sees each path.
+    ...(proposal.files.length > 1
+      ? {
+          files: proposal.files.map((file) => ({
+            path: file.path,
+            absolutePath: file.change.path,
+            kind: file.kind,
+            stats: file.stats,
+            unifiedDiff: file.unifiedDiff,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ApprovalMode } from './approval-mode.js';
 
-const CHANGE_TOOLS = 'write_file, edit_file, multi_edit, edit_lines and undo_edit';
+const CHANGE_TOOLS = 'write_file, edit_file, multi_edit, edit_lines, apply_patch and undo_edit';
 
 function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
   const minutes = Math.max(1, Math.round(changeTtlMs / 60_000));

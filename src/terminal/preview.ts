@@ -36,10 +36,22 @@ export function renderRequestDiff(
 ): string[] {
   if (request.kind === 'read') return [];
   const options = { width, color: display.level, theme: display.theme, tabWidth: display.tabWidth };
-  return renderDiff(
-    { path: request.path, kind: request.kind, diff: request.diff },
-    highlighter ? { ...options, highlighter } : options,
+  // A change set: every file's diff in turn (the highlighter is the first file's: only it uses it).
+  const files = request.files ?? [{ path: request.path, kind: request.kind, diff: request.diff }];
+  return files.flatMap((file, index) =>
+    renderDiff(
+      { path: file.path, kind: file.kind, diff: file.diff },
+      highlighter && index === 0 ? { ...options, highlighter } : options,
+    ),
   );
+}
+
+/** A request's plain unified diff: every file's, for a change set. */
+export function requestUnifiedText(request: ApprovalRequest): string {
+  const { kind } = request;
+  if (kind === 'read') return '';
+  if (request.files) return request.files.map((file) => renderPlainUnified(file)).join('');
+  return renderPlainUnified({ ...request, kind });
 }
 
 export interface PreviewOptions extends DisplayOptions {
@@ -58,8 +70,7 @@ export async function showPreview(request: ApprovalRequest, options: PreviewOpti
   const palette = paletteFor(display.theme);
   const lines = [formatCallLine(request, display)];
   if (format === 'unified') {
-    const { kind } = request;
-    const text = kind === 'read' ? '' : renderPlainUnified({ ...request, kind });
+    const text = requestUnifiedText(request);
     if (text !== '') lines.push(text.replace(/\n$/, ''));
   } else {
     lines.push(...renderRequestDiff(request, display, display.width, await highlighterFor(request, display)));

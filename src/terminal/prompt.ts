@@ -67,7 +67,12 @@ async function ask(
 
   const choices: Choice[] = [
     { key: 'y', label: 'yes' },
-    { key: 'a', label: "yes, and don't ask again for this file" },
+    {
+      key: 'a',
+      label: request.files
+        ? `yes, and don't ask again for these ${request.files.length} files`
+        : "yes, and don't ask again for this file",
+    },
     { key: 'A', label: 'yes to every edit this session' },
     { key: 'n', label: 'no' },
     { key: 'r', label: 'no, with a reason for the agent' },
@@ -240,6 +245,8 @@ async function readReason(
 }
 
 export function questionText(request: ApprovalRequest): string {
+  if (request.files)
+    return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(file.path)).join(', ')})?`;
   const path = visibleText(request.path);
   switch (request.kind) {
     case 'create':
@@ -278,7 +285,9 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
   const no = (text: string) => `${paint('✗', palette.removedMarker, display.level)} ${text}`;
   if (decision === 'once') return yes('Yes');
   if (decision === 'file')
-    return yes(`Yes, and no more questions about ${visibleText(request.path)} this session`);
+    return yes(
+      `Yes, and no more questions about ${request.files ? `these ${request.files.length} files` : visibleText(request.path)} this session`,
+    );
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');
   if ('edited' in decision) return yes('Yes, with your own version of the new text');

@@ -11,6 +11,7 @@ import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
+import { applyPatchTool } from './apply-patch.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { inputObject, parseInput } from './input.js';
@@ -98,6 +99,7 @@ const TOOLS: ToolSpec<any>[] = [
   editFileTool,
   multiEditTool,
   editLinesTool,
+  applyPatchTool,
   undoEditTool,
 ];
 
@@ -151,14 +153,16 @@ function checkRoots(root: string | string[]): string[] {
 }
 
 async function loadGate() {
-  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }] = await Promise.all([
-    import('../gate/gate.js'),
-    import('../workspace/guard.js'),
-    import('../workspace/history.js'),
-    import('../workspace/stream/streamer.js'),
-    import('../workspace/workspace.js'),
-  ]);
-  return { Gate, Guard, History, Streamer, Workspace };
+  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }, { recoverChangeSets }] =
+    await Promise.all([
+      import('../gate/gate.js'),
+      import('../workspace/guard.js'),
+      import('../workspace/history.js'),
+      import('../workspace/stream/streamer.js'),
+      import('../workspace/workspace.js'),
+      import('../workspace/change-set-journal.js'),
+    ]);
+  return { Gate, Guard, History, Streamer, Workspace, recoverChangeSets };
 }
 
 function checkThreshold(options: CreateEditToolsOptions): number {
@@ -195,29 +199,35 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // The gate and the workspace below it load at the first call, not with the definitions: a command that
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
-      const guard = await Guard.create({ roots, deny: options.deny });
-      const streamer = new Streamer({
-        threshold,
-        onProgress: options.onProgress,
-        chunkSize: options.streamChunkSize,
-        // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
-        patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
-      });
-      const history = new History({ stateDir: options.stateDir });
-      return new Gate({
-        workspace: new Workspace({ guard, history, streamer }),
-        approve: options.approve,
-        policy: options.policy,
-        readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
-        hooks: options.hooks,
-        requireReadBeforeEdit: options.requireReadBeforeEdit,
-        auditLog: options.auditLog,
-        onPreview: options.onPreview,
-        session,
-        stagedTtlMs: options.stagedTtlMs,
-      });
-    });
+    gatePromise ??= loadGate().then(
+      async ({ Gate, Guard, History, Streamer, Workspace, recoverChangeSets }) => {
+        const guard = await Guard.create({ roots, deny: options.deny });
+        const journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : undefined;
+        const streamer = new Streamer({
+          threshold,
+          onProgress: options.onProgress,
+          chunkSize: options.streamChunkSize,
+          // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+          patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+        });
+        const history = new History({ stateDir: options.stateDir });
+        const workspace = new Workspace({ guard, history, streamer, journalDir });
+        // A change set a killed process left half renamed in these roots is rolled back before anything else.
+        await recoverChangeSets(workspace.journalDir, guard.roots);
+        return new Gate({
+          workspace,
+          approve: options.approve,
+          policy: options.policy,
+          readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
+          hooks: options.hooks,
+          requireReadBeforeEdit: options.requireReadBeforeEdit,
+          auditLog: options.auditLog,
+          onPreview: options.onPreview,
+          session,
+          stagedTtlMs: options.stagedTtlMs,
+        });
+      },
+    );
     return gatePromise;
   };
 

@@ -1,6 +1,6 @@
 import type { Diff } from '../core/diff.js';
 import type { ChangeOutcome } from '../gate/gate.js';
-import type { Proposal } from '../gate/proposal.js';
+import type { Proposal, ProposedFile } from '../gate/proposal.js';
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. read_file uses the same. */
 export function numberedLine(lineNumber: number, text: string): string {
@@ -98,11 +98,32 @@ export function changeHeadline(proposal: Proposal): string {
   }
 }
 
+/** One file of a change set in a few words: "Edited src/app.ts (+1 -1 lines)". */
+function fileLine(file: ProposedFile): string {
+  const counts = `+${file.stats.added} -${file.stats.removed} lines`;
+  if (file.kind === 'create') return `Created ${file.path} (${plural(file.diff.added, 'line')})`;
+  if (file.kind === 'delete') return `Deleted ${file.path}`;
+  if (file.change.history === 'step-back') return `Undid the last change to ${file.path} (${counts})`;
+  return `Edited ${file.path} (${counts})`;
+}
+
+/** A change set's headline: every file, one line each. */
+function changeSetHeadline(proposal: Proposal): string {
+  return [
+    `Changed ${proposal.files.length} files as one change (all written together):`,
+    ...proposal.files.map((file) => `- ${fileLine(file)}`),
+  ].join('\n');
+}
+
 /** The message a model reads after a change was written (or found to be a no-op). */
 export function changeMessage(outcome: ChangeOutcome): string {
   const { proposal } = outcome;
   if (proposal.kind === 'noop') return `${changeHeadline(proposal)}${personEditNote(outcome)}`;
   if (outcome.staged) return stagedMessage(outcome);
+  if (proposal.files.length > 1) {
+    const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
+    return `${changeSetHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${hook}`;
+  }
   let body = '';
   if (proposal.kind === 'modify') {
     const region = changedRegion(proposal.diff);
@@ -118,12 +139,14 @@ const STAGED_DIFF_CHARS = 20_000;
 function stagedMessage(outcome: ChangeOutcome): string {
   const { proposal, staged } = outcome;
   const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[proposal.kind];
-  let diff = proposal.unifiedDiff;
+  let diff = proposal.files.map((file) => file.unifiedDiff).join('');
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
   }
   return [
-    `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
+    proposal.files.length > 1
+      ? `Proposed (NOT yet written): one change to ${proposal.files.length} files (${proposal.files.map((file) => `${file.kind} ${file.path}`).join(', ')}).`
+      : `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
     `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
     '',
     diff,
@@ -137,12 +160,22 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     tool: proposal.tool,
     path: proposal.path,
     kind: proposal.kind,
-    summary: changeHeadline(proposal),
+    summary: proposal.files.length > 1 ? changeSetHeadline(proposal) : changeHeadline(proposal),
+    ...(proposal.files.length > 1
+      ? {
+          files: proposal.files.map((file) => ({
+            path: file.path,
+            kind: file.kind,
+            added: file.stats.added,
+            removed: file.stats.removed,
+          })),
+        }
+      : {}),
     added: proposal.stats.added,
     removed: proposal.stats.removed,
     replacements: proposal.replacements,
     tiers: proposal.tiers,
-    unifiedDiff: proposal.unifiedDiff,
+    unifiedDiff: proposal.files.map((file) => file.unifiedDiff).join(''),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
     editedByUser: outcome.approval?.edited?.unifiedDiff,

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { EditgateError } from '../core/errors.js';
+import type { FileRequest } from '../gate/gate.js';
 import { filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
-import { defineTool } from './tool.js';
+import { defineTool, type ToolContext } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file whose last change to undo'),
@@ -19,13 +21,44 @@ export const undoEditTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
+    const undo: FileRequest['prepare'] = (workspace, resolved, options) => workspace.undo(resolved, options);
     const outcome = await context.change({
       tool: 'undo_edit',
       path: input.file_path,
       input,
       requireRead: false,
-      prepare: (workspace, resolved, options) => workspace.undo(resolved, options),
+      prepare: undo,
+      more: await restOfSet(input.file_path, context, undo),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
   },
 });
+
+/**
+ * The other files of the change set the file's latest change belonged to: undoing one file of a set undoes
+ * all of them, as one change. Each must still have that set as its latest change.
+ */
+async function restOfSet(
+  path: string,
+  context: ToolContext,
+  undo: FileRequest['prepare'],
+): Promise<FileRequest[] | undefined> {
+  const { guard, history } = context.workspace;
+  const resolved = await guard.resolve(path);
+  const set = (await history.peek(resolved.absolute))?.set;
+  if (!set) return undefined;
+  const more: FileRequest[] = [];
+  for (const other of set.paths) {
+    if (other === resolved.absolute) continue;
+    if ((await history.peek(other))?.set?.id !== set.id) {
+      const display = (await guard.resolve(other)).relative;
+      throw new EditgateError(
+        'STALE',
+        `${resolved.relative} was changed together with ${display} (one change set), and ${display} has been changed by editgate since, so the set cannot be undone as one. Undo ${display}'s later change first.`,
+        { path: resolved.relative, other: display },
+      );
+    }
+    more.push({ path: other, requireRead: false, prepare: undo });
+  }
+  return more;
+}

@@ -107,13 +107,13 @@ export async function commitChange(
 }
 
 /** The bytes of a text base: as read when the Snapshot kept them, else its text encoded again (exactly). */
-function oldBytes(base: CommitBase): Buffer | null {
+export function oldBytes(base: CommitBase): Buffer | null {
   if (!('text' in base) || !base.exists) return null;
   return base.bytes ?? encodeText(base.text, base.codec);
 }
 
 /** Bytes [start, oldEnd) of the old content became [start, newEnd) of the new one; the rest is the same. */
-interface Window {
+export interface Window {
   start: number;
   oldEnd: number;
   newEnd: number;
@@ -254,7 +254,7 @@ async function commitDeletion(base: CommitBase, options: CommitOptions): Promise
 }
 
 /** What the replaced bytes were: old bytes and the window a text change replaced, or a streamed patch. */
-type Replaced = { bytes: Buffer; window: Window } | { patch: ReversePatch };
+export type Replaced = { bytes: Buffer; window: Window } | { patch: ReversePatch };
 
 /** Files up to this size are compared whole under the lock. */
 const WHOLE_CHECK_BYTES = 1 << 20;
@@ -265,7 +265,7 @@ const SPAN_CHECK_BYTES = 64 << 20;
 const SPAN_CHECK_RECORDS = 10_000;
 
 /** The target's stats when it still is what `base` describes (null: it still does not exist); STALE otherwise. */
-async function checkBase(base: FileBase, replaced: Replaced | null): Promise<BigIntStats | null> {
+export async function checkBase(base: FileBase, replaced: Replaced | null): Promise<BigIntStats | null> {
   const display = base.display;
   if (!base.exists) {
     try {
@@ -369,7 +369,7 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
   return limit;
 }
 
-function copyOwner(fd: number, current: BigIntStats): void {
+export function copyOwner(fd: number, current: BigIntStats): void {
   if (process.getuid?.() === 0) {
     // Best effort: some filesystems refuse chown even to root; the content still must not be lost.
     try {
@@ -393,7 +393,7 @@ async function beforeIrreversible(options: CommitOptions, lock: FileLock): Promi
  */
 const swept = new Set<string>();
 
-function sweepDeadTempsOnce(path: string): void {
+export function sweepDeadTempsOnce(path: string): void {
   const folder = dirname(path);
   if (swept.has(folder)) return;
   swept.add(folder);
@@ -412,7 +412,7 @@ function sweepDeadTempsOnce(path: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -421,13 +421,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function removeQuietly(path: string): void {
+export function removeQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {}
 }
 
-function removeEmptyFolders(deepest: string, top: string): void {
+export function removeEmptyFolders(deepest: string, top: string): void {
   // mkdir -p created `top` and everything under it down to `deepest`; rmdir only ever removes empty ones.
   let folder = deepest;
   for (;;) {

@@ -26,6 +26,15 @@ export interface HistoryEntry {
   tool?: string;
   /** When the change was recorded (epoch ms). */
   at: number;
+  /** The change was one file of a change set: its id and every file of it (undo puts them all back). */
+  set?: ChangeSetRef;
+}
+
+/** A change set as history knows it. */
+export interface ChangeSetRef {
+  id: string;
+  /** Canonical paths of its files. */
+  paths: string[];
 }
 
 export interface HistoryOptions {
@@ -48,6 +57,7 @@ interface StoredEntry {
   tool?: string;
   at: number;
   patch?: string;
+  set?: ChangeSetRef;
 }
 
 interface IndexFile {
@@ -73,7 +83,13 @@ export class History {
   /** Remember how to put `path` back after a change that left it as `after`. */
   record(
     path: string,
-    change: { created: boolean; reverse: ReversePatch | null; after: Fingerprint; tool?: string },
+    change: {
+      created: boolean;
+      reverse: ReversePatch | null;
+      after: Fingerprint;
+      tool?: string;
+      set?: ChangeSetRef;
+    },
   ): Promise<void> {
     return this.queue(path, async () => {
       const entries = await this.load(path);
@@ -84,6 +100,7 @@ export class History {
         at: Date.now(),
       };
       if (change.tool !== undefined) entry.tool = change.tool;
+      if (change.set) entry.set = change.set;
       if (change.reverse) entry.reverse = change.reverse;
       entries.push(entry);
       const dropped = entries.splice(0, Math.max(0, entries.length - this.max));
@@ -160,6 +177,7 @@ export class History {
       at: stored.at,
     };
     if (stored.tool !== undefined) entry.tool = stored.tool;
+    if (isSetRef(stored.set)) entry.set = stored.set;
     if (stored.patch) entry.reverse = { kind: 'file', path: stored.patch };
     else if (stored.existed) {
       // Written by an older editgate: the whole old content in a blob, which replaced all of what is there now.
@@ -178,6 +196,7 @@ export class History {
     const stored: StoredEntry[] = entries.map((entry) => {
       const out: StoredEntry = { id: entry.id, existed: !entry.created, after: entry.after, at: entry.at };
       if (entry.tool !== undefined) out.tool = entry.tool;
+      if (entry.set) out.set = entry.set;
       if (entry.reverse?.kind === 'file') out.patch = entry.reverse.path;
       return out;
     });
@@ -213,6 +232,17 @@ async function removeReverse(entry: HistoryEntry): Promise<void> {
   const reverse = entry.reverse;
   if (reverse?.kind === 'file') await removePatch(reverse.path);
   else if (reverse?.kind === 'blob') await unlink(reverse.path).catch(() => {});
+}
+
+function isSetRef(value: unknown): value is ChangeSetRef {
+  const set = value as ChangeSetRef | undefined;
+  return (
+    typeof set === 'object' &&
+    set !== null &&
+    typeof set.id === 'string' &&
+    Array.isArray(set.paths) &&
+    set.paths.every((path) => typeof path === 'string')
+  );
 }
 
 function key(path: string): string {

@@ -97,11 +97,17 @@ export function closeQuietly(fd: number): void {
 const tempPrefix = randomBytes(4).toString('hex');
 let tempCount = 0;
 
-/** The name a temp file for `path` gets: `.<name>.editgate-<pid>-<hex>.tmp`, which cleanup recognises. */
-export function tempPathFor(path: string): string {
+/**
+ * The name a temp file for `path` gets: `.<name>.editgate-<pid>-<hex>.tmp`, which cleanup recognises; a
+ * change set's kept original of the file (`kind` 'orig') ends in `.orig`, which only its journal removes.
+ */
+export function tempPathFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string {
   // Keep the name short enough that the temp name fits wherever the target name fits.
   const unique = `${tempPrefix}${(tempCount++).toString(16).padStart(4, '0')}`;
-  return join(dirname(path), `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.tmp`);
+  return join(
+    dirname(path),
+    `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.${kind}`,
+  );
 }
 
 function truncateBytes(name: string, maxBytes: number): string {

@@ -49,7 +49,7 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const canonical = options.canonical ? resolve(path) : await canonicalPath(path);
-  const dir = options.dir ?? process.env.EDITGATE_LOCK_DIR ?? defaultLockDir();
+  const dir = options.dir ?? lockFolder();
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2000);
   const lockPath = join(dir, `${createHash('sha256').update(canonical).digest('hex')}.lock`);
 
@@ -147,6 +147,11 @@ function deferred<A extends any[], R>(call: (...args: A) => R) {
 }
 
 let defaultDir: string | undefined;
+
+/** The folder of lock folders when none is given: $EDITGATE_LOCK_DIR, else the default (see FileLockOptions.dir). */
+export function lockFolder(): string {
+  return process.env.EDITGATE_LOCK_DIR ?? defaultLockDir();
+}
 
 function defaultLockDir(): string {
   defaultDir ??= chooseLockDir();

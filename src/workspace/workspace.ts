@@ -4,16 +4,20 @@
  * into a FileChange (the new content and its diff, computed but not written) and commits FileChanges. The
  * gate above decides about a FileChange without knowing which path made it or what holds its content.
  */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { type Diff, diffLines } from '../core/diff.js';
 import { EditgateError, type EditgateError as EditgateErrorType, throwIfCancelled } from '../core/errors.js';
 import { formatBytes } from '../core/format-bytes.js';
 import type { MatchTier } from '../core/match.js';
 import { decodeText, encodeText } from '../core/text.js';
+import { commitChanges } from './change-set.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
 import { isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
-import type { History, HistoryEntry } from './history.js';
+import type { ChangeSetRef, History, HistoryEntry } from './history.js';
 import { Ledger } from './ledger.js';
+import { lockFolder } from './lock.js';
 import { readSnapshot, type Snapshot } from './read.js';
 import { applyReverse, undoPlan } from './reverse-patch.js';
 import {
@@ -88,6 +92,8 @@ export interface WorkspaceOptions {
   history: History;
   streamer: Streamer;
   ledger?: Ledger;
+  /** Where change sets keep their journal while they are renamed into place (in the state folder). */
+  journalDir?: string;
 }
 
 export class Workspace {
@@ -95,12 +101,14 @@ export class Workspace {
   readonly ledger: Ledger;
   readonly history: History;
   readonly streamer: Streamer;
+  readonly journalDir: string;
 
   constructor(options: WorkspaceOptions) {
     this.guard = options.guard;
     this.history = options.history;
     this.streamer = options.streamer;
     this.ledger = options.ledger ?? new Ledger();
+    this.journalDir = options.journalDir ?? defaultJournalDir();
   }
 
   /** An existing file opened to read: in memory, or for streaming when it is huge. Close a streamed one. */
@@ -154,6 +162,38 @@ export class Workspace {
     if (computed.replacements !== undefined) change.replacements = computed.replacements;
     if (computed.tiers) change.tiers = computed.tiers;
     return change;
+  }
+
+  /**
+   * The change that deletes an existing file (a patch's `*** Delete File`); FILE_NOT_FOUND when there is
+   * none. A huge file's deletion is not diffed line by line.
+   */
+  async remove(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
+    throwIfCancelled(options.signal);
+    const file = resolved.exists ? await this.openStreamed(resolved) : null;
+    if (file) {
+      try {
+        if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
+        const base = { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
+        return deletion(resolved, base, undefined, 'record');
+      } finally {
+        await file.close();
+      }
+    }
+    const base = await readSnapshot(resolved.absolute, {
+      display: resolved.relative,
+      known: this.ledger.get(resolved.absolute)?.fingerprint,
+    });
+    if (!base.exists) {
+      throw new EditgateError(
+        'FILE_NOT_FOUND',
+        `${resolved.relative} does not exist, so it cannot be deleted. Check the path (it is relative to the workspace root).`,
+        { path: resolved.relative },
+      );
+    }
+    if (options.requireRead)
+      this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
+    return deletion(resolved, base, base.text, 'record');
   }
 
   /**
@@ -231,6 +271,17 @@ export class Workspace {
       signal: options.signal,
       indexes: this.streamer.indexes,
     });
+    await this.recordWritten(change, written, options.tool);
+    return written;
+  }
+
+  /** A written change recorded: a step in history (or a step back, for an undo) and a full read in the ledger. */
+  private async recordWritten(
+    change: FileChange,
+    written: Written,
+    tool: string | undefined,
+    set?: ChangeSetRef,
+  ): Promise<void> {
     const { path, display } = change;
     if (change.history === 'step-back') await this.history.pop(path, written.fingerprint ?? undefined);
     else if (written.fingerprint) {
@@ -238,11 +289,37 @@ export class Workspace {
         created: !change.base.exists,
         reverse: written.reverse,
         after: written.fingerprint,
-        tool: options.tool,
+        tool,
+        set,
       });
     }
     if (written.fingerprint) this.ledger.recordWrite(path, written.fingerprint, { display });
     else this.ledger.forget(path);
+  }
+
+  /**
+   * Writes several changes all or nothing (change-set.ts), then records each like `commit` does. History
+   * marks them as one set, so undoing one file of it undoes them all.
+   */
+  async commitSet(
+    changes: readonly FileChange[],
+    options: { verify?: (change: FileChange) => Promise<void>; signal?: AbortSignal; tool?: string } = {},
+  ): Promise<Written[]> {
+    for (const change of changes) {
+      if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
+    }
+    const verify = options.verify;
+    const written = await commitChanges(
+      changes.map((change) => ({
+        base: change.base,
+        content: change.content!,
+        verify: verify ? () => verify(change) : undefined,
+      })),
+      { journalDir: this.journalDir, signal: options.signal, indexes: this.streamer.indexes },
+    );
+    const set = { id: randomUUID(), paths: changes.map((change) => change.path) };
+    for (const [i, change] of changes.entries())
+      await this.recordWritten(change, written[i]!, options.tool, set);
     return written;
   }
 
@@ -297,8 +374,13 @@ function streamedChange(
   return change;
 }
 
-/** The undo of a creation: the file goes. `before` is its text when it is held in memory. */
-function deletion(resolved: ResolvedPath, base: CommitBase, before?: string): FileChange {
+/** A file's deletion (by default the undo of its creation). `before` is its text when held in memory. */
+function deletion(
+  resolved: ResolvedPath,
+  base: CommitBase,
+  before?: string,
+  history: FileChange['history'] = 'step-back',
+): FileChange {
   const change: FileChange = {
     resolved,
     path: resolved.absolute,
@@ -309,7 +391,7 @@ function deletion(resolved: ResolvedPath, base: CommitBase, before?: string): Fi
     // A huge file's deletion is not diffed line by line: its text was never read.
     diff:
       before === undefined ? { hunks: [], added: 0, removed: 0, identical: false } : diffLines(before, ''),
-    history: 'step-back',
+    history,
   };
   if (before !== undefined) change.texts = { before, after: '' };
   return change;
@@ -326,4 +408,12 @@ function changedSinceWritten(display: string): EditgateError {
     `${display} has changed since editgate last wrote it, so undoing would lose those changes. Read the file and edit it back by hand if needed.`,
     { path: display },
   );
+}
+
+/**
+ * Without a state folder, journals live beside the locks: they outlive a killed process (what they are
+ * for), though not, on a tmpfs, a power loss. Every front end that has a state folder passes its own.
+ */
+function defaultJournalDir(): string {
+  return join(lockFolder(), 'change-sets');
 }

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, runAnthropicToolUses } from '../../src/adapters/anthropic.js';
-import { type Reply, startLocalServer } from './local-server.js';
+import { startLocalServer } from './local-server.js';
+import { anthropicMessage as message } from './replies.js';
 import {
   EDITS,
   expectEditTurnMessages,
@@ -16,21 +17,6 @@ import {
 } from './scenario.js';
 
 // The real Anthropic SDK against a local server speaking the Messages API.
-
-function message(content: unknown[], stopReason: string): Reply {
-  return {
-    json: {
-      id: 'msg_test',
-      type: 'message',
-      role: 'assistant',
-      model: 'test-model',
-      content,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 5 },
-    },
-  };
-}
 
 const toolUse = (id: string, call: { name: string; input: unknown }) => ({
   type: 'tool_use',

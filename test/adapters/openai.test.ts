@@ -7,7 +7,8 @@ import {
   runOpenAIResponsesCalls,
 } from '../../src/adapters/openai.js';
 import { chatText, chatToolCalls, scripted } from './chat-completions.js';
-import { type RecordedRequest, type Reply, startLocalServer } from './local-server.js';
+import { type RecordedRequest, startLocalServer } from './local-server.js';
+import { openAIResponse as response } from './replies.js';
 import {
   EDITS,
   expectEditTurnMessages,
@@ -82,7 +83,7 @@ describe('openai adapter: Chat Completions', () => {
     );
   });
 
-  it('answers an unknown tool, a custom-tool call and empty arguments; nothing for no calls', async () => {
+  it('answers an unknown tool, a freeform apply_patch call and empty arguments; nothing for no calls', async () => {
     const { tools, greet } = await greetWorkspace();
 
     const results = await runOpenAIChatToolCalls(tools, [
@@ -97,35 +98,13 @@ describe('openai adapter: Chat Completions', () => {
       ['tool', 'c'],
     ]);
     expect(results[0]?.content).toMatch(/UNKNOWN_TOOL/);
-    expect(results[1]?.content).toMatch(/UNKNOWN_TOOL/);
+    // A freeform apply_patch call (as Codex defines it) is the patch text itself: this one is cut short.
+    expect(results[1]?.content).toMatch(/^apply_patch failed \(INVALID_INPUT\): The patch does not parse/);
     expect(results[2]?.content).toMatch(/^read_file failed \(INVALID_INPUT\)/);
     expect(await greet()).toBe(GREET);
     expect(await runOpenAIChatToolCalls(tools, undefined)).toEqual([]);
   });
 });
-
-function response(id: string, output: unknown[]): Reply {
-  return {
-    json: {
-      id,
-      object: 'response',
-      created_at: 1_700_000_000,
-      status: 'completed',
-      model: 'test-model',
-      output,
-      error: null,
-      incomplete_details: null,
-      instructions: null,
-      metadata: {},
-      parallel_tool_calls: true,
-      temperature: 1,
-      top_p: 1,
-      tool_choice: 'auto',
-      tools: [],
-      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
-    },
-  };
-}
 
 const functionCalls = (prefix: string, calls: { name: string; input: unknown }[]) =>
   scripted(prefix, calls).map((call) => ({

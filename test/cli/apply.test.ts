@@ -184,7 +184,9 @@ describe('editgate apply', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('There is no tool named "delete_file"');
-    expect(run.stderr).toContain('read_file, write_file, edit_file, multi_edit, edit_lines, undo_edit');
+    expect(run.stderr).toContain(
+      'read_file, write_file, edit_file, multi_edit, edit_lines, apply_patch, undo_edit',
+    );
     expect(run.stdout).toContain('     1\tconst a = 1;');
   });
 

@@ -45,7 +45,7 @@ describe('editgate mcp over stdio', () => {
     expect(session.stderr()).toContain('approval mode preview');
   });
 
-  it('lists the six tools with valid input and output schemas and accurate annotations', async () => {
+  it('lists the seven tools with valid input and output schemas and accurate annotations', async () => {
     const { client } = await allowAll();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -54,6 +54,7 @@ describe('editgate mcp over stdio', () => {
       'edit_file',
       'multi_edit',
       'edit_lines',
+      'apply_patch',
       'undo_edit',
     ]);
     const ajv = new AjvJsonSchemaValidator();

@@ -61,6 +61,44 @@ describe('createTerminalApprover', () => {
     ]);
   });
 
+  it('shows every file of a change set, then one question about all of them', async () => {
+    const { input, approver, text } = setup();
+    const second = {
+      path: 'README.md',
+      kind: 'create' as const,
+      diff: diffOf(hunk(0, 1, ['+# app'])),
+      unifiedDiff: '--- /dev/null\n+++ b/README.md\n@@ -0,0 +1,1 @@\n+# app\n',
+      stats: { added: 1, removed: 0 },
+    };
+    const first = {
+      path: request.path,
+      kind: request.kind as 'modify',
+      diff: request.diff,
+      unifiedDiff: request.unifiedDiff,
+      stats: request.stats,
+    };
+    input.write('a');
+    expect(await approver({ ...request, tool: 'apply_patch', files: [first, second] })).toBe('file');
+    expect(text().split('\n')).toEqual([
+      '⚙ apply_patch(path=src/app.ts)',
+      'src/app.ts  modified  +1 -1',
+      '@@ -1,3 +1,3 @@',
+      '1 1   const a = 1;',
+      '2   - const b = 2;',
+      '  2 + const b = 3;',
+      '3 3   const c = 4;',
+      '/dev/null → README.md  created  +1 -0',
+      '@@ -0,0 +1,1 @@',
+      '1 + # app',
+      'Apply this change to 2 files (src/app.ts, README.md)?',
+      "  y yes · a yes, and don't ask again for these 2 files",
+      '  A yes to every edit this session · n no · r no, with a reason for the agent',
+      '  v view the whole diff',
+      '✓ Yes, and no more questions about these 2 files this session',
+      '',
+    ]);
+  });
+
   it('maps each key to its decision', async () => {
     expect(await answer('a')).toBe('file');
     expect(await answer('A')).toBe('all');

@@ -137,6 +137,7 @@ describe('tool input validation', () => {
       'edit_file',
       'multi_edit',
       'edit_lines',
+      'apply_patch',
       'undo_edit',
     ]);
     const edit = definitions.find((d) => d.name === 'edit_file')!;

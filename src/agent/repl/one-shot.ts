@@ -2,10 +2,9 @@ import { approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells } from '../../terminal/cells.js';
 import { type ColorLevel, detectColorLevel } from '../../terminal/colors.js';
-import { renderPlainUnified } from '../../terminal/diff-view.js';
 import { noTerminalMessage } from '../../terminal/no-terminal.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
-import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
+import { highlighterFor, renderRequestDiff, requestUnifiedText } from '../../terminal/preview.js';
 import type { TerminalOutput } from '../../terminal/tty-modes.js';
 import type { TurnEvents, TurnOutcome } from '../loop/turn.js';
 import type { ChatSession, PreviewReason, SessionFrontEnd } from '../session/chat-session.js';
@@ -89,7 +88,7 @@ export class OneShot implements SessionFrontEnd {
     } else if (request.kind !== 'read') {
       this.progress([
         toolLine(proposal.tool, proposal.path, undefined, look),
-        renderPlainUnified({ ...request, kind: request.kind }).replace(/\n$/, ''),
+        requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }
   }

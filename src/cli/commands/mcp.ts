@@ -18,7 +18,7 @@ import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.j
 
 const HELP = `Usage: editgate mcp [ROOT...] [options]
 
-Serve editgate's tools (read_file, write_file, edit_file, multi_edit, edit_lines, undo_edit) to an MCP
+Serve editgate's tools (read_file, write_file, edit_file, multi_edit, edit_lines, apply_patch, undo_edit) to an MCP
 client. ROOT folders default to the current folder; relative paths resolve against the first. The first
 root's editgate.config.json (policy, deny, hooks, audit log) applies.
 

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { EditgateError } from '../core/errors.js';
+import { type PatchHunk, type PatchOperation, parsePatch } from '../core/patch.js';
+import type { FileRequest } from '../gate/gate.js';
+import type { FileChange } from '../workspace/workspace.js';
+import { changeDetails, changeMessage } from './messages.js';
+import { success } from './result.js';
+import { refuseHuge } from './streaming.js';
+import { defineTool, editing, type ToolContext } from './tool.js';
+
+const schema = z.strictObject({
+  patch: z
+    .string({ error: 'patch must be the patch text, from "*** Begin Patch" to "*** End Patch"' })
+    .describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
+});
+
+export const applyPatchTool = defineTool({
+  name: 'apply_patch',
+  title: 'Apply patch',
+  description: [
+    'Change one or more files with a patch in the apply_patch format; every file of the patch is approved once and written all or nothing.',
+    '*** Begin Patch',
+    '*** Add File: path/new.py      (then each line of the new file, starting with "+")',
+    '*** Delete File: path/old.py',
+    '*** Update File: path/app.py   (optionally followed by "*** Move to: path/renamed.py")',
+    '@@ def run():                  (optional: a line above the change, to locate it)',
+    ' context line                  (a space, then the line as it is)',
+    '-removed line',
+    '+added line',
+    '*** End of File                (after a hunk whose last lines end the file)',
+    '*** End Patch',
+    "Rules: give about 3 lines of context above and below each change; each hunk's context and removed lines must match exactly one place in the file, or the whole patch is refused naming the file, the hunk and what was found. Paths are relative to the workspace root. Adding a file that exists or deleting or updating one that does not is refused. Line endings, encoding and byte-order mark of each file are kept.",
+  ].join('\n'),
+  schema,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(input, context) {
+    const [first, ...more] = patchRequests(parsePatch(input.patch), context);
+    const outcome = await context.change({ tool: 'apply_patch', input, ...first!, more });
+    return success(changeMessage(outcome), changeDetails(outcome));
+  },
+});
+
+/**
+ * The files a patch's operations change, as the gate's file requests (in the patch's order; a move is the
+ * deletion of the old path, then the creation of the new one). The patch's context proves what it was made
+ * from, so no read_file is required first: a hunk that does not match the file as it is refuses the patch.
+ */
+export function patchRequests(operations: readonly PatchOperation[], context: ToolContext): FileRequest[] {
+  const requests: FileRequest[] = [];
+  for (const operation of operations) {
+    const { path } = operation;
+    if (operation.type === 'add') {
+      requests.push({ path, requireRead: false, prepare: creating(operation.content) });
+    } else if (operation.type === 'delete') {
+      requests.push({
+        path,
+        requireRead: false,
+        prepare: (workspace, resolved, options) => workspace.remove(resolved, options),
+      });
+    } else if (operation.moveTo === undefined) {
+      requests.push({
+        path,
+        requireRead: false,
+        prepare: editing({
+          compute: async (base) => {
+            if (!base.exists) throw missing(base.display ?? path, 'update');
+            return await patched(base.text, operation.hunks, base.display ?? path, context);
+          },
+          tooLarge: refuseHuge('apply_patch'),
+        }),
+      });
+    } else {
+      // The new file's text comes from the old one, which its deletion reads first.
+      let moved: string | undefined;
+      requests.push({
+        path,
+        requireRead: false,
+        prepare: async (workspace, resolved, options) => {
+          const change: FileChange = await workspace.remove(resolved, options);
+          if (!change.texts) {
+            throw refuseHuge('apply_patch')!({
+              display: change.display,
+              size: change.base.fingerprint?.size ?? 0,
+              threshold: workspace.streamer.threshold,
+            });
+          }
+          moved = (await patched(change.texts.before, operation.hunks, change.display, context)).text;
+          return change;
+        },
+      });
+      requests.push({
+        path: operation.moveTo,
+        requireRead: false,
+        prepare: (workspace, resolved, options) => creating(moved!)(workspace, resolved, options),
+      });
+    }
+  }
+  return requests;
+}
+
+function creating(content: string): FileRequest['prepare'] {
+  return editing({
+    compute: (base) => {
+      if (base.exists) {
+        const display = base.display ?? base.path;
+        throw new EditgateError(
+          'FILE_EXISTS',
+          `${display} already exists, so the patch cannot add it. Nothing was changed. To change it, use "*** Update File: ${display}" with hunks against its current content.`,
+          { path: display },
+        );
+      }
+      return { text: content };
+    },
+  });
+}
+
+/** The text with the hunks applied by edit_file's rule; core's matcher loads at the first call. */
+async function patched(text: string, hunks: readonly PatchHunk[], display: string, context: ToolContext) {
+  const { applyHunks } = await import('../core/patch-apply.js');
+  return applyHunks(text, hunks, { path: display, matching: context.matching });
+}
+
+function missing(display: string, verb: 'update'): EditgateError {
+  return new EditgateError(
+    'FILE_NOT_FOUND',
+    `${display} does not exist, so the patch cannot ${verb} it. Nothing was changed. Check the path (relative to the workspace root), or add the file with "*** Add File: ${display}".`,
+    { path: display },
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * The journal of a change set being committed (change-set.ts): a small JSON file in the state folder,
+ * written and fsynced before the first rename and marked committed (renamed to `.done`: the commit point)
+ * after the last one. It names,
+ * for every file of the set, its kept original (a hard link to the old content, `.orig`) and the temp file
+ * of its new content (both named before they exist). While it exists the set is not committed: rolling back puts
+ * every kept original back over its file, removes every file the set created (still a link to its temp file), and
+ * removes the temp files. Rolling back is idempotent, so a process killed while rolling back is rolled back
+ * again by the next one.
+ *
+ * The next editgate process whose roots hold a journal's files rolls it back before its first call (when
+ * the process that wrote it is gone): after a crash part way every file is old, never some old, some new.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { isAlive, removeQuietly } from './commit.js';
+import { isErrno } from './fs-errors.js';
+import { closeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
+
+/** One file of a change set, as its journal keeps it. */
+export interface JournalEntry {
+  /** Canonical absolute path of the file. */
+  path: string;
+  kind: 'create' | 'modify' | 'delete';
+  /** The hard link that keeps the old content (absent for a creation). */
+  orig?: string;
+  /** The new content's temp file (absent for a deletion); a created file is a second link to it. */
+  temp?: string;
+}
+
+interface JournalFile {
+  version: 1;
+  pid: number;
+  entries: JournalEntry[];
+}
+
+/** A journal written for a set about to be renamed into place. */
+export interface Journal {
+  file: string;
+  entries: JournalEntry[];
+}
+
+/** Writes the journal and makes it durable (file and folder fsynced) before any rename happens. */
+export async function writeJournal(folder: string, entries: JournalEntry[]): Promise<Journal> {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const file = join(folder, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
+  const body: JournalFile = { version: 1, pid: process.pid, entries };
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    await writeWhole(fd, Buffer.from(JSON.stringify(body)));
+    await syncFile(fd);
+  } catch (error) {
+    closeQuietly(fd);
+    removeQuietly(file);
+    throw error;
+  }
+  closeQuietly(fd);
+  await syncFolder(folder);
+  return { file, entries };
+}
+
+/**
+ * The commit point: the journal renamed to `.done` (and that made durable). From here on the set stands;
+ * a process killed before `finishJournal` leaves kept originals that the next one removes (rolls forward).
+ */
+export async function markCommitted(journal: Journal): Promise<Journal> {
+  const done = journal.file.replace(/\.json$/, DONE);
+  renameSync(journal.file, done);
+  await syncFolder(dirname(done));
+  return { file: done, entries: journal.entries };
+}
+
+/** After the commit point: the kept originals and the temp names of created files go, then the journal. */
+export function finishJournal(journal: Journal): void {
+  rollForward(journal.entries);
+  removeQuietly(journal.file);
+}
+
+function rollForward(entries: readonly JournalEntry[]): void {
+  for (const entry of entries) {
+    if (entry.orig) removeQuietly(entry.orig);
+    if (entry.kind === 'create' && entry.temp) removeQuietly(entry.temp);
+  }
+}
+
+const DONE = '.done';
+
+/** A journal of a set that did not get renamed into place: gone, and the removal made durable. */
+export async function removeJournal(journal: Journal): Promise<void> {
+  try {
+    unlinkSync(journal.file);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  await syncFolder(dirname(journal.file));
+}
+
+/**
+ * Puts every file of the set back as it was: kept originals renamed back over their files (which undoes a
+ * rename of new content and a deletion alike), created files removed, temp files removed. Returns the
+ * paths it could not put back (with why), for the error message; empty when everything is as it was.
+ */
+export function rollBack(entries: readonly JournalEntry[]): string[] {
+  const failed: string[] = [];
+  for (const entry of [...entries].reverse()) {
+    try {
+      if (entry.orig) {
+        try {
+          renameSync(entry.orig, entry.path);
+        } catch (error) {
+          // Already put back (a rollback killed part way) or never linked: the file is its old self.
+          if (!isErrno(error, 'ENOENT')) throw error;
+        }
+        // rename(2) between two links of one file (the target not yet replaced) does nothing: the link stays.
+        removeQuietly(entry.orig);
+      } else if (entry.temp && isSameFile(entry.temp, entry.path)) {
+        // A created file is linked from its temp file, whose name stays until the set is committed.
+        unlinkSync(entry.path);
+      }
+      if (entry.temp) removeQuietly(entry.temp);
+    } catch (error) {
+      failed.push(`${entry.path} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return failed;
+}
+
+/**
+ * Rolls back every journal in `folder` left by a process that is gone and whose files lie under one of
+ * `roots` (one marked committed is finished instead: rolled forward); returns how many were rolled back. Called once per process before its first change. A journal that cannot be
+ * read is left for a person (it is never guessed at).
+ */
+export async function recoverChangeSets(folder: string, roots: readonly string[]): Promise<number> {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return 0;
+  }
+  let recovered = 0;
+  for (const name of names) {
+    const committed = name.endsWith(DONE);
+    if (!committed && !name.endsWith('.json')) continue;
+    const file = join(folder, name);
+    let journal: JournalFile;
+    try {
+      journal = JSON.parse(readFileSync(file, 'utf8')) as JournalFile;
+    } catch {
+      continue;
+    }
+    if (journal?.version !== 1 || !Array.isArray(journal.entries)) continue;
+    if (journal.pid === process.pid || isAlive(journal.pid)) continue;
+    const entries = journal.entries.filter(isEntry);
+    if (entries.length !== journal.entries.length) continue;
+    if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) continue;
+    if (committed) {
+      finishJournal({ file, entries });
+      continue;
+    }
+    if (rollBack(entries).length > 0) continue;
+    await removeJournal({ file, entries });
+    recovered++;
+  }
+  return recovered;
+}
+
+function isEntry(value: unknown): value is JournalEntry {
+  const entry = value as JournalEntry;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.path === 'string' &&
+    (entry.kind === 'create' || entry.kind === 'modify' || entry.kind === 'delete') &&
+    (entry.orig === undefined || typeof entry.orig === 'string') &&
+    (entry.temp === undefined || typeof entry.temp === 'string')
+  );
+}
+
+function isSameFile(a: string, b: string): boolean {
+  try {
+    const one = lstatSync(a, { bigint: true });
+    const two = lstatSync(b, { bigint: true });
+    return one.ino === two.ino && one.dev === two.dev;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return false;
+    throw error;
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
