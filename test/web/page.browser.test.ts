@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { PAGE_LINES } from '../../src/web/diff-html.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
+import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser } from './browser.js';
 import { reviewWorkspace } from './review-fixture.js';
 
@@ -205,6 +207,46 @@ describe('the review page', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'web-review-change-set.png'), fullPage: true });
     await page.keyboard.press('y');
     expect(await decision).toBe('once');
+  });
+
+  it('a three-file apply_patch through the gate: one question on the page, y writes all three', async () => {
+    const { ws, server, tools, propose } = await reviewWorkspace({
+      'src/config.ts': APP,
+      'src/legacy.ts': 'export const old = true;\n',
+    });
+    await readAll(tools, 'src/config.ts');
+    await readAll(tools, 'src/legacy.ts');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/config.ts',
+      '@@ export function greet(name: string): string {',
+      "-  return 'Hello, ' + name;",
+      "+  return 'Hello, ' + name.trim();",
+      '*** Add File: src/config.test.ts',
+      "+import { greet } from './config';",
+      '+',
+      "+greet('you');",
+      '*** Delete File: src/legacy.ts',
+      '*** End Patch',
+    ].join('\n');
+    const change = await propose('apply_patch', { patch });
+    const page = await open(server.url);
+    expect(await page.textContent('h1')).toBe('Apply this change to 3 files?');
+    expect(await page.locator('section.file').count()).toBe(3);
+    expect(await page.locator('nav.files li').allTextContents()).toEqual(
+      expect.arrayContaining([
+        'src/config.ts modified +1 -1',
+        'src/config.test.ts created +3 -0',
+        'src/legacy.ts deleted +0 -1',
+      ]),
+    );
+    expect(await ws.text('src/config.ts')).toBe(APP);
+    await page.keyboard.press('y');
+    const result = await change.result;
+    expect(result.ok, result.message).toBe(true);
+    expect(await ws.text('src/config.ts')).toBe(APP.replace("'Hello, ' + name", "'Hello, ' + name.trim()"));
+    expect(await ws.text('src/config.test.ts')).toBe("import { greet } from './config';\n\ngreet('you');\n");
+    expect(existsSync(ws.path('src/legacy.ts'))).toBe(false);
   });
 
   it('a file changed on disk while the page is open: the change is marked stale and can no longer be approved', async () => {
