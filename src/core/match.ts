@@ -11,9 +11,11 @@ import {
   foldWithMap,
   hasContent,
   hasEscapes,
+  hasTemplateEscapes,
   hasTypography,
   type IndentShift,
   indentShift,
+  isOverEscaped,
   keepUnchangedLines,
   lineContent,
   reindentLine,
@@ -55,7 +57,7 @@ export function describeTier(tier: MatchTier): string {
     case 'line-numbers':
       return 'after removing read_file line-number prefixes';
     case 'unescaped':
-      return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters';
+      return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters (new_string is unescaped only when it is over-escaped too)';
   }
 }
 
@@ -308,12 +310,29 @@ function lineNumbers(view: NeutralView, old: string): FoundMatches | null {
   };
 }
 
-/** Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly; so is the new text. */
+/**
+ * Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly. The new text is
+ * unescaped only when it is itself over-escaped (isOverEscaped); otherwise it goes in as written. Only when
+ * that finds nothing, the template-literal escapes (a backquote or `$` after a backslash) are unescaped too,
+ * and accepted only where the result is in the file exactly once (`\${` and `${` mean different things).
+ */
 function unescaped(view: NeutralView, old: string): FoundMatches | null {
-  if (!hasEscapes(old)) return null;
-  const target = toLf(unescapeText(old));
-  if (target === '') return null;
+  const plain = hasEscapes(old) ? unescapedMatches(view, old, false) : null;
+  if (plain) return plain;
+  if (!hasTemplateEscapes(old)) return null;
+  const template = unescapedMatches(view, old, true);
+  return template && template.ranges.length === 1 ? template : null;
+}
+
+function unescapedMatches(view: NeutralView, old: string, template: boolean): FoundMatches | null {
+  const target = toLf(unescapeText(old, { template }));
+  if (target === '' || target === old) return null;
   const ranges = indexAll(view.text, target);
   if (ranges.length === 0) return null;
-  return { tier: 'unescaped', ranges, rewrite: (newText) => toLf(unescapeText(newText)) };
+  return {
+    tier: 'unescaped',
+    ranges,
+    rewrite: (newText) =>
+      isOverEscaped(newText, old, { template }) ? toLf(unescapeText(newText, { template })) : newText,
+  };
 }

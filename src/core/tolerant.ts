@@ -258,16 +258,72 @@ export function stripLineNumbersLoose(lines: readonly string[]): string[] {
 
 // ── over-escaped text ────────────────────────────────────────────────────────────────────────────────────
 
+// The escapes a JSON string encoded once too often carries (plus `\'`, as Python's repr writes it).
 const ESCAPE = /\\([nrt"'\\])/g;
 const ESCAPE_ONE = /\\[nrt"'\\]/;
+// With the template-literal escapes (a backquote or `$` after a backslash), where `\${` and `${` mean different things: tried only
+// when the plain unescaping finds nothing, and accepted only when it then finds exactly one place.
+const TEMPLATE_ESCAPE = /\\([nrt"'\\`$])/g;
+const TEMPLATE_ESCAPE_ONE = /\\[`$]/;
 
 export function hasEscapes(text: string): boolean {
   return ESCAPE_ONE.test(text);
 }
 
-/** `\n`, `\r`, `\t`, `\"`, `\'`, `\\` written as two characters become the character they stand for. */
-export function unescapeText(text: string): string {
-  return text.replace(ESCAPE, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c));
+/** Holds `\`` or `\$` written as two characters (the template-literal escapes). */
+export function hasTemplateEscapes(text: string): boolean {
+  return TEMPLATE_ESCAPE_ONE.test(text);
+}
+
+/**
+ * `\n`, `\r`, `\t`, `\"`, `\'`, `\\` written as two characters become the character they stand for;
+ * with `template`, `\`` and `\$` too.
+ */
+export function unescapeText(text: string, options: { template?: boolean } = {}): string {
+  return text.replace(options.template ? TEMPLATE_ESCAPE : ESCAPE, (_, c: string) =>
+    c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c,
+  );
+}
+
+/**
+ * Whether a new text is itself over-escaped, judged on its own, so the unescaped tier may unescape it. Old
+ * text that matched only unescaped says nothing about the new text: a model often over-escapes one and writes
+ * the other correctly, and unescaping a correct text corrupts every backslash sequence it holds (`\\` in a
+ * raw string, `'\n'` in a message builder). So a new text counts as over-escaped only when it reads as text
+ * encoded once too often:
+ * - it holds no real line break (an over-escaped text carries them as `\n`), and
+ * - every backslash in it begins one of the escapes (a `\d` or `\w` is code, not an escape), at least one, and
+ * - it has no bare `"` (an encoding escapes every one), and
+ * - it carries `\n` or `\"` (the marks of one text encoded twice), or only kinds of escape that the old text,
+ *   which did match only when unescaped, carries too.
+ */
+export function isOverEscaped(
+  newText: string,
+  oldText: string,
+  options: { template?: boolean } = {},
+): boolean {
+  if (newText.includes('\n') || newText.includes('\r')) return false;
+  const kinds = escapeKinds(newText, options.template === true);
+  if (kinds === null || kinds.size === 0) return false;
+  if (kinds.has('n') || kinds.has('"')) return true;
+  const oldKinds = escapeKinds(oldText, options.template === true) ?? new Set<string>();
+  return [...kinds].every((kind) => oldKinds.has(kind));
+}
+
+/** The escape letters a text carries, or null when a backslash begins no escape or a `"` stands bare. */
+function escapeKinds(text: string, template: boolean): Set<string> | null {
+  const known = template ? 'nrt"\'\\`$' : 'nrt"\'\\';
+  const kinds = new Set<string>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return null;
+    if (c !== '\\') continue;
+    const next = text[i + 1];
+    if (next === undefined || !known.includes(next)) return null;
+    kinds.add(next);
+    i++;
+  }
+  return kinds;
 }
 
 // ── keeping the file's own text ──────────────────────────────────────────────────────────────────────────
