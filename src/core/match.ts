@@ -6,10 +6,11 @@
  */
 import { EditgateError } from './errors.js';
 import { type NeutralView, neutralView, toLf } from './neutral.js';
+import { indexAll, KeyTable, sequenceMatches } from './occurrences.js';
 import {
+  contentLength,
   foldTypography,
   foldWithMap,
-  hasContent,
   hasEscapes,
   hasTemplateEscapes,
   hasTypography,
@@ -19,9 +20,9 @@ import {
   keepUnchangedLines,
   lineContent,
   reindentLine,
-  sameIgnoringTrailing,
   stripLineNumbers,
   stripLineNumbersLoose,
+  trimmedLength,
   trimTrailingBlanks,
   unescapeText,
 } from './tolerant.js';
@@ -118,14 +119,6 @@ export function findInView(
   return nonOverlapping(found);
 }
 
-function indexAll(haystack: string, needle: string): [number, number][] {
-  const ranges: [number, number][] = [];
-  for (let p = haystack.indexOf(needle); p !== -1; p = haystack.indexOf(needle, p + 1)) {
-    ranges.push([p, p + needle.length]);
-  }
-  return ranges;
-}
-
 function nonOverlapping(found: FoundMatches): FoundMatches {
   const kept: number[] = [];
   let end = -1;
@@ -155,47 +148,65 @@ function oldLinesOf(old: string): { lines: string[]; endsWithNewline: boolean } 
   return { lines: (endsWithNewline ? old.slice(0, -1) : old).split('\n'), endsWithNewline };
 }
 
-/** Index of the longest string: the most selective line to test first. */
-function longest(strings: readonly string[]): number {
-  let best = 0;
-  strings.forEach((s, i) => {
-    if (s.length > strings[best]!.length) best = i;
-  });
-  return best;
-}
+/**
+ * Line comparisons the window checks of one search may make (a window check costs one per old line); past
+ * it the search stops with a clear error rather than hold the thread. Only old text of many lines that
+ * matches at thousands of overlapping places (a file of equal lines) comes near it.
+ */
+export const WINDOW_CHECK_BUDGET = 200_000;
 
 /**
- * Whole-line windows of the file where every old line passes `lineTest` (the anchor line first, so most
- * windows cost one cheap test) and the whole window passes `windowTest`. A window covers its lines from the
- * first one's start to the last one's end, plus that line's "\n" when the old text ends with one.
+ * Whole-line windows of the file whose lines' keys equal the old lines' keys, one for one (found in linear
+ * time: Knuth–Morris–Pratt over interned keys), and where the whole window passes `windowTest`. A window
+ * covers its lines from the first one's start to the last one's end, plus that line's "\n" when the old text
+ * ends with one.
  */
 function scanWindows<T>(
   view: NeutralView,
-  oldLines: readonly string[],
+  oldKeys: readonly string[],
   endsWithNewline: boolean,
-  anchor: number,
-  lineTest: (fileLine: string, j: number) => boolean,
-  windowTest: (first: number) => T | null,
-): { ranges: [number, number][]; data: T[] } {
+  keyOf: (fileLine: string) => string,
+  keyLength: (fileLine: string) => number,
+  windowTest: ((first: number) => T | null) | null,
+): { ranges: [number, number][]; data: (T | true)[] } {
   const lines = view.lines();
   const starts = view.lineStarts();
-  const k = oldLines.length;
+  const k = oldKeys.length;
+  const table = new KeyTable();
+  const pattern = Int32Array.from(oldKeys, (key) => table.add(key));
+  // Most file lines have a key of a length no old line has: those are told apart without making the key.
+  const lengths = new Set(oldKeys.map((key) => key.length));
+  const keys = new Int32Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    keys[i] = lengths.has(keyLength(line)) ? table.get(keyOf(line)) : -1;
+  }
   const terminatedLast = view.text.endsWith('\n');
   const ranges: [number, number][] = [];
-  const data: T[] = [];
-  for (let i = 0; i + k <= lines.length; i++) {
-    if (!lineTest(lines[i + anchor]!, anchor)) continue;
-    let ok = true;
-    for (let j = 0; j < k && ok; j++) if (j !== anchor) ok = lineTest(lines[i + j]!, j);
-    if (!ok) continue;
+  const data: (T | true)[] = [];
+  let checks = 0;
+  for (const i of sequenceMatches(keys, pattern)) {
     const last = i + k - 1;
     if (endsWithNewline && last === lines.length - 1 && !terminatedLast) continue;
-    const found = windowTest(i);
+    let found: T | true | null = true;
+    if (windowTest) {
+      checks += k;
+      if (checks > WINDOW_CHECK_BUDGET) throw searchBudgetError(checks / k);
+      found = windowTest(i);
+    }
     if (found === null) continue;
     ranges.push([starts[i]!, starts[last]! + lines[last]!.length + (endsWithNewline ? 1 : 0)]);
     data.push(found);
   }
   return { ranges, data };
+}
+
+function searchBudgetError(places: number): EditgateError {
+  return new EditgateError(
+    'TOO_LARGE',
+    `old_string is not in the file exactly, and when indentation is ignored it matches too many overlapping places (the tolerant search stopped after ${places - 1}). Give an old_string that occurs once: include a distinctive line near the change, or use edit_lines with the line numbers from read_file.`,
+    { reason: 'search-budget', budget: WINDOW_CHECK_BUDGET },
+  );
 }
 
 /** The matched region's lines, one per old-text line (a trailing '' when the region ends with "\n"). */
@@ -208,14 +219,7 @@ function trailingWhitespace(view: NeutralView, old: string): FoundMatches | null
   const { lines, endsWithNewline } = oldLinesOf(old);
   const keys = lines.map(trimTrailingBlanks);
   if (keys.every((key) => key === '')) return null;
-  const { ranges } = scanWindows(
-    view,
-    keys,
-    endsWithNewline,
-    longest(keys),
-    (fileLine, j) => sameIgnoringTrailing(fileLine, keys[j]!),
-    () => true,
-  );
+  const { ranges } = scanWindows(view, keys, endsWithNewline, trimTrailingBlanks, trimmedLength, null);
   if (ranges.length === 0) return null;
   const oldPieces = old.split('\n');
   return {
@@ -234,10 +238,10 @@ function indentation(view: NeutralView, old: string): FoundMatches | null {
   const fileLines = view.lines();
   const { ranges, data } = scanWindows<IndentShift>(
     view,
-    lines,
+    contents,
     endsWithNewline,
-    longest(contents),
-    (fileLine, j) => hasContent(fileLine, contents[j]!),
+    lineContent,
+    contentLength,
     (first) => indentShift(fileLines.slice(first, first + lines.length), lines),
   );
   if (ranges.length === 0) return null;
@@ -247,7 +251,7 @@ function indentation(view: NeutralView, old: string): FoundMatches | null {
     ranges,
     rewrite: (newText, i) =>
       keepUnchangedLines(oldPieces, regionLines(view, ranges[i]!), newText.split('\n'), (line) =>
-        reindentLine(line, data[i]!),
+        reindentLine(line, data[i] as IndentShift),
       ),
   };
 }

@@ -12,9 +12,21 @@ function isBlankChar(c: number): boolean {
 
 /** The line without trailing spaces and tabs (a loop, not a regex: /[ \t]+$/ is quadratic on long runs). */
 export function trimTrailingBlanks(line: string): string {
+  const end = trimmedLength(line);
+  return end === line.length ? line : line.slice(0, end);
+}
+
+/** Length of the line without trailing spaces and tabs: `trimTrailingBlanks(line).length`, no copy made. */
+export function trimmedLength(line: string): number {
   let end = line.length;
   while (end > 0 && isBlankChar(line.charCodeAt(end - 1))) end--;
-  return end === line.length ? line : line.slice(0, end);
+  return end;
+}
+
+/** Length of `lineContent(line)`, no copy made. */
+export function contentLength(line: string): number {
+  const end = trimmedLength(line);
+  return end === 0 ? 0 : end - leadingBlanks(line);
 }
 
 /** Length of the leading spaces and tabs. */
@@ -30,21 +42,10 @@ export function blankFrom(line: string, from: number): boolean {
   return true;
 }
 
-/** Trailing-whitespace tier: file line and old line are equal once trailing spaces/tabs are dropped. */
-export function sameIgnoringTrailing(fileLine: string, oldKey: string): boolean {
-  return fileLine.startsWith(oldKey) && blankFrom(fileLine, oldKey.length);
-}
-
 /** The line without leading and trailing spaces/tabs: what the indentation tier compares. */
 export function lineContent(line: string): string {
   const trimmed = trimTrailingBlanks(line);
   return trimmed.slice(leadingBlanks(trimmed));
-}
-
-/** Cheap, allocation-free `lineContent(fileLine) === content`. */
-export function hasContent(fileLine: string, content: string): boolean {
-  const lead = leadingBlanks(fileLine);
-  return fileLine.startsWith(content, lead) && blankFrom(fileLine, lead + content.length);
 }
 
 // ── indentation ──────────────────────────────────────────────────────────────────────────────────────────

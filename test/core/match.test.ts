@@ -259,6 +259,35 @@ describe('tier: unescaped', () => {
   });
 });
 
+describe('search on repetitive text', () => {
+  // A file of equal lines and an old text of thousands of them: the case that was file × old.
+  const file = (n: number) => '  x = 1;\n'.repeat(n);
+  const old = (n: number, line = 'x = 1;') => Array.from({ length: n }, () => line).join('\n');
+
+  it('finds nothing where nothing matches, and the right places where some do', () => {
+    expect(findMatches(file(4000), `${old(2000)}\nnope`)).toBeNull();
+    expect(findMatches(file(3), old(2))?.ranges).toEqual([
+      [0, 17],
+      [9, 26],
+    ]);
+    const trailing = findMatches(file(3), old(2, '  x = 1; '));
+    expect(trailing?.tier).toBe('trailing-whitespace');
+    expect(trailing?.ranges).toHaveLength(2);
+  });
+
+  it('stops with a clear error when the indentation tier would check too many overlapping windows', () => {
+    let error: unknown;
+    try {
+      findMatches(file(4000), old(1000));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'TOO_LARGE', details: { reason: 'search-budget' } });
+    expect((error as Error).message).toMatch(/edit_lines|occurs once/);
+    expect(findMatches(file(4000), old(1000), { matching: 'exact' })).toBeNull();
+  });
+});
+
 describe('tier order', () => {
   it('stops at the first tier that finds anything, even when it finds several places', () => {
     const found = findMatches('x  \ny\nx\t\ny\n', 'x\ny');
