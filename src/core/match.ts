@@ -8,6 +8,7 @@ import { EditgateError } from './errors.js';
 import { type NeutralView, neutralView, toLf } from './neutral.js';
 import { indexAll, KeyTable, sequenceMatches } from './occurrences.js';
 import {
+  blankEnds,
   contentLength,
   foldTypography,
   foldWithMap,
@@ -34,7 +35,8 @@ export type MatchTier =
   | 'indentation'
   | 'typographic'
   | 'line-numbers'
-  | 'unescaped';
+  | 'unescaped'
+  | 'blank-lines';
 
 export const TOLERANT_TIERS: readonly MatchTier[] = [
   'trailing-whitespace',
@@ -42,6 +44,7 @@ export const TOLERANT_TIERS: readonly MatchTier[] = [
   'typographic',
   'line-numbers',
   'unescaped',
+  'blank-lines',
 ];
 
 /** The tier in words, for messages: "found <description>". */
@@ -59,6 +62,8 @@ export function describeTier(tier: MatchTier): string {
       return 'after removing read_file line-number prefixes';
     case 'unescaped':
       return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters (new_string is unescaped only when it is over-escaped too)';
+    case 'blank-lines':
+      return 'once, when the blank lines at the start and end of old_string are ignored';
   }
 }
 
@@ -140,7 +145,14 @@ function nonOverlapping(found: FoundMatches): FoundMatches {
 
 type Tier = (view: NeutralView, old: string) => FoundMatches | null;
 
-const TIERS: readonly Tier[] = [trailingWhitespace, indentation, typographic, lineNumbers, unescaped];
+const TIERS: readonly Tier[] = [
+  trailingWhitespace,
+  indentation,
+  typographic,
+  lineNumbers,
+  unescaped,
+  blankLines,
+];
 
 /** Old text as whole lines: the pieces between "\n", and whether it ends with a line break. */
 function oldLinesOf(old: string): { lines: string[]; endsWithNewline: boolean } {
@@ -338,5 +350,31 @@ function unescapedMatches(view: NeutralView, old: string, template: boolean): Fo
     ranges,
     rewrite: (newText) =>
       isOverEscaped(newText, old, { template }) ? toLf(unescapeText(newText, { template })) : newText,
+  };
+}
+
+/**
+ * Old text with blank lines at its start or end that the file does not have there: without them it must be
+ * in the file exactly, on whole lines, and at exactly one place (several places decide nothing here). The
+ * same blank lines are taken off the new text when it has them too, so they are not added to the file.
+ */
+function blankLines(view: NeutralView, old: string): FoundMatches | null {
+  const ends = blankEnds(old);
+  if (!ends) return null;
+  const { core, leading, trailing } = ends;
+  const text = view.text;
+  // The core ends with its line break when blank lines followed it, so only its start needs checking.
+  const ranges = indexAll(text, core).filter(
+    ([start]) => leading === '' || start === 0 || text[start - 1] === '\n',
+  );
+  if (ranges.length !== 1) return null;
+  return {
+    tier: 'blank-lines',
+    ranges,
+    rewrite: (newText) => {
+      const from = newText.startsWith(leading) ? leading.length : 0;
+      const to = newText.endsWith(trailing) ? newText.length - trailing.length : newText.length;
+      return from <= to ? newText.slice(from, to) : newText;
+    },
   };
 }

@@ -327,6 +327,24 @@ function escapeKinds(text: string, template: boolean): Set<string> | null {
   return kinds;
 }
 
+// ── blank lines at the ends ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Old text as its blank lines at the start (`leading`, each with its line break), the rest (`core`: its
+ * last line keeps its line break when blank lines followed it) and the blank lines after (`trailing`). Null
+ * when there are no blank end lines or nothing else.
+ */
+export function blankEnds(old: string): { core: string; leading: string; trailing: string } | null {
+  const lead = /^(?:[ \t]*\n)+/.exec(old)?.[0] ?? '';
+  const rest = old.slice(lead.length);
+  const trail = /\n(?:[ \t]*\n)*[ \t]*$/.exec(rest)?.[0] ?? '';
+  // A single final line break ends the last line: it is not a blank line.
+  const trailing = trail === '\n' ? '' : trail.slice(1);
+  const core = trailing === '' ? rest : rest.slice(0, rest.length - trail.length + 1);
+  if ((lead === '' && trailing === '') || core.trim() === '') return null;
+  return { core, leading: lead, trailing };
+}
+
 // ── keeping the file's own text ──────────────────────────────────────────────────────────────────────────
 
 /**
