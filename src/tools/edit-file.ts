@@ -9,7 +9,7 @@ import {
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { stringEditPlan } from './streaming.js';
-import { defineTool, editing, stringEdits } from './tool.js';
+import { defineTool, editing, refuseNewPlaceholders, stringEdits } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to edit'),
@@ -39,6 +39,7 @@ export const editFileTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
+    refuseNewPlaceholders([input], context);
     const outcome = await context.change({
       tool: 'edit_file',
       path: input.file_path,

@@ -34,6 +34,12 @@ export interface CreateEditToolsOptions {
   requireReadBeforeEdit?: boolean;
   /** 'tolerant' (default) lets whitespace/indentation/punctuation slips match when exact finds nothing. */
   matching?: 'exact' | 'tolerant';
+  /**
+   * Placeholders for code left out (`// ... rest of the code unchanged`, `(existing methods)`) in new text
+   * whose old text has none are refused, since they would be written literally and delete that code.
+   * true lets them through. Default false.
+   */
+  allowPlaceholders?: boolean;
   /** Path of a JSON Lines audit log of every change and denial. */
   auditLog?: string;
   /** Folder outside the workspace where undo history is kept across processes; memory only when absent. */
@@ -258,6 +264,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           change: (request) =>
             preview ? gate.stage({ ...request, signal }) : gate.change({ ...request, signal }),
           matching: options.matching ?? 'tolerant',
+          placeholders: options.allowPlaceholders === true ? 'allow' : 'refuse',
           readLimit,
           maxReadChars: 256_000,
           signal,

@@ -64,6 +64,62 @@ describe('read_file', () => {
   });
 });
 
+describe('placeholders for code left out', () => {
+  const source = 'class A {\n  one() {}\n  two() {}\n}\n';
+
+  it('refuses them in edit_file, multi_edit, write_file and edit_lines, writing nothing', async () => {
+    const ws = await makeWorkspace({ 'a.ts': source });
+    const tools = ws.tools();
+    await readAll(tools, 'a.ts');
+    const calls: [string, unknown][] = [
+      [
+        'edit_file',
+        { file_path: 'a.ts', old_string: '  two() {}\n', new_string: '  // ... existing methods\n' },
+      ],
+      [
+        'multi_edit',
+        {
+          file_path: 'a.ts',
+          edits: [
+            { old_string: 'one', new_string: 'uno' },
+            { old_string: '  two() {}', new_string: '  (existing methods)' },
+          ],
+        },
+      ],
+      ['write_file', { file_path: 'a.ts', content: 'class A {\n  // ... rest of the code unchanged\n}\n' }],
+      [
+        'edit_lines',
+        {
+          file_path: 'a.ts',
+          edits: [{ range: [2, 4], replacement: '  // ... rest of the class unchanged\n' }],
+        },
+      ],
+    ];
+    for (const [tool, input] of calls) {
+      const result = await tools.execute(tool, input);
+      expect(result, tool).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        details: { reason: 'placeholder' },
+      });
+      if (!result.ok) expect(result.message).toMatch(/placeholder.*Write the real code/s);
+    }
+    expect(await ws.text('a.ts')).toBe(source);
+  });
+
+  it('lets them through with allowPlaceholders', async () => {
+    const ws = await makeWorkspace({ 'a.ts': source });
+    const tools = ws.tools({ allowPlaceholders: true });
+    await readAll(tools, 'a.ts');
+    const result = await tools.execute('edit_file', {
+      file_path: 'a.ts',
+      old_string: '  two() {}\n',
+      new_string: '  // ... existing methods\n',
+    });
+    expect(result.ok).toBe(true);
+  });
+});
+
 describe('edit_file', () => {
   it('replaces a unique string and shows the changed region with line numbers', async () => {
     const ws = await makeWorkspace({ 'a.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
