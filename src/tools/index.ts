@@ -13,6 +13,7 @@ import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/str
 import { applyChangeTool } from './apply-change.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
+import { FileQueue } from './file-queue.js';
 import { inputObject, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
 import { readFileTool } from './read-file.js';
@@ -236,6 +237,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     ),
   );
   const byName = new Map(active.map((tool) => [tool.name, tool]));
+  const changes = new FileQueue();
 
   return {
     definitions,
@@ -269,10 +271,27 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           maxReadChars: 256_000,
           signal,
         };
-        return await tool.run(parsed, context);
+        const key = tool.annotations.readOnlyHint ? undefined : await fileKey(gate, parsed);
+        if (key === undefined) return await tool.run(parsed, context);
+        return await changes.run(key, () => tool.run(parsed, context), signal);
       } catch (error) {
         return failure(tool.name, error);
       }
     },
   };
+}
+
+/**
+ * The file a change tool's call is about, as the queue keys it: its canonical path, so two spellings of one
+ * file wait for each other. Undefined for a call without a path (apply_change) or one the guard refuses
+ * (the tool itself then reports why).
+ */
+async function fileKey(gate: Gate, input: unknown): Promise<string | undefined> {
+  const path = (input as { file_path?: unknown }).file_path;
+  if (typeof path !== 'string') return undefined;
+  try {
+    return (await gate.workspace.guard.resolve(path)).absolute;
+  } catch {
+    return undefined;
+  }
 }
