@@ -65,6 +65,7 @@ export const editLinesTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
+        readRule: 'region',
         compute: async (base) => {
           if (!base.exists) {
             throw new EditgateError(

@@ -59,6 +59,7 @@ export const multiEditTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
+        readRule: 'region',
         compute: stringEdits(input.edits, context),
         tooLarge: refuseHuge('multi_edit'),
       }),

@@ -70,6 +70,11 @@ export interface EditSpec {
   compute(base: Snapshot): ComputedText | Promise<ComputedText>;
   /** The same edit planned on a huge file's bytes; absent: a huge file is refused with `tooLarge`. */
   plan?: StreamPlanner;
+  /**
+   * 'region': a part of the file read is enough when every line the change touches was read in the current
+   * version (read-coverage.ts); default 'full': the whole file read (what replaces a whole file needs).
+   */
+  readRule?: 'full' | 'region';
   /** Why a huge file cannot take this edit, and what to use instead. */
   tooLarge?: (file: { display: string; size: number; threshold: number }) => EditgateErrorType;
 }
@@ -135,7 +140,10 @@ export class Workspace {
       known: this.ledger.get(resolved.absolute)?.fingerprint,
     });
     if (options.requireRead && base.exists) {
-      this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
+      this.ledger.check(resolved.absolute, base.fingerprint, {
+        display: resolved.relative,
+        region: spec.readRule === 'region',
+      });
     }
     const computed = await spec.compute(base);
     throwIfCancelled(options.signal);
@@ -151,6 +159,9 @@ export class Workspace {
       texts: { before: base.text, after: computed.text },
       history: 'record',
     };
+    if (options.requireRead && base.exists && spec.readRule === 'region') {
+      this.ledger.checkCovered(resolved.absolute, change.diff, { display: resolved.relative });
+    }
     if (computed.replacements !== undefined) change.replacements = computed.replacements;
     if (computed.tiers) change.tiers = computed.tiers;
     return change;
@@ -241,8 +252,10 @@ export class Workspace {
         tool: options.tool,
       });
     }
-    if (written.fingerprint) this.ledger.recordWrite(path, written.fingerprint, { display });
-    else this.ledger.forget(path);
+    if (written.fingerprint) {
+      const diff = change.content.type === 'text' ? change.diff : undefined;
+      this.ledger.recordWrite(path, written.fingerprint, { display, diff });
+    } else this.ledger.forget(path);
     return written;
   }
 

@@ -20,17 +20,17 @@ describe('read_file', () => {
     expect(first.message).toContain('offset=11');
     const early = await tools.execute('edit_file', {
       file_path: 'a.txt',
-      old_string: 'line 5\n',
-      new_string: 'five\n',
+      old_string: 'line 25\n',
+      new_string: 'twenty-five\n',
     });
-    expect(early).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(early).toMatchObject({ ok: false, code: 'PARTIAL_READ', details: { offset: 25, limit: 1 } });
     await tools.execute('read_file', { file_path: 'a.txt', offset: 11, limit: 10 });
     const last = await tools.execute('read_file', { file_path: 'a.txt', offset: 21 });
     expect(last.message).toContain('seen every line');
     const edit = await tools.execute('edit_file', {
       file_path: 'a.txt',
-      old_string: 'line 5\n',
-      new_string: 'five\n',
+      old_string: 'line 25\n',
+      new_string: 'twenty-five\n',
     });
     expect(edit.ok).toBe(true);
   });
@@ -214,6 +214,43 @@ describe('edit_file', () => {
       .tools()
       .execute('edit_file', { file_path: 'x.ts', old_string: 'a', new_string: 'b' });
     expect(result).toMatchObject({ ok: false, code: 'FILE_NOT_FOUND' });
+  });
+
+  it('allows an edit within the lines read, and refuses one that touches lines never shown', async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    lines[89] = 'line 50'; // the same text again, on a line never read
+    const ws = await makeWorkspace({ 'a.txt': `${lines.join('\n')}\n` });
+    const tools = ws.tools();
+    await tools.execute('read_file', { file_path: 'a.txt', offset: 40, limit: 21 }); // lines 40-60
+    const edit = (old_string: string, new_string: string) =>
+      tools.execute('edit_file', { file_path: 'a.txt', old_string, new_string });
+    // Uniqueness is still judged over the whole file.
+    expect(await edit('line 50\n', 'fifty\n')).toMatchObject({ ok: false, code: 'AMBIGUOUS' });
+    expect(await edit('line 51\nline 52\n', 'both\n')).toMatchObject({ ok: true });
+    const outside = await edit('line 10\n', 'ten\n');
+    expect(outside).toMatchObject({ ok: false, code: 'PARTIAL_READ', details: { offset: 10, limit: 1 } });
+    if (!outside.ok) expect(outside.message).toMatch(/line 10 .*read_file \(offset 10, limit 1\)/);
+    // After the write, what was read and kept (and what was written) still counts, and nothing more.
+    expect(await edit('line 55\n', 'fifty-five\n')).toMatchObject({ ok: true });
+    expect(await edit('line 10\n', 'ten\n')).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(await edit('line 61\n', 'sixty-one\n')).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+  });
+
+  it('applies the region rule to edit_lines and never to write_file', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const ws = await makeWorkspace({ 'a.txt': `${lines.join('\n')}\n` });
+    const tools = ws.tools();
+    await tools.execute('read_file', { file_path: 'a.txt', offset: 10, limit: 5 }); // lines 10-14
+    const editLines = (range: [number, number]) =>
+      tools.execute('edit_lines', { file_path: 'a.txt', edits: [{ range, replacement: 'new\n' }] });
+    expect(await editLines([20, 21])).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(await editLines([25, 25])).toMatchObject({ ok: false, code: 'PARTIAL_READ' }); // an insert among unseen lines
+    expect(await tools.execute('write_file', { file_path: 'a.txt', content: 'all\n' })).toMatchObject({
+      ok: false,
+      code: 'PARTIAL_READ',
+    });
+    expect(await ws.text('a.txt')).toBe(`${lines.join('\n')}\n`);
+    expect(await editLines([15, 15])).toMatchObject({ ok: true }); // right after the last line read
   });
 
   it('requires a read first: never read, partly read, stale', async () => {
