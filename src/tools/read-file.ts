@@ -31,7 +31,7 @@ export const readFileTool = defineTool({
       'Read a text file of the workspace. Returns its lines numbered like `cat -n`: the line number, a tab, then the line.',
       'The numbers are NOT part of the file: never copy them (or the tab after them) into old_string. edit_lines counts lines exactly as these numbers do.',
       `Reads at most ${readLimit} lines by default; use offset (1-based first line) and limit to page through longer files. The result says when a read was partial.`,
-      'Read the lines you will change before editing them (an edit may only touch lines read in the file\'s current version), and the whole file (in one read or in pages) before overwriting it with write_file; read again if it changed.',
+      "Read the lines you will change before editing them (an edit may only touch lines read in the file's current version), and the whole file (in one read or in pages) before overwriting it with write_file; read again if it changed.",
       `Huge files (${formatBytes(streamThreshold, 'compact')} or more) are the exception: reading the part you will change is enough to edit them with edit_file or edit_lines.`,
       'Binary files are described, not shown. Pass encoding (e.g. "latin1") only for a file that is not UTF-8/UTF-16.',
     ].join('\n'),
