@@ -39,7 +39,9 @@ export const readFileTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, context) {
     const resolved = await context.gate.resolveForRead('read_file', input.file_path, context.signal);
-    const opened = await context.workspace.open(resolved, { encoding: input.encoding });
+    // An encoding given once is remembered for the file: later reads and edits need not repeat it.
+    const encoding = input.encoding ?? context.workspace.ledger.get(resolved.absolute)?.encoding;
+    const opened = await context.workspace.open(resolved, { encoding });
     if (opened.kind === 'stream') {
       try {
         return await readHugeFile(context, resolved, opened.file, input);
@@ -51,8 +53,8 @@ export const readFileTool = defineTool({
     const lines = splitLines(snapshot.text);
     const total = lines.length;
     const fingerprint = snapshot.fingerprint!;
-    if (total === 0) return emptyFileRead(context, resolved, fingerprint);
-    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total);
+    if (total === 0) return emptyFileRead(context, resolved, fingerprint, encoding);
+    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total, encoding);
     const limit = input.limit ?? context.readLimit;
     const wanted = Math.min(total, page.first + limit - 1);
     for (let n = page.first; n <= wanted; n++) {
@@ -62,7 +64,7 @@ export const readFileTool = defineTool({
       (complete) =>
         complete
           ? ' Together with your earlier reads you have now seen every line, so the file can be edited.'
-          : ' To edit this file you must first see every line (the rest of it in further reads).',
+          : ' You can edit the lines you have read; to overwrite the whole file with write_file, read the rest too.',
       snapshot.codec.finalNewline,
       { encoding: snapshot.codec.encoding },
     );

@@ -24,6 +24,8 @@ export class ReadPage {
     private readonly fingerprint: Fingerprint,
     readonly first: number,
     private readonly total: number,
+    /** The encoding the read was told to use (remembered for later edits); undefined: detected. */
+    private readonly encoding?: string,
   ) {
     if (first > total) {
       throw new EditgateError(
@@ -56,12 +58,12 @@ export class ReadPage {
     finalNewline: boolean,
     details: Record<string, unknown>,
   ): ToolSuccess {
-    const { context, resolved, fingerprint, first, last, total } = this;
+    const { context, resolved, fingerprint, first, last, total, encoding } = this;
     const complete = context.workspace.ledger.recordRead(
       resolved.absolute,
       fingerprint,
       { first, last, lineCount: total },
-      { display: resolved.relative },
+      { display: resolved.relative, encoding },
     );
 
     let footer = '';
@@ -86,12 +88,13 @@ export function emptyFileRead(
   context: ToolContext,
   resolved: ResolvedPath,
   fingerprint: Fingerprint,
+  encoding?: string,
 ): ToolSuccess {
   context.workspace.ledger.recordRead(
     resolved.absolute,
     fingerprint,
     { first: 1, last: 0, lineCount: 0 },
-    { display: resolved.relative },
+    { display: resolved.relative, encoding },
   );
   return success(`(${resolved.relative} is empty: 0 lines.)`, {
     path: resolved.relative,

@@ -26,6 +26,8 @@ export interface LedgerEntry {
   ranges: [number, number][];
   /** Name for messages, remembered from the last record. */
   display?: string;
+  /** The encoding read_file was given for this file: edits without one decode with it. */
+  encoding?: string;
 }
 
 export interface LedgerOptions {
@@ -56,7 +58,7 @@ export class Ledger {
     path: string,
     fingerprint: Fingerprint,
     lines: LinesSeen,
-    options: { display?: string } = {},
+    options: { display?: string; encoding?: string } = {},
   ): boolean {
     const previous = this.entries.get(path);
     const same = previous !== undefined && previous.fingerprint.hash === fingerprint.hash;
@@ -68,7 +70,13 @@ export class Ledger {
       (ranges.length === 1 && only !== undefined && only[0] <= 1 && only[1] >= lines.lineCount);
     // A partial read of content already seen in full, and unchanged since, keeps the full read.
     const full = complete || (same && previous.full);
-    this.entries.set(path, { full, fingerprint, ranges, display: options.display ?? previous?.display });
+    this.entries.set(path, {
+      full,
+      fingerprint,
+      ranges,
+      display: options.display ?? previous?.display,
+      encoding: options.encoding,
+    });
     return complete;
   }
 
@@ -85,6 +93,7 @@ export class Ledger {
       fingerprint,
       ranges: partial ? seenAfterChange(previous.ranges, options.diff!) : [],
       display: options.display ?? previous?.display,
+      encoding: previous?.encoding,
     });
   }
 

@@ -134,8 +134,9 @@ export class Workspace {
         await file.close();
       }
     }
+    // Without an encoding of its own, an edit decodes the file as read_file was told to.
     const base = await readSnapshot(resolved.absolute, {
-      encoding: spec.encoding,
+      encoding: spec.encoding ?? this.ledger.get(resolved.absolute)?.encoding,
       display: resolved.relative,
       known: this.ledger.get(resolved.absolute)?.fingerprint,
     });

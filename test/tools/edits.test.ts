@@ -64,6 +64,35 @@ describe('read_file', () => {
   });
 });
 
+describe('encodings', () => {
+  const latin1 = Buffer.from('caf\xe9 = 1\nna\xefve = 2\n', 'latin1');
+
+  it('remembers the encoding read_file was given, so an edit without one works and keeps the bytes latin1', async () => {
+    const ws = await makeWorkspace({ 'a.txt': latin1 });
+    const tools = ws.tools();
+    expect(await tools.execute('read_file', { file_path: 'a.txt', encoding: 'latin1' })).toMatchObject({
+      ok: true,
+    });
+    const edit = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_string: 'café = 1',
+      new_string: 'café = 3',
+    });
+    expect(edit).toMatchObject({ ok: true });
+    expect(await ws.bytes('a.txt')).toEqual(Buffer.from('caf\xe9 = 3\nna\xefve = 2\n', 'latin1'));
+    // A later read without encoding uses it too.
+    const again = await tools.execute('read_file', { file_path: 'a.txt' });
+    expect(again.ok && again.message).toContain('naïve = 2');
+  });
+
+  it('names the encoding parameter when a file is not UTF-8 and none was given', async () => {
+    const ws = await makeWorkspace({ 'a.txt': latin1 });
+    const result = await ws.tools().execute('read_file', { file_path: 'a.txt' });
+    expect(result).toMatchObject({ ok: false, code: 'ENCODING' });
+    if (!result.ok) expect(result.message).toMatch(/encoding parameter of read_file .*encoding: "latin1"/s);
+  });
+});
+
 describe('placeholders for code left out', () => {
   const source = 'class A {\n  one() {}\n  two() {}\n}\n';
 
