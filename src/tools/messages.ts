@@ -10,6 +10,30 @@ export function numberedLine(lineNumber: number, text: string): string {
 const EXCERPT_LINES = 60;
 
 /**
+ * Characters of one line that read_file and the changed-region excerpt show: a minified bundle or a
+ * one-line data file would otherwise come back whole (10 MB for a 10 MB line). A capped line counts as read.
+ */
+export const MAX_LINE_CHARS = 2000;
+
+/** A unified diff with every line longer than MAX_LINE_CHARS cut (what a model is shown of a change). */
+export function capDiffLines(unifiedDiff: string): string {
+  if (unifiedDiff.length <= MAX_LINE_CHARS) return unifiedDiff;
+  return unifiedDiff
+    .split('\n')
+    .map((line) => cappedLine(line))
+    .join('\n');
+}
+
+/** The line cut at MAX_LINE_CHARS (never inside a surrogate pair), saying how much was left out. */
+export function cappedLine(text: string): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  let end = MAX_LINE_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)} … [line cut: ${text.length - end} more characters not shown; it counts as read. Quote an old_string from the part shown, or replace the whole line with edit_lines]`;
+}
+
+/**
  * The changed region of the new file with its line numbers (context included), so the model can see the
  * result without reading the file again. Long regions are cut with a note saying how to see the rest.
  */
@@ -26,7 +50,7 @@ export function changedRegion(diff: Diff): string {
         omitted++;
         continue;
       }
-      out.push(numberedLine(line.newLine!, line.text));
+      out.push(numberedLine(line.newLine!, cappedLine(line.text)));
       shown++;
     }
   }
@@ -118,7 +142,7 @@ const STAGED_DIFF_CHARS = 20_000;
 function stagedMessage(outcome: ChangeOutcome): string {
   const { proposal, staged } = outcome;
   const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[proposal.kind];
-  let diff = proposal.unifiedDiff;
+  let diff = capDiffLines(proposal.unifiedDiff);
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
   }
@@ -142,7 +166,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     removed: proposal.stats.removed,
     replacements: proposal.replacements,
     tiers: proposal.tiers,
-    unifiedDiff: proposal.unifiedDiff,
+    unifiedDiff: capDiffLines(proposal.unifiedDiff),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
     editedByUser: outcome.approval?.edited?.unifiedDiff,

@@ -1,7 +1,7 @@
 import { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import { numberedLine } from './messages.js';
+import { cappedLine, numberedLine } from './messages.js';
 import { success, type ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
 
@@ -39,7 +39,7 @@ export class ReadPage {
 
   /** Adds the next line; false, and nothing added, when it would pass the character budget. */
   add(lineNumber: number, text: string): boolean {
-    const line = numberedLine(lineNumber, text);
+    const line = numberedLine(lineNumber, cappedLine(text));
     // Always show at least one line, however long, so paging can never get stuck.
     if (this.lines.length > 0 && this.chars + line.length + 1 > this.context.maxReadChars) return false;
     this.lines.push(line);

@@ -522,3 +522,27 @@ describe('undo_edit', () => {
     expect(await ws.text('a.txt')).toBe('someone else\n');
   });
 });
+
+describe('long lines', () => {
+  it('caps a line in read_file, counts it as read, and echoes only a bounded excerpt after an edit', async () => {
+    const long = `const data = "${'x'.repeat(300_000)}";`;
+    const ws = await makeWorkspace({ 'bundle.js': `${long}\nexport default data;\n` });
+    const tools = ws.tools();
+    const read = await tools.execute('read_file', { file_path: 'bundle.js' });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.message.length).toBeLessThan(3000);
+    expect(read.message).toMatch(/line cut: \d+ more characters not shown; it counts as read/);
+    expect(read.details).toMatchObject({ complete: true });
+    const edit = await tools.execute('edit_file', {
+      file_path: 'bundle.js',
+      old_string: 'const data = "xxx',
+      new_string: 'const data = "yyy',
+    });
+    expect(edit.ok).toBe(true);
+    if (!edit.ok) return;
+    expect(edit.message.length).toBeLessThan(5000);
+    expect(String(edit.details.unifiedDiff).length).toBeLessThan(10_000);
+    expect((await ws.text('bundle.js')).startsWith('const data = "yyyxxx')).toBe(true);
+  });
+});
