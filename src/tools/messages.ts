@@ -91,6 +91,12 @@ function personEditNote(outcome: ChangeOutcome): string {
   return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
 }
 
+/** The note the person gave with their approval: the model reads it. */
+function approvalNote(outcome: ChangeOutcome): string {
+  const reason = outcome.approval?.reason;
+  return reason ? `\nThe user approved this change with a note: ${reason}` : '';
+}
+
 function grantNote(outcome: ChangeOutcome): string {
   const decision = outcome.approval?.decision;
   if (decision === 'file') return '\nThe user allowed further edits to this file for this session.';
@@ -133,7 +139,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;
@@ -169,6 +175,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     unifiedDiff: capDiffLines(proposal.unifiedDiff),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
+    approvalReason: outcome.approval?.reason,
     editedByUser: outcome.approval?.edited?.unifiedDiff,
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,
