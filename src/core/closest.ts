@@ -4,6 +4,8 @@
  * anchors (the old text's longest lines, then its longest words) found with indexOf, each source capped;
  * only files of a few thousand lines are scanned window by window; scoring stops at a character budget.
  */
+import { blankEnds } from './tolerant.js';
+
 export interface ClosestRegion {
   /** 1-based, inclusive. */
   startLine: number;
@@ -34,8 +36,10 @@ export function findClosest(
   text: string,
   lines: readonly string[],
   starts: readonly number[],
-  oldText: string,
+  sentText: string,
 ): ClosestRegion | null {
+  // Blank lines at the ends would shift the region by as many lines: they are left out of the comparison.
+  const oldText = blankEnds(sentText)?.core ?? sentText;
   const oldLines = (oldText.endsWith('\n') ? oldText.slice(0, -1) : oldText).split('\n');
   const k = oldLines.length;
   if (lines.length === 0 || oldText.trim() === '') return null;

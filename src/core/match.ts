@@ -6,20 +6,24 @@
  */
 import { EditgateError } from './errors.js';
 import { type NeutralView, neutralView, toLf } from './neutral.js';
+import { indexAll, KeyTable, sequenceMatches } from './occurrences.js';
 import {
+  blankEnds,
+  contentLength,
   foldTypography,
   foldWithMap,
-  hasContent,
   hasEscapes,
+  hasTemplateEscapes,
   hasTypography,
   type IndentShift,
   indentShift,
+  isOverEscaped,
   keepUnchangedLines,
   lineContent,
   reindentLine,
-  sameIgnoringTrailing,
   stripLineNumbers,
   stripLineNumbersLoose,
+  trimmedLength,
   trimTrailingBlanks,
   unescapeText,
 } from './tolerant.js';
@@ -31,7 +35,8 @@ export type MatchTier =
   | 'indentation'
   | 'typographic'
   | 'line-numbers'
-  | 'unescaped';
+  | 'unescaped'
+  | 'blank-lines';
 
 export const TOLERANT_TIERS: readonly MatchTier[] = [
   'trailing-whitespace',
@@ -39,6 +44,7 @@ export const TOLERANT_TIERS: readonly MatchTier[] = [
   'typographic',
   'line-numbers',
   'unescaped',
+  'blank-lines',
 ];
 
 /** The tier in words, for messages: "found <description>". */
@@ -55,7 +61,9 @@ export function describeTier(tier: MatchTier): string {
     case 'line-numbers':
       return 'after removing read_file line-number prefixes';
     case 'unescaped':
-      return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters';
+      return 'after unescaping \\n, \\t, \\", \\\' and \\\\ written as two characters (new_string is unescaped only when it is over-escaped too)';
+    case 'blank-lines':
+      return 'once, when the blank lines at the start and end of old_string are ignored';
   }
 }
 
@@ -125,14 +133,6 @@ export function findInView(
   return nonOverlapping(found);
 }
 
-function indexAll(haystack: string, needle: string): [number, number][] {
-  const ranges: [number, number][] = [];
-  for (let p = haystack.indexOf(needle); p !== -1; p = haystack.indexOf(needle, p + 1)) {
-    ranges.push([p, p + needle.length]);
-  }
-  return ranges;
-}
-
 function nonOverlapping(found: FoundMatches): FoundMatches {
   let end = -1;
   return keepOnly(found, ([start, stop]) => {
@@ -161,7 +161,14 @@ function keepOnly(found: FoundMatches, keep: (range: [number, number]) => boolea
 
 type Tier = (view: NeutralView, old: string) => FoundMatches | null;
 
-const TIERS: readonly Tier[] = [trailingWhitespace, indentation, typographic, lineNumbers, unescaped];
+const TIERS: readonly Tier[] = [
+  trailingWhitespace,
+  indentation,
+  typographic,
+  lineNumbers,
+  unescaped,
+  blankLines,
+];
 
 /** Old text as whole lines: the pieces between "\n", and whether it ends with a line break. */
 function oldLinesOf(old: string): { lines: string[]; endsWithNewline: boolean } {
@@ -169,47 +176,65 @@ function oldLinesOf(old: string): { lines: string[]; endsWithNewline: boolean } 
   return { lines: (endsWithNewline ? old.slice(0, -1) : old).split('\n'), endsWithNewline };
 }
 
-/** Index of the longest string: the most selective line to test first. */
-function longest(strings: readonly string[]): number {
-  let best = 0;
-  strings.forEach((s, i) => {
-    if (s.length > strings[best]!.length) best = i;
-  });
-  return best;
-}
+/**
+ * Line comparisons the window checks of one search may make (a window check costs one per old line); past
+ * it the search stops with a clear error rather than hold the thread. Only old text of many lines that
+ * matches at thousands of overlapping places (a file of equal lines) comes near it.
+ */
+export const WINDOW_CHECK_BUDGET = 200_000;
 
 /**
- * Whole-line windows of the file where every old line passes `lineTest` (the anchor line first, so most
- * windows cost one cheap test) and the whole window passes `windowTest`. A window covers its lines from the
- * first one's start to the last one's end, plus that line's "\n" when the old text ends with one.
+ * Whole-line windows of the file whose lines' keys equal the old lines' keys, one for one (found in linear
+ * time: Knuth–Morris–Pratt over interned keys), and where the whole window passes `windowTest`. A window
+ * covers its lines from the first one's start to the last one's end, plus that line's "\n" when the old text
+ * ends with one.
  */
 function scanWindows<T>(
   view: NeutralView,
-  oldLines: readonly string[],
+  oldKeys: readonly string[],
   endsWithNewline: boolean,
-  anchor: number,
-  lineTest: (fileLine: string, j: number) => boolean,
-  windowTest: (first: number) => T | null,
-): { ranges: [number, number][]; data: T[] } {
+  keyOf: (fileLine: string) => string,
+  keyLength: (fileLine: string) => number,
+  windowTest: ((first: number) => T | null) | null,
+): { ranges: [number, number][]; data: (T | true)[] } {
   const lines = view.lines();
   const starts = view.lineStarts();
-  const k = oldLines.length;
+  const k = oldKeys.length;
+  const table = new KeyTable();
+  const pattern = Int32Array.from(oldKeys, (key) => table.add(key));
+  // Most file lines have a key of a length no old line has: those are told apart without making the key.
+  const lengths = new Set(oldKeys.map((key) => key.length));
+  const keys = new Int32Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    keys[i] = lengths.has(keyLength(line)) ? table.get(keyOf(line)) : -1;
+  }
   const terminatedLast = view.text.endsWith('\n');
   const ranges: [number, number][] = [];
-  const data: T[] = [];
-  for (let i = 0; i + k <= lines.length; i++) {
-    if (!lineTest(lines[i + anchor]!, anchor)) continue;
-    let ok = true;
-    for (let j = 0; j < k && ok; j++) if (j !== anchor) ok = lineTest(lines[i + j]!, j);
-    if (!ok) continue;
+  const data: (T | true)[] = [];
+  let checks = 0;
+  for (const i of sequenceMatches(keys, pattern)) {
     const last = i + k - 1;
     if (endsWithNewline && last === lines.length - 1 && !terminatedLast) continue;
-    const found = windowTest(i);
+    let found: T | true | null = true;
+    if (windowTest) {
+      checks += k;
+      if (checks > WINDOW_CHECK_BUDGET) throw searchBudgetError(checks / k);
+      found = windowTest(i);
+    }
     if (found === null) continue;
     ranges.push([starts[i]!, starts[last]! + lines[last]!.length + (endsWithNewline ? 1 : 0)]);
     data.push(found);
   }
   return { ranges, data };
+}
+
+function searchBudgetError(places: number): EditgateError {
+  return new EditgateError(
+    'TOO_LARGE',
+    `old_string is not in the file exactly, and when indentation is ignored it matches too many overlapping places (the tolerant search stopped after ${places - 1}). Give an old_string that occurs once: include a distinctive line near the change, or use edit_lines with the line numbers from read_file.`,
+    { reason: 'search-budget', budget: WINDOW_CHECK_BUDGET },
+  );
 }
 
 /** The matched region's lines, one per old-text line (a trailing '' when the region ends with "\n"). */
@@ -222,14 +247,7 @@ function trailingWhitespace(view: NeutralView, old: string): FoundMatches | null
   const { lines, endsWithNewline } = oldLinesOf(old);
   const keys = lines.map(trimTrailingBlanks);
   if (keys.every((key) => key === '')) return null;
-  const { ranges } = scanWindows(
-    view,
-    keys,
-    endsWithNewline,
-    longest(keys),
-    (fileLine, j) => sameIgnoringTrailing(fileLine, keys[j]!),
-    () => true,
-  );
+  const { ranges } = scanWindows(view, keys, endsWithNewline, trimTrailingBlanks, trimmedLength, null);
   if (ranges.length === 0) return null;
   const oldPieces = old.split('\n');
   return {
@@ -248,10 +266,10 @@ function indentation(view: NeutralView, old: string): FoundMatches | null {
   const fileLines = view.lines();
   const { ranges, data } = scanWindows<IndentShift>(
     view,
-    lines,
+    contents,
     endsWithNewline,
-    longest(contents),
-    (fileLine, j) => hasContent(fileLine, contents[j]!),
+    lineContent,
+    contentLength,
     (first) => indentShift(fileLines.slice(first, first + lines.length), lines),
   );
   if (ranges.length === 0) return null;
@@ -261,7 +279,7 @@ function indentation(view: NeutralView, old: string): FoundMatches | null {
     ranges,
     rewrite: (newText, i) =>
       keepUnchangedLines(oldPieces, regionLines(view, ranges[i]!), newText.split('\n'), (line) =>
-        reindentLine(line, data[i]!),
+        reindentLine(line, data[i] as IndentShift),
       ),
   };
 }
@@ -324,12 +342,55 @@ function lineNumbers(view: NeutralView, old: string): FoundMatches | null {
   };
 }
 
-/** Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly; so is the new text. */
+/**
+ * Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly. The new text is
+ * unescaped only when it is itself over-escaped (isOverEscaped); otherwise it goes in as written. Only when
+ * that finds nothing, the template-literal escapes (a backquote or `$` after a backslash) are unescaped too,
+ * and accepted only where the result is in the file exactly once (`\${` and `${` mean different things).
+ */
 function unescaped(view: NeutralView, old: string): FoundMatches | null {
-  if (!hasEscapes(old)) return null;
-  const target = toLf(unescapeText(old));
-  if (target === '') return null;
+  const plain = hasEscapes(old) ? unescapedMatches(view, old, false) : null;
+  if (plain) return plain;
+  if (!hasTemplateEscapes(old)) return null;
+  const template = unescapedMatches(view, old, true);
+  return template && template.ranges.length === 1 ? template : null;
+}
+
+function unescapedMatches(view: NeutralView, old: string, template: boolean): FoundMatches | null {
+  const target = toLf(unescapeText(old, { template }));
+  if (target === '' || target === old) return null;
   const ranges = indexAll(view.text, target);
   if (ranges.length === 0) return null;
-  return { tier: 'unescaped', ranges, rewrite: (newText) => toLf(unescapeText(newText)) };
+  return {
+    tier: 'unescaped',
+    ranges,
+    rewrite: (newText) =>
+      isOverEscaped(newText, old, { template }) ? toLf(unescapeText(newText, { template })) : newText,
+  };
+}
+
+/**
+ * Old text with blank lines at its start or end that the file does not have there: without them it must be
+ * in the file exactly, on whole lines, and at exactly one place (several places decide nothing here). The
+ * same blank lines are taken off the new text when it has them too, so they are not added to the file.
+ */
+function blankLines(view: NeutralView, old: string): FoundMatches | null {
+  const ends = blankEnds(old);
+  if (!ends) return null;
+  const { core, leading, trailing } = ends;
+  const text = view.text;
+  // The core ends with its line break when blank lines followed it, so only its start needs checking.
+  const ranges = indexAll(text, core).filter(
+    ([start]) => leading === '' || start === 0 || text[start - 1] === '\n',
+  );
+  if (ranges.length !== 1) return null;
+  return {
+    tier: 'blank-lines',
+    ranges,
+    rewrite: (newText) => {
+      const from = newText.startsWith(leading) ? leading.length : 0;
+      const to = newText.endsWith(trailing) ? newText.length - trailing.length : newText.length;
+      return from <= to ? newText.slice(from, to) : newText;
+    },
+  };
 }

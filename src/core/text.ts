@@ -174,8 +174,9 @@ function decodeUtf8(buf: Buffer, bom: boolean): { text: string; codec: TextCodec
     throw new EditgateError(
       'ENCODING',
       `The file is not valid UTF-8: byte 0x${hex2(buf[offset] ?? 0)} at byte offset ${offset} (line ${line}) ` +
-        'cannot be decoded. It probably uses another encoding: read it again passing its encoding ' +
-        'explicitly, e.g. encoding: "windows-1252" or encoding: "latin1" (Western European), ' +
+        'cannot be decoded. It probably uses another encoding: pass it in the encoding parameter of ' +
+        'read_file (later edits of the file then use it too) or of this call, e.g. encoding: ' +
+        '"windows-1252" or encoding: "latin1" (Western European), ' +
         'encoding: "shift_jis" (Japanese), encoding: "gbk" (Chinese). editgate never replaces undecodable ' +
         'bytes, so it cannot edit this file as UTF-8.',
       { encoding: 'utf8', offset, line, byte: buf[offset] ?? null },

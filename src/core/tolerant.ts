@@ -12,9 +12,21 @@ function isBlankChar(c: number): boolean {
 
 /** The line without trailing spaces and tabs (a loop, not a regex: /[ \t]+$/ is quadratic on long runs). */
 export function trimTrailingBlanks(line: string): string {
+  const end = trimmedLength(line);
+  return end === line.length ? line : line.slice(0, end);
+}
+
+/** Length of the line without trailing spaces and tabs: `trimTrailingBlanks(line).length`, no copy made. */
+export function trimmedLength(line: string): number {
   let end = line.length;
   while (end > 0 && isBlankChar(line.charCodeAt(end - 1))) end--;
-  return end === line.length ? line : line.slice(0, end);
+  return end;
+}
+
+/** Length of `lineContent(line)`, no copy made. */
+export function contentLength(line: string): number {
+  const end = trimmedLength(line);
+  return end === 0 ? 0 : end - leadingBlanks(line);
 }
 
 /** Length of the leading spaces and tabs. */
@@ -30,21 +42,10 @@ export function blankFrom(line: string, from: number): boolean {
   return true;
 }
 
-/** Trailing-whitespace tier: file line and old line are equal once trailing spaces/tabs are dropped. */
-export function sameIgnoringTrailing(fileLine: string, oldKey: string): boolean {
-  return fileLine.startsWith(oldKey) && blankFrom(fileLine, oldKey.length);
-}
-
 /** The line without leading and trailing spaces/tabs: what the indentation tier compares. */
 export function lineContent(line: string): string {
   const trimmed = trimTrailingBlanks(line);
   return trimmed.slice(leadingBlanks(trimmed));
-}
-
-/** Cheap, allocation-free `lineContent(fileLine) === content`. */
-export function hasContent(fileLine: string, content: string): boolean {
-  const lead = leadingBlanks(fileLine);
-  return fileLine.startsWith(content, lead) && blankFrom(fileLine, lead + content.length);
 }
 
 // ── indentation ──────────────────────────────────────────────────────────────────────────────────────────
@@ -258,16 +259,90 @@ export function stripLineNumbersLoose(lines: readonly string[]): string[] {
 
 // ── over-escaped text ────────────────────────────────────────────────────────────────────────────────────
 
+// The escapes a JSON string encoded once too often carries (plus `\'`, as Python's repr writes it).
 const ESCAPE = /\\([nrt"'\\])/g;
 const ESCAPE_ONE = /\\[nrt"'\\]/;
+// With the template-literal escapes (a backquote or `$` after a backslash), where `\${` and `${` mean different things: tried only
+// when the plain unescaping finds nothing, and accepted only when it then finds exactly one place.
+const TEMPLATE_ESCAPE = /\\([nrt"'\\`$])/g;
+const TEMPLATE_ESCAPE_ONE = /\\[`$]/;
 
 export function hasEscapes(text: string): boolean {
   return ESCAPE_ONE.test(text);
 }
 
-/** `\n`, `\r`, `\t`, `\"`, `\'`, `\\` written as two characters become the character they stand for. */
-export function unescapeText(text: string): string {
-  return text.replace(ESCAPE, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c));
+/** Holds `\`` or `\$` written as two characters (the template-literal escapes). */
+export function hasTemplateEscapes(text: string): boolean {
+  return TEMPLATE_ESCAPE_ONE.test(text);
+}
+
+/**
+ * `\n`, `\r`, `\t`, `\"`, `\'`, `\\` written as two characters become the character they stand for;
+ * with `template`, `\`` and `\$` too.
+ */
+export function unescapeText(text: string, options: { template?: boolean } = {}): string {
+  return text.replace(options.template ? TEMPLATE_ESCAPE : ESCAPE, (_, c: string) =>
+    c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c,
+  );
+}
+
+/**
+ * Whether a new text is itself over-escaped, judged on its own, so the unescaped tier may unescape it. Old
+ * text that matched only unescaped says nothing about the new text: a model often over-escapes one and writes
+ * the other correctly, and unescaping a correct text corrupts every backslash sequence it holds (`\\` in a
+ * raw string, `'\n'` in a message builder). So a new text counts as over-escaped only when it reads as text
+ * encoded once too often:
+ * - it holds no real line break (an over-escaped text carries them as `\n`), and
+ * - every backslash in it begins one of the escapes (a `\d` or `\w` is code, not an escape), at least one, and
+ * - it has no bare `"` (an encoding escapes every one), and
+ * - it carries `\n` or `\"` (the marks of one text encoded twice), or only kinds of escape that the old text,
+ *   which did match only when unescaped, carries too.
+ */
+export function isOverEscaped(
+  newText: string,
+  oldText: string,
+  options: { template?: boolean } = {},
+): boolean {
+  if (newText.includes('\n') || newText.includes('\r')) return false;
+  const kinds = escapeKinds(newText, options.template === true);
+  if (kinds === null || kinds.size === 0) return false;
+  if (kinds.has('n') || kinds.has('"')) return true;
+  const oldKinds = escapeKinds(oldText, options.template === true) ?? new Set<string>();
+  return [...kinds].every((kind) => oldKinds.has(kind));
+}
+
+/** The escape letters a text carries, or null when a backslash begins no escape or a `"` stands bare. */
+function escapeKinds(text: string, template: boolean): Set<string> | null {
+  const known = template ? 'nrt"\'\\`$' : 'nrt"\'\\';
+  const kinds = new Set<string>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return null;
+    if (c !== '\\') continue;
+    const next = text[i + 1];
+    if (next === undefined || !known.includes(next)) return null;
+    kinds.add(next);
+    i++;
+  }
+  return kinds;
+}
+
+// ── blank lines at the ends ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Old text as its blank lines at the start (`leading`, each with its line break), the rest (`core`: its
+ * last line keeps its line break when blank lines followed it) and the blank lines after (`trailing`). Null
+ * when there are no blank end lines or nothing else.
+ */
+export function blankEnds(old: string): { core: string; leading: string; trailing: string } | null {
+  const lead = /^(?:[ \t]*\n)+/.exec(old)?.[0] ?? '';
+  const rest = old.slice(lead.length);
+  const trail = /\n(?:[ \t]*\n)*[ \t]*$/.exec(rest)?.[0] ?? '';
+  // A single final line break ends the last line: it is not a blank line.
+  const trailing = trail === '\n' ? '' : trail.slice(1);
+  const core = trailing === '' ? rest : rest.slice(0, rest.length - trail.length + 1);
+  if ((lead === '' && trailing === '') || core.trim() === '') return null;
+  return { core, leading: lead, trailing };
 }
 
 // ── keeping the file's own text ──────────────────────────────────────────────────────────────────────────

@@ -74,7 +74,9 @@ export type Decision =
   | 'all'
   | 'deny'
   | { deny: string }
-  | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> };
+  | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> }
+  /** Allowed as `allow` says, with the person's note for the model (e.g. an MCP elicitation's reason). */
+  | { allow: 'once' | 'file' | 'all'; reason: string };
 
 /** The person's own version of the new text, with the grant they gave (see Decision). */
 export type EditedDecision = Extract<Decision, { edited: Record<string, string> }>;
@@ -176,7 +178,10 @@ function normalizeDecision(decision: unknown): Decision {
     return { deny: (decision as { deny: string }).deny };
   }
   if (decision && typeof decision === 'object') {
-    const { allow, edited } = decision as { allow?: unknown; edited?: unknown };
+    const { allow, edited, reason } = decision as { allow?: unknown; edited?: unknown; reason?: unknown };
+    if ((allow === 'once' || allow === 'file' || allow === 'all') && edited === undefined) {
+      if (typeof reason === 'string') return { allow, reason };
+    }
     if (
       (allow === 'once' || allow === 'file' || allow === 'all') &&
       edited &&
@@ -196,6 +201,12 @@ export function denialReason(decision: Decision): string | null {
   if (decision === 'deny') return '';
   if (typeof decision === 'object' && 'deny' in decision) return decision.deny.trim();
   return null;
+}
+
+/** The person's note with an approval ('' when none was given); null for a denial. */
+export function approvalReason(decision: Decision): string | null {
+  if (denialReason(decision) !== null) return null;
+  return typeof decision === 'object' && 'reason' in decision ? decision.reason.trim() : '';
 }
 
 /** The grant an approval gives (an edited answer gives the one it names); null for a denial. */

@@ -19,6 +19,8 @@ export interface Approval {
    * proposed change, and `unifiedDiff` says what they changed (proposed -> theirs), for the model.
    */
   edited?: { proposal: Proposal; unifiedDiff: string };
+  /** The person's note given with the approval, for the model. */
+  reason?: string;
 }
 
 /** What became of a proposal. */

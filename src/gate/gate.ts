@@ -9,7 +9,14 @@
 import { EditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
-import { type Approver, approvalRequestFor, askApprover, denialReason, grantOf } from './approval.js';
+import {
+  type Approver,
+  approvalReason,
+  approvalRequestFor,
+  askApprover,
+  denialReason,
+  grantOf,
+} from './approval.js';
 import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
@@ -219,6 +226,8 @@ export class Gate {
       );
     }
     const approval: Approval = { decision: grant!, decidedBy: 'user' };
+    const note = approvalReason(decision);
+    if (note) approval.reason = note;
     if (!edits) return approval;
     throwIfCancelled(signal);
     const revised = await reviseProposal(this.workspace, proposal, edits, signal);

@@ -83,11 +83,11 @@ export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalRequest['
   const choices = kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
   switch (content.decision) {
     case choices.once:
-      return 'once';
+      return reason ? { allow: 'once', reason } : 'once';
     case choices.file:
-      return 'file';
+      return reason ? { allow: 'file', reason } : 'file';
     case choices.all:
-      return 'all';
+      return reason ? { allow: 'all', reason } : 'all';
     case choices.deny:
       return reason ? { deny: reason } : 'deny';
     default:

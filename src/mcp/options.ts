@@ -19,6 +19,11 @@ export interface McpServeOptions {
   /** Tool arguments larger than this (as JSON, in bytes) are refused with TOO_LARGE. */
   maxInputBytes: number;
   log: Logger;
+  /**
+   * Where undo history is kept when the config names no stateDir: the user's state folder, so `editgate
+   * undo` after the session (and the next session) finds it. Absent: history in memory only.
+   */
+  stateDir?: string;
   /** With approve 'web': the web review page's approver (the CLI starts the page; mcp does not import web). */
   webApprover?: Approver;
 }

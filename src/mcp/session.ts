@@ -141,6 +141,7 @@ export function createSessionServer(
     build: (roots) =>
       createEditTools({
         ...options.config.options,
+        stateDir: options.config.options.stateDir ?? options.stateDir,
         root: roots,
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',

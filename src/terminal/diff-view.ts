@@ -5,6 +5,7 @@ import { highlightHunk, type LineHighlighter, type ScopeSpan } from '../core/hig
 import { emphasizeHunk, type Span } from '../core/word-diff.js';
 import { type Cell, toCells, wrapCells } from './cells.js';
 import { type ColorLevel, mergeStyles, paint, SGR_RESET, type Style, sgrOpen } from './colors.js';
+import { windowLongLines } from './long-lines.js';
 import { type Palette, paletteFor, type Theme } from './palette.js';
 
 /**
@@ -44,7 +45,8 @@ export function renderDiff(change: RenderableChange, options: DiffViewOptions = 
   const level = options.color ?? 0;
   const palette = paletteFor(options.theme ?? 'dark');
   const out: string[] = [];
-  const { diff } = change;
+  // Long lines as windows around their change: wrapping a 10 MB line would take minutes (long-lines.ts).
+  const diff = windowLongLines(change.diff);
 
   if (change.binary) {
     out.push(...wrapStyled(headerSegments(change, palette), width, level));

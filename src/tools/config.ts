@@ -48,6 +48,8 @@ const configSchema = z.strictObject({
   approve: z.enum(['terminal', 'web']).optional(),
   matching: z.enum(['exact', 'tolerant']).optional(),
   requireReadBeforeEdit: z.boolean().optional(),
+  /** Let new text bring in placeholders for code left out (`// ... rest unchanged`); refused by default. */
+  allowPlaceholders: z.boolean().optional(),
   readLimit: z.number().int().positive().optional(),
   /** Bytes: files this large or larger are read and edited by streaming (see Huge files in the README). */
   streamThreshold: z
@@ -72,6 +74,7 @@ export type ConfiguredOptions = Pick<
   | 'stateDir'
   | 'matching'
   | 'requireReadBeforeEdit'
+  | 'allowPlaceholders'
   | 'readLimit'
   | 'streamThreshold'
 >;
@@ -126,6 +129,7 @@ function toOptions(config: EditgateConfig, root: string, configDir: string): Con
   if (config.matching) options.matching = config.matching;
   if (config.requireReadBeforeEdit !== undefined)
     options.requireReadBeforeEdit = config.requireReadBeforeEdit;
+  if (config.allowPlaceholders !== undefined) options.allowPlaceholders = config.allowPlaceholders;
   if (config.readLimit) options.readLimit = config.readLimit;
   if (config.streamThreshold) options.streamThreshold = config.streamThreshold;
   // Paths in the config are relative to the folder the config file is in.

@@ -9,7 +9,7 @@ import {
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { stringEditPlan } from './streaming.js';
-import { defineTool, editing, stringEdits } from './tool.js';
+import { defineTool, editing, refuseNewPlaceholders, stringEdits } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to edit'),
@@ -29,7 +29,7 @@ export const editFileTool = defineTool({
   description: [
     'Replace exact text in a file: old_string is found literally and replaced with new_string.',
     'Rules:',
-    '- Read the file with read_file first (in full); edits to files you have not read, or that changed since, are refused.',
+    '- Read the file with read_file first (at least the lines you change; old_string must still be unique in the whole file); edits to lines you have not read, or to a file that changed since, are refused.',
     '- old_string must match the file exactly, including indentation and blank lines, and must occur exactly once. Include enough surrounding lines to make it unique; if it occurs several times the error lists the line of each match.',
     '- Never include the line-number prefix of read_file output (the number and the tab) in old_string or new_string.',
     '- To rename something everywhere in the file, set replace_all to true.',
@@ -39,6 +39,7 @@ export const editFileTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
+    refuseNewPlaceholders([input], context);
     const outcome = await context.change({
       tool: 'edit_file',
       path: input.file_path,
@@ -46,6 +47,7 @@ export const editFileTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
+        readRule: 'region',
         compute: stringEdits([input], context),
         plan: stringEditPlan(input, context.matching),
       }),

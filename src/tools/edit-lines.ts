@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
+import { checkNoNewPlaceholders } from '../core/placeholders.js';
 import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
@@ -64,6 +65,7 @@ export const editLinesTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
+        readRule: 'region',
         compute: async (base) => {
           if (!base.exists) {
             throw new EditgateError(
@@ -74,7 +76,9 @@ export const editLinesTool = defineTool({
           }
           // core's edit rules load with the first edit, not at start-up.
           const { applyLineEdits } = await import('../core/edit.js');
-          return { text: applyLineEdits(base.text, edits).text };
+          const text = applyLineEdits(base.text, edits).text;
+          if (context.placeholders === 'refuse') refuseReplacedPlaceholders(base.text, edits);
+          return { text };
         },
         plan: lineEditPlan(edits),
       }),
@@ -82,3 +86,12 @@ export const editLinesTool = defineTool({
     return success(changeMessage(outcome), changeDetails(outcome));
   },
 });
+
+/** Each replacement checked against the lines it replaces (validated ranges: applyLineEdits ran first). */
+function refuseReplacedPlaceholders(text: string, edits: readonly LineEdit[]): void {
+  const lines = text.split(/(?<=\n)/);
+  edits.forEach(({ range: [start, end], replacement }, i) => {
+    const field = edits.length > 1 ? `Edit ${i + 1}: replacement` : 'replacement';
+    checkNoNewPlaceholders(lines.slice(start - 1, end - 1).join(''), replacement, field);
+  });
+}

@@ -14,6 +14,7 @@ import { applyChangeTool } from './apply-change.js';
 import { applyPatchTool } from './apply-patch.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
+import { FileQueue } from './file-queue.js';
 import { inputObject, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
 import { readFileTool } from './read-file.js';
@@ -35,6 +36,12 @@ export interface CreateEditToolsOptions {
   requireReadBeforeEdit?: boolean;
   /** 'tolerant' (default) lets whitespace/indentation/punctuation slips match when exact finds nothing. */
   matching?: 'exact' | 'tolerant';
+  /**
+   * Placeholders for code left out (`// ... rest of the code unchanged`, `(existing methods)`) in new text
+   * whose old text has none are refused, since they would be written literally and delete that code.
+   * true lets them through. Default false.
+   */
+  allowPlaceholders?: boolean;
   /** Path of a JSON Lines audit log of every change and denial. */
   auditLog?: string;
   /** Folder outside the workspace where undo history is kept across processes; memory only when absent. */
@@ -240,6 +247,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     ),
   );
   const byName = new Map(active.map((tool) => [tool.name, tool]));
+  const changes = new FileQueue();
 
   return {
     definitions,
@@ -268,14 +276,32 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           change: (request) =>
             preview ? gate.stage({ ...request, signal }) : gate.change({ ...request, signal }),
           matching: options.matching ?? 'tolerant',
+          placeholders: options.allowPlaceholders === true ? 'allow' : 'refuse',
           readLimit,
           maxReadChars: 256_000,
           signal,
         };
-        return await tool.run(parsed, context);
+        const key = tool.annotations.readOnlyHint ? undefined : await fileKey(gate, parsed);
+        if (key === undefined) return await tool.run(parsed, context);
+        return await changes.run(key, () => tool.run(parsed, context), signal);
       } catch (error) {
         return failure(tool.name, error);
       }
     },
   };
+}
+
+/**
+ * The file a change tool's call is about, as the queue keys it: its canonical path, so two spellings of one
+ * file wait for each other. Undefined for a call without a path (apply_change) or one the guard refuses
+ * (the tool itself then reports why).
+ */
+async function fileKey(gate: Gate, input: unknown): Promise<string | undefined> {
+  const path = (input as { file_path?: unknown }).file_path;
+  if (typeof path !== 'string') return undefined;
+  try {
+    return (await gate.workspace.guard.resolve(path)).absolute;
+  } catch {
+    return undefined;
+  }
 }

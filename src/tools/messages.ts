@@ -10,6 +10,30 @@ export function numberedLine(lineNumber: number, text: string): string {
 const EXCERPT_LINES = 60;
 
 /**
+ * Characters of one line that read_file and the changed-region excerpt show: a minified bundle or a
+ * one-line data file would otherwise come back whole (10 MB for a 10 MB line). A capped line counts as read.
+ */
+export const MAX_LINE_CHARS = 2000;
+
+/** A unified diff with every line longer than MAX_LINE_CHARS cut (what a model is shown of a change). */
+export function capDiffLines(unifiedDiff: string): string {
+  if (unifiedDiff.length <= MAX_LINE_CHARS) return unifiedDiff;
+  return unifiedDiff
+    .split('\n')
+    .map((line) => cappedLine(line))
+    .join('\n');
+}
+
+/** The line cut at MAX_LINE_CHARS (never inside a surrogate pair), saying how much was left out. */
+export function cappedLine(text: string): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  let end = MAX_LINE_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)} … [line cut: ${text.length - end} more characters not shown; it counts as read. Quote an old_string from the part shown, or replace the whole line with edit_lines]`;
+}
+
+/**
  * The changed region of the new file with its line numbers (context included), so the model can see the
  * result without reading the file again. Long regions are cut with a note saying how to see the rest.
  */
@@ -26,7 +50,7 @@ export function changedRegion(diff: Diff): string {
         omitted++;
         continue;
       }
-      out.push(numberedLine(line.newLine!, line.text));
+      out.push(numberedLine(line.newLine!, cappedLine(line.text)));
       shown++;
     }
   }
@@ -65,6 +89,12 @@ function personEditNote(outcome: ChangeOutcome): string {
   const edited = outcome.approval?.edited;
   if (!edited) return '';
   return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
+}
+
+/** The note the person gave with their approval: the model reads it. */
+function approvalNote(outcome: ChangeOutcome): string {
+  const reason = outcome.approval?.reason;
+  return reason ? `\nThe user approved this change with a note: ${reason}` : '';
 }
 
 function grantNote(outcome: ChangeOutcome): string {
@@ -130,7 +160,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;
@@ -139,7 +169,7 @@ const STAGED_DIFF_CHARS = 20_000;
 function stagedMessage(outcome: ChangeOutcome): string {
   const { proposal, staged } = outcome;
   const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[proposal.kind];
-  let diff = proposal.files.map((file) => file.unifiedDiff).join('');
+  let diff = capDiffLines(proposal.files.map((file) => file.unifiedDiff).join(''));
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
   }
@@ -175,9 +205,10 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     removed: proposal.stats.removed,
     replacements: proposal.replacements,
     tiers: proposal.tiers,
-    unifiedDiff: proposal.files.map((file) => file.unifiedDiff).join(''),
+    unifiedDiff: capDiffLines(proposal.files.map((file) => file.unifiedDiff).join('')),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
+    approvalReason: outcome.approval?.reason,
     editedByUser: outcome.approval?.edited?.unifiedDiff,
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,

@@ -11,7 +11,7 @@ import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { defineTool, editing, stringEdits } from './tool.js';
+import { defineTool, editing, refuseNewPlaceholders, stringEdits } from './tool.js';
 
 const editSchema = z.preprocess(
   (value) =>
@@ -51,6 +51,7 @@ export const multiEditTool = defineTool({
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(input, context) {
+    refuseNewPlaceholders(input.edits, context);
     const outcome = await context.change({
       tool: 'multi_edit',
       path: input.file_path,
@@ -58,6 +59,7 @@ export const multiEditTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
+        readRule: 'region',
         compute: stringEdits(input.edits, context),
         tooLarge: refuseHuge('multi_edit'),
       }),

@@ -31,7 +31,7 @@ export const readFileTool = defineTool({
       'Read a text file of the workspace. Returns its lines numbered like `cat -n`: the line number, a tab, then the line.',
       'The numbers are NOT part of the file: never copy them (or the tab after them) into old_string. edit_lines counts lines exactly as these numbers do.',
       `Reads at most ${readLimit} lines by default; use offset (1-based first line) and limit to page through longer files. The result says when a read was partial.`,
-      'You must read a file in full (in one read or in pages that cover every line) before editing or overwriting it, and read it again if it changed.',
+      "Read the lines you will change before editing them (an edit may only touch lines read in the file's current version), and the whole file (in one read or in pages) before overwriting it with write_file; read again if it changed.",
       `Huge files (${formatBytes(streamThreshold, 'compact')} or more) are the exception: reading the part you will change is enough to edit them with edit_file or edit_lines.`,
       'Binary files are described, not shown. Pass encoding (e.g. "latin1") only for a file that is not UTF-8/UTF-16.',
     ].join('\n'),
@@ -39,7 +39,9 @@ export const readFileTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, context) {
     const resolved = await context.gate.resolveForRead('read_file', input.file_path, context.signal);
-    const opened = await context.workspace.open(resolved, { encoding: input.encoding });
+    // An encoding given once is remembered for the file: later reads and edits need not repeat it.
+    const encoding = input.encoding ?? context.workspace.ledger.get(resolved.absolute)?.encoding;
+    const opened = await context.workspace.open(resolved, { encoding });
     if (opened.kind === 'stream') {
       try {
         return await readHugeFile(context, resolved, opened.file, input);
@@ -51,8 +53,8 @@ export const readFileTool = defineTool({
     const lines = splitLines(snapshot.text);
     const total = lines.length;
     const fingerprint = snapshot.fingerprint!;
-    if (total === 0) return emptyFileRead(context, resolved, fingerprint);
-    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total);
+    if (total === 0) return emptyFileRead(context, resolved, fingerprint, encoding);
+    const page = new ReadPage(context, resolved, fingerprint, input.offset ?? 1, total, encoding);
     const limit = input.limit ?? context.readLimit;
     const wanted = Math.min(total, page.first + limit - 1);
     for (let n = page.first; n <= wanted; n++) {
@@ -62,7 +64,7 @@ export const readFileTool = defineTool({
       (complete) =>
         complete
           ? ' Together with your earlier reads you have now seen every line, so the file can be edited.'
-          : ' To edit this file you must first see every line (the rest of it in further reads).',
+          : ' You can edit the lines you have read; to overwrite the whole file with write_file, read the rest too.',
       snapshot.codec.finalNewline,
       { encoding: snapshot.codec.encoding },
     );

@@ -1,7 +1,7 @@
 import { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import { numberedLine } from './messages.js';
+import { cappedLine, numberedLine } from './messages.js';
 import { success, type ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
 
@@ -24,6 +24,8 @@ export class ReadPage {
     private readonly fingerprint: Fingerprint,
     readonly first: number,
     private readonly total: number,
+    /** The encoding the read was told to use (remembered for later edits); undefined: detected. */
+    private readonly encoding?: string,
   ) {
     if (first > total) {
       throw new EditgateError(
@@ -37,7 +39,7 @@ export class ReadPage {
 
   /** Adds the next line; false, and nothing added, when it would pass the character budget. */
   add(lineNumber: number, text: string): boolean {
-    const line = numberedLine(lineNumber, text);
+    const line = numberedLine(lineNumber, cappedLine(text));
     // Always show at least one line, however long, so paging can never get stuck.
     if (this.lines.length > 0 && this.chars + line.length + 1 > this.context.maxReadChars) return false;
     this.lines.push(line);
@@ -56,12 +58,12 @@ export class ReadPage {
     finalNewline: boolean,
     details: Record<string, unknown>,
   ): ToolSuccess {
-    const { context, resolved, fingerprint, first, last, total } = this;
+    const { context, resolved, fingerprint, first, last, total, encoding } = this;
     const complete = context.workspace.ledger.recordRead(
       resolved.absolute,
       fingerprint,
       { first, last, lineCount: total },
-      { display: resolved.relative },
+      { display: resolved.relative, encoding },
     );
 
     let footer = '';
@@ -86,12 +88,13 @@ export function emptyFileRead(
   context: ToolContext,
   resolved: ResolvedPath,
   fingerprint: Fingerprint,
+  encoding?: string,
 ): ToolSuccess {
   context.workspace.ledger.recordRead(
     resolved.absolute,
     fingerprint,
     { first: 1, last: 0, lineCount: 0 },
-    { display: resolved.relative },
+    { display: resolved.relative, encoding },
   );
   return success(`(${resolved.relative} is empty: 0 lines.)`, {
     path: resolved.relative,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkNoNewPlaceholders } from '../core/placeholders.js';
 import type { ChangeOutcome, ChangeRequest, Gate } from '../gate/gate.js';
 import type { EditSpec, Workspace } from '../workspace/workspace.js';
 import type { ToolSuccess } from './result.js';
@@ -10,6 +11,8 @@ export interface ToolContext {
   /** Propose, decide and commit a change, or, in preview mode, stage it for apply_change (the call's signal added). */
   change(request: Omit<ChangeRequest, 'signal'>): Promise<ChangeOutcome>;
   matching: 'exact' | 'tolerant';
+  /** 'refuse': new text may not bring in placeholders for code left out (core/placeholders.ts). */
+  placeholders: 'refuse' | 'allow';
   /** read_file's default line limit. */
   readLimit: number;
   /** read_file stops before its output passes this many characters. */
@@ -62,4 +65,16 @@ export function stringEdits(edits: StringEditInput[], context: ToolContext): Edi
 /** A ChangeRequest's `prepare` for an edit: the workspace computes it on the file's own path. */
 export function editing(spec: EditSpec): ChangeRequest['prepare'] {
   return (workspace, resolved, options) => workspace.edit(resolved, spec, options);
+}
+
+/**
+ * Refuses (before any file is read) string edits whose new_string brings in a placeholder for code left
+ * out that its old_string lacks, unless the context allows placeholders. Both paths, in memory and streamed.
+ */
+export function refuseNewPlaceholders(edits: readonly StringEditInput[], context: ToolContext): void {
+  if (context.placeholders === 'allow') return;
+  edits.forEach((edit, i) => {
+    const field = edits.length > 1 ? `Edit ${i + 1}: new_string` : 'new_string';
+    checkNoNewPlaceholders(edit.old_string, edit.new_string, field);
+  });
 }

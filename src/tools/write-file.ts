@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatBytes } from '../core/format-bytes.js';
 import { adoptLineEnding } from '../core/lines.js';
+import { checkNoNewPlaceholders } from '../core/placeholders.js';
 import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
@@ -37,9 +38,12 @@ export const writeFileTool = defineTool({
       requireRead: true,
       prepare: editing({
         encoding: input.encoding,
-        compute: (base) => ({
-          text: base.exists ? adoptLineEnding(input.content, base.codec.eol) : input.content,
-        }),
+        compute: (base) => {
+          if (context.placeholders === 'refuse') {
+            checkNoNewPlaceholders(base.exists ? base.text : '', input.content, 'content');
+          }
+          return { text: base.exists ? adoptLineEnding(input.content, base.codec.eol) : input.content };
+        },
         tooLarge: refuseHuge('write_file'),
       }),
     });

@@ -5,14 +5,17 @@
  * pages cover every line.
  *
  * Two rules, chosen by the kind of fingerprint (fingerprint.ts):
- * - a file held in memory must have been seen in full, and still have the bytes that were seen;
+ * - a file held in memory must have been seen in full, and still have the bytes that were seen; or, for
+ *   an edit that asks for the region rule (read-coverage.ts), every line it touches seen in this version;
  * - a huge file (streamed: a stat fingerprint) needs a read of any part of this very version, or an
  *   editgate write of it. No model reads 2 GB; edit_file still checks uniqueness over the whole file, so it
  *   cannot hit a place the model did not mean.
  */
 import { basename } from 'node:path';
+import type { Diff } from '../core/diff.js';
 import { EditgateError } from '../core/errors.js';
 import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
+import { seenAfterChange, unseenLines } from './read-coverage.js';
 
 export interface LedgerEntry {
   /** The lines seen cover the whole file (or it was written through editgate). */
@@ -23,6 +26,8 @@ export interface LedgerEntry {
   ranges: [number, number][];
   /** Name for messages, remembered from the last record. */
   display?: string;
+  /** The encoding read_file was given for this file: edits without one decode with it. */
+  encoding?: string;
 }
 
 export interface LedgerOptions {
@@ -53,7 +58,7 @@ export class Ledger {
     path: string,
     fingerprint: Fingerprint,
     lines: LinesSeen,
-    options: { display?: string } = {},
+    options: { display?: string; encoding?: string } = {},
   ): boolean {
     const previous = this.entries.get(path);
     const same = previous !== undefined && previous.fingerprint.hash === fingerprint.hash;
@@ -65,18 +70,30 @@ export class Ledger {
       (ranges.length === 1 && only !== undefined && only[0] <= 1 && only[1] >= lines.lineCount);
     // A partial read of content already seen in full, and unchanged since, keeps the full read.
     const full = complete || (same && previous.full);
-    this.entries.set(path, { full, fingerprint, ranges, display: options.display ?? previous?.display });
+    this.entries.set(path, {
+      full,
+      fingerprint,
+      ranges,
+      display: options.display ?? previous?.display,
+      encoding: options.encoding,
+    });
     return complete;
   }
 
-  /** A write through editgate counts as a full read of what was written. */
-  recordWrite(path: string, fingerprint: Fingerprint, options: { display?: string } = {}): void {
+  /**
+   * A write through editgate counts as a full read of what was written, when what it replaced had been read
+   * in full. After a read of part of the file (the region rule), only the lines read and kept, and the
+   * lines written, count as seen in the new version (`diff`: the change, old to new, held in memory).
+   */
+  recordWrite(path: string, fingerprint: Fingerprint, options: { display?: string; diff?: Diff } = {}): void {
     const previous = this.entries.get(path);
+    const partial = previous !== undefined && !previous.full && options.diff !== undefined;
     this.entries.set(path, {
-      full: true,
+      full: !partial,
       fingerprint,
-      ranges: [],
+      ranges: partial ? seenAfterChange(previous.ranges, options.diff!) : [],
       display: options.display ?? previous?.display,
+      encoding: previous?.encoding,
     });
   }
 
@@ -85,7 +102,11 @@ export class Ledger {
    * must not go ahead. Same content with a new mtime is not a change: the entry is refreshed. A file that
    * does not exist and was never read needs no read.
    */
-  check(path: string, current: Fingerprint | null, options: { display?: string } = {}): void {
+  check(
+    path: string,
+    current: Fingerprint | null,
+    options: { display?: string; region?: boolean } = {},
+  ): void {
     const entry = this.entries.get(path);
     const file = options.display ?? entry?.display ?? this.displayOf(path);
     if (current !== null && isStatFingerprint(current)) {
@@ -107,7 +128,8 @@ export class Ledger {
         { path: file, reason: 'deleted' },
       );
     }
-    if (!entry.full) {
+    // By region: a part read is enough here; checkCovered then judges the lines the change touches.
+    if (!entry.full && !(options.region && entry.fingerprint.hash === current.hash)) {
       throw new EditgateError(
         'PARTIAL_READ',
         `Only part of ${file} has been read. Read the whole file with read_file (without offset or limit) before editing it.`,
@@ -128,6 +150,26 @@ export class Ledger {
     ) {
       entry.fingerprint = current;
     }
+  }
+
+  /**
+   * After `check` with `region`: throws PARTIAL_READ, naming the lines to read, when the change (its diff
+   * against the version read) touches lines of it read_file has not shown (read-coverage.ts).
+   */
+  checkCovered(path: string, diff: Diff, options: { display?: string } = {}): void {
+    const entry = this.entries.get(path);
+    if (!entry || entry.full) return;
+    const unseen = unseenLines(entry.ranges, diff);
+    const first = unseen[0];
+    if (!first) return;
+    const file = options.display ?? entry.display ?? this.displayOf(path);
+    const last = unseen[unseen.length - 1]![1];
+    const named = unseen.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+    throw new EditgateError(
+      'PARTIAL_READ',
+      `This change touches line${unseen.length === 1 && first[0] === first[1] ? '' : 's'} ${named} of ${file}, which you have not read in its current version. Read them with read_file (offset ${first[0]}, limit ${last - first[0] + 1}), then retry the edit.`,
+      { path: file, unseen, offset: first[0], limit: last - first[0] + 1 },
+    );
   }
 
   get(path: string): LedgerEntry | undefined {

@@ -74,6 +74,11 @@ export interface EditSpec {
   compute(base: Snapshot): ComputedText | Promise<ComputedText>;
   /** The same edit planned on a huge file's bytes; absent: a huge file is refused with `tooLarge`. */
   plan?: StreamPlanner;
+  /**
+   * 'region': a part of the file read is enough when every line the change touches was read in the current
+   * version (read-coverage.ts); default 'full': the whole file read (what replaces a whole file needs).
+   */
+  readRule?: 'full' | 'region';
   /** Why a huge file cannot take this edit, and what to use instead. */
   tooLarge?: (file: { display: string; size: number; threshold: number }) => EditgateErrorType;
 }
@@ -137,13 +142,17 @@ export class Workspace {
         await file.close();
       }
     }
+    // Without an encoding of its own, an edit decodes the file as read_file was told to.
     const base = await readSnapshot(resolved.absolute, {
-      encoding: spec.encoding,
+      encoding: spec.encoding ?? this.ledger.get(resolved.absolute)?.encoding,
       display: resolved.relative,
       known: this.ledger.get(resolved.absolute)?.fingerprint,
     });
     if (options.requireRead && base.exists) {
-      this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
+      this.ledger.check(resolved.absolute, base.fingerprint, {
+        display: resolved.relative,
+        region: spec.readRule === 'region',
+      });
     }
     const computed = await spec.compute(base);
     throwIfCancelled(options.signal);
@@ -159,6 +168,9 @@ export class Workspace {
       texts: { before: base.text, after: computed.text },
       history: 'record',
     };
+    if (options.requireRead && base.exists && spec.readRule === 'region') {
+      this.ledger.checkCovered(resolved.absolute, change.diff, { display: resolved.relative });
+    }
     if (computed.replacements !== undefined) change.replacements = computed.replacements;
     if (computed.tiers) change.tiers = computed.tiers;
     return change;
@@ -293,8 +305,11 @@ export class Workspace {
         set,
       });
     }
-    if (written.fingerprint) this.ledger.recordWrite(path, written.fingerprint, { display });
-    else this.ledger.forget(path);
+    if (written.fingerprint) {
+      // The diff tells the ledger which lines the agent has seen of what was written (read coverage).
+      const diff = change.content?.type === 'text' ? change.diff : undefined;
+      this.ledger.recordWrite(path, written.fingerprint, { display, diff });
+    } else this.ledger.forget(path);
   }
 
   /**

@@ -21,6 +21,7 @@ const MATCH_TIERS = [
   'typographic',
   'line-numbers',
   'unescaped',
+  'blank-lines',
 ];
 const perLine = (f: (line: string, i: number) => string) => (s: string) => s.split('\n').map(f).join('\n');
 /** How models get old text slightly wrong: each maps to one tolerant tier (or to none). */

@@ -113,6 +113,22 @@ describe('applyStringEdits: basics', () => {
   });
 });
 
+describe('applyStringEdits: blank lines at the ends of old_string', () => {
+  const file = 'a();\nb();\n\nc();\nb();\n';
+
+  it('matches without them when that finds exactly one place, and leaves them out of the new text', () => {
+    expect(one(file, '\nc();\n\n\n', '\nd();\n\n\n')).toMatchObject({
+      text: 'a();\nb();\n\nd();\nb();\n',
+      edits: [{ tier: 'blank-lines' }],
+    });
+    expect(one(file, 'a();\n\n\n', 'z();\n')).toMatchObject({ text: 'z();\nb();\n\nc();\nb();\n' });
+  });
+
+  it('decides nothing when the rest is in the file more than once', () => {
+    expectCode(() => one(file, 'b();\n\n\n\n', 'x'), 'NOT_FOUND');
+  });
+});
+
 describe('applyStringEdits: NOT_FOUND', () => {
   const file = [
     'function add(a, b) {',
@@ -142,6 +158,16 @@ describe('applyStringEdits: NOT_FOUND', () => {
     const error = expectCode(() => one(file, 'function  sub(a,b) {\n  return a - b;\n}', 'x'), 'NOT_FOUND');
     expect(error.details).toMatchObject({ closest: { startLine: 5, whitespaceOnly: true } });
     expect(error.message).toContain('only in whitespace');
+  });
+
+  it('ignores blank lines at the ends of old_string when naming the closest region', () => {
+    for (const old of [
+      '\n\nfunction sub(a, b) {\n  return a * b;\n}',
+      'function sub(a, b) {\n  return a * b;\n}\n\n\n',
+    ]) {
+      const error = expectCode(() => one(file, old, 'x'), 'NOT_FOUND');
+      expect(error.details).toMatchObject({ closest: { startLine: 5, endLine: 7 } });
+    }
   });
 
   it('says when nothing resembles the old text', () => {

@@ -4,6 +4,7 @@ import { chooseEol, neutralView } from '../../src/core/neutral.js';
 import {
   foldWithMap,
   indentShift,
+  isOverEscaped,
   reindentLine,
   stripLineNumbers,
   stripLineNumbersLoose,
@@ -210,6 +211,9 @@ describe('tier: line-numbers', () => {
   });
 });
 
+/** Source text with a template interpolation, written `@{` here so no string literal holds a real one. */
+const js = (text: string) => text.replaceAll('@{', String.fromCharCode(36, 123));
+
 describe('tier: unescaped', () => {
   it('unescapes both old and new text', () => {
     const text = 'say("hi")\nnext\n';
@@ -218,9 +222,69 @@ describe('tier: unescaped', () => {
     expect(found?.rewrite('say(\\"bye\\")\\n\\tnext', 0)).toBe('say("bye")\n\tnext');
   });
 
+  it('writes a correct new text as written: real newlines mean it is not over-escaped', () => {
+    const text = "x = r'a'\ny = 1\n";
+    const found = findMatches(text, "x = r\\'a\\'\\ny = 1");
+    expect(found?.tier).toBe('unescaped');
+    // A Python raw string, a JS message builder and a shell quote keep every backslash.
+    expect(found?.rewrite("x = r'a\\\\b'\ny = '\\n' + s\nz = 'it'\\''s'", 0)).toBe(
+      "x = r'a\\\\b'\ny = '\\n' + s\nz = 'it'\\''s'",
+    );
+  });
+
+  it('judges a one-line new text on its own', () => {
+    expect(isOverEscaped('say(\\"bye\\")', 'x')).toBe(true); // \" and no bare quote
+    expect(isOverEscaped('a\\nb', 'x')).toBe(true); // an escaped line break
+    expect(isOverEscaped('say("bye\\n")', 'say(\\"hi\\")')).toBe(false); // a bare quote: written correctly
+    expect(isOverEscaped('re = /\\d+\\n/', 'a\\nb')).toBe(false); // \d is code, not an escape
+    expect(isOverEscaped("x = \\'b\\'", "x = \\'a\\'")).toBe(true); // the same kinds as the old text
+    expect(isOverEscaped("x = 'a\\\\b'", "x = \\'a\\'")).toBe(false); // \\ alone, which the old text lacks
+    expect(isOverEscaped('plain', 'a\\nb')).toBe(false);
+  });
+
+  it('unescapes \\` and \\$ only where that finds exactly one place', () => {
+    const once = js('const s = `a @{b}`;\n');
+    const found = findMatches(once, js('const s = \\`a \\@{b}\\`;'));
+    expect(found?.tier).toBe('unescaped');
+    expect(found?.rewrite(js('const s = \\`a \\@{c}\\`;'), 0)).toBe(js('const s = `a @{c}`;'));
+    expect(found?.rewrite(js('const s = `a \\@{c}`;\nnext'), 0)).toBe(js('const s = `a \\@{c}`;\nnext'));
+    expect(findMatches(once + once, js('const s = \\`a \\@{b}\\`;'))).toBeNull();
+    // An escaped interpolation in the file is matched exactly: exact finds it, nothing is unescaped.
+    expect(findMatches(js('t = `\\@{x}`'), js('`\\@{x}`'))?.tier).toBe('exact');
+  });
+
   it('does not run without escapes and leaves other backslashes alone', () => {
     expect(findMatches('a\\d', 'a\\x')).toBeNull();
     expect(unescapeText("\\\\n \\d \\'")).toBe("\\n \\d '");
+  });
+});
+
+describe('search on repetitive text', () => {
+  // A file of equal lines and an old text of thousands of them: the case that was file × old.
+  const file = (n: number) => '  x = 1;\n'.repeat(n);
+  const old = (n: number, line = 'x = 1;') => Array.from({ length: n }, () => line).join('\n');
+
+  it('finds nothing where nothing matches, and the right places where some do', () => {
+    expect(findMatches(file(4000), `${old(2000)}\nnope`)).toBeNull();
+    expect(findMatches(file(3), old(2))?.ranges).toEqual([
+      [0, 17],
+      [9, 26],
+    ]);
+    const trailing = findMatches(file(3), old(2, '  x = 1; '));
+    expect(trailing?.tier).toBe('trailing-whitespace');
+    expect(trailing?.ranges).toHaveLength(2);
+  });
+
+  it('stops with a clear error when the indentation tier would check too many overlapping windows', () => {
+    let error: unknown;
+    try {
+      findMatches(file(4000), old(1000));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'TOO_LARGE', details: { reason: 'search-budget' } });
+    expect((error as Error).message).toMatch(/edit_lines|occurs once/);
+    expect(findMatches(file(4000), old(1000), { matching: 'exact' })).toBeNull();
   });
 });
 

@@ -106,6 +106,16 @@ describe('approval through elicitation', () => {
     expect(readFileSync(join(root, 'c.txt'), 'utf8')).toBe('c\n');
   });
 
+  it('allow with a reason: written, and the reason reaches the model', async () => {
+    const root = workspace({ 'a.txt': 'a1\n' });
+    const { client } = await eliciting(root, [choose('Allow once', 'ok, but add a test next')]);
+    const allowed = await readAndEdit(client, 'a.txt', 'a1', 'a2');
+    expect(allowed.isError).toBe(false);
+    expect(allowed.text).toContain('The user approved this change with a note: ok, but add a test next');
+    expect(allowed.structured?.details).toMatchObject({ approvalReason: 'ok, but add a test next' });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
+  });
+
   it('deny with a reason: nothing written, the reason reaches the model', async () => {
     const root = workspace({ 'a.txt': 'a1\n' });
     const { client } = await eliciting(root, [choose('Deny', 'use a constant instead')]);

@@ -24,6 +24,19 @@ export function workspace(files: Record<string, string | Buffer> = {}): string {
   return root;
 }
 
+/**
+ * The environment a spawned server runs in: its undo history (kept in the user's state folder by default)
+ * in a temp folder of its own, never in the real home.
+ */
+export function serverEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'editgate-mcp-state-'));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, EDITGATE_STATE_DIR: stateDir, ...extra })) {
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
 export const ALLOW_ALL_CONFIG = JSON.stringify({ policy: { rules: [{ action: 'allow' }] } });
 
 export interface Connected {
@@ -36,12 +49,17 @@ export interface Connected {
 /** Spawns `editgate mcp <args>` and connects a real SDK client to it. */
 export async function connectStdio(
   args: string[],
-  options: { capabilities?: ClientCapabilities; setup?: (client: Client) => void } = {},
+  options: {
+    capabilities?: ClientCapabilities;
+    setup?: (client: Client) => void;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN, 'mcp', ...args],
     stderr: 'pipe',
+    env: options.env ?? serverEnv(),
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -70,7 +88,7 @@ export async function call(client: Client, name: string, args: Record<string, un
 export async function startHttpServer(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: serverEnv(env),
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -12,6 +12,7 @@ import {
   connectStdio,
   ensureBuilt,
   MAIN,
+  serverEnv,
   workspace,
 } from './helpers.js';
 
@@ -72,6 +73,28 @@ describe('editgate mcp over stdio', () => {
     }
     const edit = tools.find((tool) => tool.name === 'edit_file')!;
     expect(edit.inputSchema.required).toEqual(['file_path', 'old_string', 'new_string']);
+  });
+
+  it('keeps undo history in the state folder by default, so editgate undo works after the session', async () => {
+    const root = workspace({ 'editgate.config.json': ALLOW_ALL_CONFIG, 'a.txt': 'one\n' });
+    const env = serverEnv();
+    session = await connectStdio([root, '--approve', 'policy'], { env });
+    await call(session.client, 'read_file', { file_path: 'a.txt' });
+    const edit = await call(session.client, 'edit_file', {
+      file_path: 'a.txt',
+      old_string: 'one',
+      new_string: 'two',
+    });
+    expect(edit.isError).toBe(false);
+    await session.close();
+    session = undefined;
+    const undo = spawnSync(process.execPath, [MAIN, 'undo', 'a.txt', '--yes'], {
+      encoding: 'utf8',
+      env,
+      cwd: root,
+    });
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
   it('reads, edits and undoes a file, with structuredContent beside the text', async () => {
@@ -259,7 +282,7 @@ describe('editgate mcp over stdio', () => {
 
   it('refuses bad command lines and bad configs with exit code 2', async () => {
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, [MAIN, 'mcp', ...args], { encoding: 'utf8' });
+      spawnSync(process.execPath, [MAIN, 'mcp', ...args], { encoding: 'utf8', env: serverEnv() });
     expect(run('--help').stdout).toContain('--approve MODE');
     expect(run('--approve', 'maybe').status).toBe(2);
     expect(run('/no/such/folder').status).toBe(2);

@@ -9,6 +9,7 @@ import {
   renderDiff,
   renderPlainUnified,
 } from '../../src/terminal/diff-view.js';
+import { VIEW_LINE_CHARS, windowLongLines } from '../../src/terminal/long-lines.js';
 import { diffOf, hunk, IDENTICAL } from './fixtures.js';
 
 const modify: RenderableChange = {
@@ -308,5 +309,24 @@ describe('renderDiff, empty lines', () => {
       diff: diffOf(hunk(1, 1, [' x', ' ', '-', '+y'])),
     };
     expect(renderDiff(change).slice(2)).toEqual(['1 1   x', '2 2', '3   -', '  3 + y']);
+  });
+});
+
+describe('long lines', () => {
+  it('shows a long changed line as a window around its change, saying what it left out', () => {
+    const before = `const data = "${'x'.repeat(200_000)}MIDDLE${'y'.repeat(200_000)}";\n`;
+    const after = before.replace('MIDDLE', 'CHANGED');
+    const diff = diffLines(before, after);
+    const [removed, added] = windowLongLines(diff).hunks[0]!.lines;
+    for (const [line, word] of [
+      [removed!, 'MIDDLE'],
+      [added!, 'CHANGED'],
+    ] as const) {
+      expect(line.text.length).toBeLessThan(VIEW_LINE_CHARS + 100);
+      expect(line.text).toContain(word);
+      expect(line.text).toMatch(/^\[… \d+ characters not shown\] x+/);
+      expect(line.text).toMatch(/y+ \[… \d+ more characters not shown\]$/);
+    }
+    expect(renderDiff({ ...modify, diff }, { width: 100 }).length).toBeLessThan(200);
   });
 });

@@ -20,17 +20,17 @@ describe('read_file', () => {
     expect(first.message).toContain('offset=11');
     const early = await tools.execute('edit_file', {
       file_path: 'a.txt',
-      old_string: 'line 5\n',
-      new_string: 'five\n',
+      old_string: 'line 25\n',
+      new_string: 'twenty-five\n',
     });
-    expect(early).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(early).toMatchObject({ ok: false, code: 'PARTIAL_READ', details: { offset: 25, limit: 1 } });
     await tools.execute('read_file', { file_path: 'a.txt', offset: 11, limit: 10 });
     const last = await tools.execute('read_file', { file_path: 'a.txt', offset: 21 });
     expect(last.message).toContain('seen every line');
     const edit = await tools.execute('edit_file', {
       file_path: 'a.txt',
-      old_string: 'line 5\n',
-      new_string: 'five\n',
+      old_string: 'line 25\n',
+      new_string: 'twenty-five\n',
     });
     expect(edit.ok).toBe(true);
   });
@@ -61,6 +61,91 @@ describe('read_file', () => {
     const ws = await makeWorkspace();
     const result = await ws.tools().execute('read_file', { file_path: '../../etc/passwd' });
     expect(result).toMatchObject({ ok: false, code: 'OUTSIDE_ROOT' });
+  });
+});
+
+describe('encodings', () => {
+  const latin1 = Buffer.from('caf\xe9 = 1\nna\xefve = 2\n', 'latin1');
+
+  it('remembers the encoding read_file was given, so an edit without one works and keeps the bytes latin1', async () => {
+    const ws = await makeWorkspace({ 'a.txt': latin1 });
+    const tools = ws.tools();
+    expect(await tools.execute('read_file', { file_path: 'a.txt', encoding: 'latin1' })).toMatchObject({
+      ok: true,
+    });
+    const edit = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_string: 'café = 1',
+      new_string: 'café = 3',
+    });
+    expect(edit).toMatchObject({ ok: true });
+    expect(await ws.bytes('a.txt')).toEqual(Buffer.from('caf\xe9 = 3\nna\xefve = 2\n', 'latin1'));
+    // A later read without encoding uses it too.
+    const again = await tools.execute('read_file', { file_path: 'a.txt' });
+    expect(again.ok && again.message).toContain('naïve = 2');
+  });
+
+  it('names the encoding parameter when a file is not UTF-8 and none was given', async () => {
+    const ws = await makeWorkspace({ 'a.txt': latin1 });
+    const result = await ws.tools().execute('read_file', { file_path: 'a.txt' });
+    expect(result).toMatchObject({ ok: false, code: 'ENCODING' });
+    if (!result.ok) expect(result.message).toMatch(/encoding parameter of read_file .*encoding: "latin1"/s);
+  });
+});
+
+describe('placeholders for code left out', () => {
+  const source = 'class A {\n  one() {}\n  two() {}\n}\n';
+
+  it('refuses them in edit_file, multi_edit, write_file and edit_lines, writing nothing', async () => {
+    const ws = await makeWorkspace({ 'a.ts': source });
+    const tools = ws.tools();
+    await readAll(tools, 'a.ts');
+    const calls: [string, unknown][] = [
+      [
+        'edit_file',
+        { file_path: 'a.ts', old_string: '  two() {}\n', new_string: '  // ... existing methods\n' },
+      ],
+      [
+        'multi_edit',
+        {
+          file_path: 'a.ts',
+          edits: [
+            { old_string: 'one', new_string: 'uno' },
+            { old_string: '  two() {}', new_string: '  (existing methods)' },
+          ],
+        },
+      ],
+      ['write_file', { file_path: 'a.ts', content: 'class A {\n  // ... rest of the code unchanged\n}\n' }],
+      [
+        'edit_lines',
+        {
+          file_path: 'a.ts',
+          edits: [{ range: [2, 4], replacement: '  // ... rest of the class unchanged\n' }],
+        },
+      ],
+    ];
+    for (const [tool, input] of calls) {
+      const result = await tools.execute(tool, input);
+      expect(result, tool).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        details: { reason: 'placeholder' },
+      });
+      if (!result.ok) expect(result.message).toMatch(/placeholder.*Write the real code/s);
+    }
+    expect(await ws.text('a.ts')).toBe(source);
+  });
+
+  it('lets them through with allowPlaceholders', async () => {
+    const ws = await makeWorkspace({ 'a.ts': source });
+    const tools = ws.tools({ allowPlaceholders: true });
+    await readAll(tools, 'a.ts');
+    const result = await tools.execute('edit_file', {
+      file_path: 'a.ts',
+      old_string: '  two() {}\n',
+      new_string: '  // ... existing methods\n',
+    });
+    expect(result.ok).toBe(true);
   });
 });
 
@@ -158,6 +243,43 @@ describe('edit_file', () => {
       .tools()
       .execute('edit_file', { file_path: 'x.ts', old_string: 'a', new_string: 'b' });
     expect(result).toMatchObject({ ok: false, code: 'FILE_NOT_FOUND' });
+  });
+
+  it('allows an edit within the lines read, and refuses one that touches lines never shown', async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    lines[89] = 'line 50'; // the same text again, on a line never read
+    const ws = await makeWorkspace({ 'a.txt': `${lines.join('\n')}\n` });
+    const tools = ws.tools();
+    await tools.execute('read_file', { file_path: 'a.txt', offset: 40, limit: 21 }); // lines 40-60
+    const edit = (old_string: string, new_string: string) =>
+      tools.execute('edit_file', { file_path: 'a.txt', old_string, new_string });
+    // Uniqueness is still judged over the whole file.
+    expect(await edit('line 50\n', 'fifty\n')).toMatchObject({ ok: false, code: 'AMBIGUOUS' });
+    expect(await edit('line 51\nline 52\n', 'both\n')).toMatchObject({ ok: true });
+    const outside = await edit('line 10\n', 'ten\n');
+    expect(outside).toMatchObject({ ok: false, code: 'PARTIAL_READ', details: { offset: 10, limit: 1 } });
+    if (!outside.ok) expect(outside.message).toMatch(/line 10 .*read_file \(offset 10, limit 1\)/);
+    // After the write, what was read and kept (and what was written) still counts, and nothing more.
+    expect(await edit('line 55\n', 'fifty-five\n')).toMatchObject({ ok: true });
+    expect(await edit('line 10\n', 'ten\n')).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(await edit('line 61\n', 'sixty-one\n')).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+  });
+
+  it('applies the region rule to edit_lines and never to write_file', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const ws = await makeWorkspace({ 'a.txt': `${lines.join('\n')}\n` });
+    const tools = ws.tools();
+    await tools.execute('read_file', { file_path: 'a.txt', offset: 10, limit: 5 }); // lines 10-14
+    const editLines = (range: [number, number]) =>
+      tools.execute('edit_lines', { file_path: 'a.txt', edits: [{ range, replacement: 'new\n' }] });
+    expect(await editLines([20, 21])).toMatchObject({ ok: false, code: 'PARTIAL_READ' });
+    expect(await editLines([25, 25])).toMatchObject({ ok: false, code: 'PARTIAL_READ' }); // an insert among unseen lines
+    expect(await tools.execute('write_file', { file_path: 'a.txt', content: 'all\n' })).toMatchObject({
+      ok: false,
+      code: 'PARTIAL_READ',
+    });
+    expect(await ws.text('a.txt')).toBe(`${lines.join('\n')}\n`);
+    expect(await editLines([15, 15])).toMatchObject({ ok: true }); // right after the last line read
   });
 
   it('requires a read first: never read, partly read, stale', async () => {
@@ -398,5 +520,29 @@ describe('undo_edit', () => {
       code: 'STALE',
     });
     expect(await ws.text('a.txt')).toBe('someone else\n');
+  });
+});
+
+describe('long lines', () => {
+  it('caps a line in read_file, counts it as read, and echoes only a bounded excerpt after an edit', async () => {
+    const long = `const data = "${'x'.repeat(300_000)}";`;
+    const ws = await makeWorkspace({ 'bundle.js': `${long}\nexport default data;\n` });
+    const tools = ws.tools();
+    const read = await tools.execute('read_file', { file_path: 'bundle.js' });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.message.length).toBeLessThan(3000);
+    expect(read.message).toMatch(/line cut: \d+ more characters not shown; it counts as read/);
+    expect(read.details).toMatchObject({ complete: true });
+    const edit = await tools.execute('edit_file', {
+      file_path: 'bundle.js',
+      old_string: 'const data = "xxx',
+      new_string: 'const data = "yyy',
+    });
+    expect(edit.ok).toBe(true);
+    if (!edit.ok) return;
+    expect(edit.message.length).toBeLessThan(5000);
+    expect(String(edit.details.unifiedDiff).length).toBeLessThan(10_000);
+    expect((await ws.text('bundle.js')).startsWith('const data = "yyyxxx')).toBe(true);
   });
 });

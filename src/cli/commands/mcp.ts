@@ -161,6 +161,7 @@ export async function run(args: string[]): Promise<number> {
       approvalTimeoutMs,
       maxInputBytes,
       log,
+      stateDir: defaultStateDir(),
     };
     if (config.path) log.info(`config: ${config.path}`);
     if (approve === 'policy' && !config.config.policy?.rules.some((rule) => rule.action === 'allow')) {

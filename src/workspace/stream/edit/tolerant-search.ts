@@ -16,6 +16,7 @@ import type { ProgressReporter } from '../../../core/progress.js';
 import {
   foldTypography,
   hasEscapes,
+  hasTemplateEscapes,
   lineContent,
   stripLineNumbers,
   unescapeText,
@@ -229,6 +230,7 @@ function anchorsOf(old: string): Anchors {
   const stripped = stripLineNumbers((old.endsWith('\n') ? old.slice(0, -1) : old).split('\n'));
   if (stripped) add(longestContent(stripped.join('\n')));
   if (hasEscapes(old)) add(longestContent(toLf(unescapeText(old))));
+  if (hasTemplateEscapes(old)) add(longestContent(toLf(unescapeText(old, { template: true }))));
   return {
     any: prefilter ? pieces.map((piece) => Buffer.from(piece, 'utf8')) : null,
     closest: content.length >= 3 ? content : null,
