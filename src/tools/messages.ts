@@ -1,4 +1,5 @@
 import type { Diff } from '../core/diff.js';
+import { markInvisible } from '../core/invisible.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
 
@@ -115,12 +116,17 @@ function stagedMessage(outcome: ChangeOutcome): string {
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
   }
-  return [
-    `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
-    `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
-    '',
-    diff,
-  ].join('\n');
+  // A person reads this in the client to approve apply_change: no escape sequence or invisible character
+  // from the file reaches their screen raw (core/invisible.ts).
+  return markInvisible(
+    [
+      `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
+      `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
+      '',
+      diff,
+    ].join('\n'),
+    { keepCrlf: true },
+  );
 }
 
 /** Details for programs, beside the message. */
