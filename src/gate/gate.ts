@@ -17,7 +17,7 @@ import type { Hooks } from './hooks.js';
 import { type Policy, PolicyEngine } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
-import { StagedChanges } from './staging.js';
+import { type NamedChange, StagedChanges } from './staging.js';
 
 export type { Approval, ChangeOutcome } from './commit.js';
 
@@ -220,9 +220,12 @@ export class Gate {
     return { proposal, staged: this.staged.stage(proposal) };
   }
 
-  /** Apply a staged change once, if it has not expired and the file is still what its diff was made from. */
-  async applyStaged(changeId: string, signal?: AbortSignal): Promise<ChangeOutcome> {
-    const proposal = this.staged.take(changeId);
+  /**
+   * Apply a staged change once, if it has not expired and the file is still what its diff was made from.
+   * `named`: the file and change hash the apply call gives; a change that is not that one is refused.
+   */
+  async applyStaged(changeId: string, signal?: AbortSignal, named?: NamedChange): Promise<ChangeOutcome> {
+    const proposal = this.staged.take(changeId, named);
     try {
       return await this.commit(proposal, { decision: 'once', decidedBy: 'user' }, signal);
     } catch (error) {

@@ -104,7 +104,7 @@ const TOOLS: ToolSpec<any>[] = [
 export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
 
 const PREVIEW_NOTE =
-  '\nIn this session changes are previewed: this tool writes nothing and returns the diff and a change_id; call apply_change with it to write.';
+  '\nIn this session changes are previewed: this tool writes nothing and returns the diff, a change_id and a change_hash; call apply_change with them and the file_path to write.';
 
 /**
  * The input schema as every model API and MCP client takes it, sent as is by all front ends. Tools use no

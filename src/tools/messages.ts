@@ -121,7 +121,7 @@ function stagedMessage(outcome: ChangeOutcome): string {
   return markInvisible(
     [
       `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
-      `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
+      `To write it, call apply_change with change_id "${staged!.changeId}", file_path "${proposal.path}" and change_hash "${staged!.hash}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
       '',
       diff,
     ].join('\n'),
@@ -147,6 +147,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,
     changeId: outcome.staged?.changeId,
+    changeHash: outcome.staged?.hash,
     expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
     written: !outcome.staged && proposal.kind !== 'noop',
   };

@@ -66,6 +66,11 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { result, text, structured, isError: result.isError === true };
 }
 
+/** The apply_change arguments for a staged change: its id, file and change hash, as the proposal states them. */
+export function applyArgs(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  return { change_id: details?.changeId, file_path: details?.path, change_hash: details?.changeHash };
+}
+
 /** Spawns `editgate mcp --http 0 ...` and waits for the URL it prints on stderr. */
 export async function startHttpServer(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
