@@ -6,7 +6,14 @@ export { applyLineEdits, applyStringEdits } from './core/edit.js';
 export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js';
 export type { MatchTier } from './core/match.js';
 export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
-export type { ApprovalFile, ApprovalRequest, Approver, Decision } from './gate/approval.js';
+export type {
+  ApprovalFile,
+  ApprovalRequest,
+  Approver,
+  Decision,
+  EditedDecision,
+} from './gate/approval.js';
+export { type AnsweredElsewhere, type AnswerSource, firstAnswer } from './gate/first-answer.js';
 export type { Screening } from './gate/gate.js';
 export { SessionGrants } from './gate/grants.js';
 export type {

@@ -51,6 +51,11 @@ export async function ensureBuilt(): Promise<void> {
     } catch {
       // Type errors elsewhere in the tree still emit JavaScript; what matters is that main.js exists.
     }
+    // What tsc does not emit: the web review page's script and stylesheet.
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'copy-web-assets.mjs')], {
+      cwd: REPO,
+      stdio: 'pipe',
+    });
     statSync(MAIN);
   } finally {
     rmdirSync(lock);

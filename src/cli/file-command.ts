@@ -55,6 +55,8 @@ export const CHANGE_GLOBALS: readonly GlobalOptionName[] = [
   'theme',
   'json',
   'config',
+  'approve',
+  'open',
 ];
 
 /** `--encoding ENC` of the commands that read or change text. */
@@ -104,6 +106,7 @@ export async function runFileCommand<T extends OptionSpecs>(
   try {
     session = await openCliSession(line.globals, {
       stdinBusy: call.stdinBusy,
+      command: `editgate ${command.name}`,
       requireReadBeforeEdit: command.requireReadBeforeEdit,
       dryRun,
     });

@@ -18,13 +18,15 @@ const COMMANDS: Record<string, string> = {
   diff: 'Show the diff of two files (exit 0 equal, 1 different, 2 trouble)',
   mcp: 'Run the MCP server (stdio by default, --http PORT for Streamable HTTP)',
   chat: 'A coding agent in your terminal: every change is a diff before it is a question',
+  review: 'Serve the web review page for a root: other editgate processes send their changes to it',
+  proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
 };
 
 /**
  * Global options that take a value (GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...` finds
  * "edit" as the command. Listed here so that --help loads no module but this one; a test checks the two.
  */
-const GLOBAL_VALUE_OPTIONS = new Set(['--root', '--matching', '--theme', '--config']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--root', '--matching', '--theme', '--config', '--approve']);
 
 /** What to type: the usage line and the commands (printed alone when no command is given). */
 function usage(): string {
@@ -53,6 +55,7 @@ Global options (before or after the command; each command's --help says which it
   --theme THEME     dark, light or auto (default)
   --json            results as JSON lines on standard output
   --config FILE     a config file instead of ROOT/editgate.config.json
+  --approve web     review each change on a local web page too (--open opens it); see editgate review
   -h, --help        show help
   -v, --version     show the version
 
@@ -65,6 +68,7 @@ within one folder and **/ crosses any number ("**/*.lock": every lock file, "*.l
     "hooks": { "beforeChange": [{ "command": "./check.sh" }], "afterChange": [{ "command": "npm run fmt" }] },
     "auditLog": ".editgate/audit.jsonl",         a JSON line per change and denial
     "stateDir": "/path/outside/the/root",        undo history (default ~/.local/state/editgate)
+    "approve": "web",                            ask on the web review page (default "terminal")
     "matching": "tolerant", "requireReadBeforeEdit": true, "readLimit": 2000
   }
 

@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { type ApprovalRequest, type Approver, approvalRequestFor } from '../gate/approval.js';
+import { firstAnswer } from '../gate/first-answer.js';
 import type { Screening } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
 import { denyWithoutTerminal } from '../terminal/no-terminal.js';
@@ -12,6 +13,7 @@ import { createEditTools, type EditTools } from '../tools/index.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
 import type { GlobalOptions } from './usage.js';
+import { openWebReview } from './web-review.js';
 
 /**
  * The tools as a CLI command uses them: the root's config applied, approval asked at the terminal (or
@@ -29,6 +31,8 @@ export interface CliSession {
 export interface CliSessionOptions {
   /** Standard input carries content or tool calls, so keys must come from /dev/tty. */
   stdinBusy: boolean;
+  /** The command, as the web review page says who asks ("editgate edit"). */
+  command?: string;
   /**
    * Whether an edit needs a read_file first. The direct commands (edit, lines) don't: the person typed the
    * text or the lines themselves. The file is still checked for changes between the diff and the write.
@@ -57,11 +61,24 @@ export async function openCliSession(
   };
 
   const configFile = config.path === undefined ? undefined : displayPath(config.path);
+  const terminal = person
+    ? createTerminalApprover({ ...display, output: person.output, input: person.input })
+    : undefined;
+  // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.
+  // A dry run asks no one, so it opens no page.
+  const web =
+    !globals.yes && !options.dryRun && (globals.approve ?? config.config.approve) === 'web'
+      ? await openWebReview(globals, options.command ?? 'editgate')
+      : undefined;
+  if (web) (person?.output ?? process.stderr).write(`${web.announcement.join('\n')}\n`);
   const approve: Approver = globals.yes
     ? () => 'once' as const
-    : person
-      ? createTerminalApprover({ ...display, output: person.output, input: person.input })
-      : denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE)));
+    : web
+      ? firstAnswer([
+          ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
+          { where: 'in the browser', ask: web.ask },
+        ])
+      : (terminal ?? denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE))));
 
   // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
   const progress = person ? createProgressBar(person.output, display) : undefined;
@@ -99,12 +116,17 @@ export async function openCliSession(
   return {
     tools: { ...tools, execute },
     ...(configFile === undefined ? {} : { configFile }),
-    close: () => person?.close(),
+    close: () => {
+      person?.close();
+      // Stops serving the page now (its promise only tells when every connection is gone).
+      void web?.close();
+    },
   };
 }
 
 function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {
   if (!screening.ask) {
+    if (screening.approvedBy === 'user') return 'Approved with your own version: this is what is written.';
     return screening.approvedBy === 'policy'
       ? `Approved by a policy rule (${configFile ?? 'the config file'}).`
       : 'Approved by your answer earlier in this session.';

@@ -23,6 +23,10 @@ export interface GlobalOptions {
   json: boolean;
   /** A config file instead of ROOT/editgate.config.json. */
   config?: string;
+  /** Where to ask: the terminal, or the web review page (`--approve web`); default from the config. */
+  approve?: 'terminal' | 'web';
+  /** Open the web review page in the browser. */
+  open: boolean;
 }
 
 /** Options that may come before the command as well as after it. main.ts keeps its own list of the ones
@@ -35,6 +39,8 @@ export const GLOBAL_OPTIONS = {
   theme: { type: 'string' },
   json: { type: 'boolean' },
   config: { type: 'string' },
+  approve: { type: 'string' },
+  open: { type: 'boolean' },
 } as const;
 
 export type GlobalOptionName = keyof typeof GLOBAL_OPTIONS;
@@ -51,6 +57,9 @@ const GLOBAL_HELP: Record<GlobalOptionName, string> = {
   theme: `  --theme THEME     dark, light or auto (default: auto, from the terminal when it tells)`,
   json: `  --json            results as JSON lines on standard output, for programs`,
   config: `  --config FILE     use this config file instead of ROOT/editgate.config.json`,
+  approve: `  --approve WHERE   terminal (default), or web: review each change on a local page in your browser
+                    (the terminal question stays live; the first answer counts)`,
+  open: `  --open            with --approve web, open the page in your browser`,
 };
 
 /** The help section for the global options a command takes. */
@@ -102,13 +111,23 @@ export function parseCommandLine<T extends OptionSpecs>(
   if (theme !== 'dark' && theme !== 'light' && theme !== 'auto') {
     throw new UsageError(`--theme must be dark, light or auto (got "${theme}")`);
   }
+  // A command with an --approve of its own (mcp) checks it itself.
+  const approve = accepts.includes('approve') ? (values.approve as string | undefined) : undefined;
+  if (approve !== undefined && approve !== 'terminal' && approve !== 'web') {
+    throw new UsageError(`--approve must be terminal or web (got "${approve}")`);
+  }
+  if (approve === 'web' && values.yes === true) {
+    throw new UsageError('--yes approves without asking, --approve web asks on a page: give one of them');
+  }
   const globals: GlobalOptions = {
     root: resolve((values.root as string | undefined) ?? process.cwd()),
     yes: values.yes === true,
     noColor: values['no-color'] === true,
     theme,
     json: values.json === true,
+    open: values.open === true,
   };
+  if (approve === 'terminal' || approve === 'web') globals.approve = approve;
   if (matching) globals.matching = matching;
   if (typeof values.config === 'string') globals.config = values.config;
   return {

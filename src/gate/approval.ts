@@ -45,8 +45,20 @@ export interface ApprovalFile {
 /**
  * once: this change only; file: this file for the rest of the session; all: every change this session;
  * deny / { deny: reason }: refuse, the reason reaches the model.
+ * { allow, edited }: allowed as `allow` says, but with the person's own version of the new text
+ * (workspace-relative path -> the text to write instead of the proposed one); the gate writes theirs and
+ * the model is told exactly what the person changed.
  */
-export type Decision = 'once' | 'file' | 'all' | 'deny' | { deny: string };
+export type Decision =
+  | 'once'
+  | 'file'
+  | 'all'
+  | 'deny'
+  | { deny: string }
+  | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> };
+
+/** The person's own version of the new text, with the grant they gave (see Decision). */
+export type EditedDecision = Extract<Decision, { edited: Record<string, string> }>;
 
 /**
  * Who decides. The gate always passes `context`; `context.signal` (present when the call can be cancelled)
@@ -137,12 +149,32 @@ function normalizeDecision(decision: unknown): Decision {
   if (decision && typeof decision === 'object' && typeof (decision as { deny?: unknown }).deny === 'string') {
     return { deny: (decision as { deny: string }).deny };
   }
+  if (decision && typeof decision === 'object') {
+    const { allow, edited } = decision as { allow?: unknown; edited?: unknown };
+    if (
+      (allow === 'once' || allow === 'file' || allow === 'all') &&
+      edited &&
+      typeof edited === 'object' &&
+      !Array.isArray(edited) &&
+      Object.values(edited).every((text) => typeof text === 'string')
+    ) {
+      // A copy: the approver's object may change after it answered.
+      return { allow, edited: { ...(edited as Record<string, string>) } };
+    }
+  }
   return { deny: `the approver gave an unknown decision (${JSON.stringify(decision)})` };
 }
 
 /** The reason in a denial ('' when none was given). */
 export function denialReason(decision: Decision): string | null {
   if (decision === 'deny') return '';
-  if (typeof decision === 'object') return decision.deny.trim();
+  if (typeof decision === 'object' && 'deny' in decision) return decision.deny.trim();
   return null;
+}
+
+/** The grant an approval gives (an edited answer gives the one it names); null for a denial. */
+export function grantOf(decision: Decision): 'once' | 'file' | 'all' | null {
+  if (decision === 'deny') return null;
+  if (typeof decision === 'string') return decision;
+  return 'allow' in decision ? decision.allow : null;
 }

@@ -5,7 +5,6 @@
  */
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { Decision } from './approval.js';
 import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
 import type { Proposal } from './proposal.js';
@@ -13,8 +12,13 @@ import type { StagedChange } from './staging.js';
 
 /** Who let a change through: a person's decision, a policy rule, or a grant made earlier in the session. */
 export interface Approval {
-  decision: Exclude<Decision, 'deny' | { deny: string }> | 'policy' | 'session';
+  decision: 'once' | 'file' | 'all' | 'policy' | 'session';
   decidedBy: 'user' | 'policy' | 'session';
+  /**
+   * The person approved their own version of the new text: `proposal` is what is written instead of the
+   * proposed change, and `unifiedDiff` says what they changed (proposed -> theirs), for the model.
+   */
+  edited?: { proposal: Proposal; unifiedDiff: string };
 }
 
 /** What became of a proposal. */

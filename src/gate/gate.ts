@@ -9,7 +9,7 @@
 import { EditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
-import { type Approver, approvalRequestFor, askApprover, denialReason } from './approval.js';
+import { type Approver, approvalRequestFor, askApprover, denialReason, grantOf } from './approval.js';
 import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
@@ -17,6 +17,7 @@ import type { Hooks } from './hooks.js';
 import { type Policy, PolicyEngine } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
+import { editRefusal, reviseProposal } from './revised-proposal.js';
 import { type NamedChange, StagedChanges } from './staging.js';
 
 export type { Approval, ChangeOutcome } from './commit.js';
@@ -60,8 +61,15 @@ export interface ChangeRequest {
   signal?: AbortSignal;
 }
 
-/** What screening found, told to onPreview: a person is asked next, or policy / a session grant approved. */
-export type Screening = { ask: true } | { ask: false; approvedBy: 'policy' | 'session' };
+/**
+ * What screening found, told to onPreview: a person is asked next, or policy / a session grant approved.
+ * After a person approved their own version of a change, onPreview is called again with that version
+ * (`approvedBy: 'user', edited: true`), so what is written is shown as it is.
+ */
+export type Screening =
+  | { ask: true }
+  | { ask: false; approvedBy: 'policy' | 'session' }
+  | { ask: false; approvedBy: 'user'; edited: true };
 
 const ALWAYS: Approver = () => 'once';
 
@@ -155,15 +163,24 @@ export class Gate {
     return screened;
   }
 
-  /** Hooks, policy, preview and approval, in that order. Throws DENIED_* when the change may not happen. */
+  /**
+   * Hooks, policy, preview and approval, in that order. Throws DENIED_* when the change may not happen.
+   * When the person approved their own version, the approval's `edited.proposal` is what to commit.
+   */
   async decide(proposal: Proposal, signal?: AbortSignal): Promise<Approval> {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
-    const decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
-    for (const file of proposal.files) {
-      if (decision === 'file') this.session.grantFile(file.path);
+    let decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+    const edits = typeof decision === 'object' && 'edited' in decision ? decision.edited : undefined;
+    if (edits) {
+      const refused = editRefusal(proposal, edits);
+      if (refused !== null) decision = { deny: refused };
     }
-    if (decision === 'all') this.session.grantAll();
+    const grant = grantOf(decision);
+    for (const file of proposal.files) {
+      if (grant === 'file') this.session.grantFile(file.path);
+    }
+    if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
     if (reason !== null) {
       await this.audit.record(proposal, { decision: 'deny', decidedBy: 'user', reason: reason || undefined });
@@ -175,7 +192,17 @@ export class Gate {
         { path: proposal.path, reason: reason || undefined },
       );
     }
-    return { decision: decision as Approval['decision'], decidedBy: 'user' };
+    const approval: Approval = { decision: grant!, decidedBy: 'user' };
+    if (!edits) return approval;
+    throwIfCancelled(signal);
+    const revised = await reviseProposal(this.workspace, proposal, edits, signal);
+    // Their text equal to the proposed one is a plain approval (their FileChange holds text: nothing to
+    // remove).
+    if (revised.unifiedDiff === '') return approval;
+    approval.edited = revised;
+    // The diff of what will be written, shown again: it is no longer the one the question showed.
+    await this.options.onPreview?.(revised.proposal, { ask: false, approvedBy: 'user', edited: true });
+    return approval;
   }
 
   /** Write an approved proposal if every file still is exactly what it was computed from. */
@@ -189,16 +216,29 @@ export class Gate {
     });
   }
 
-  /** propose → decide → commit; a no-op is reported without asking or writing. */
+  /**
+   * propose → decide → commit; a no-op is reported without asking or writing. With the person's own
+   * version, theirs is committed; their version equal to the file as it is writes nothing.
+   */
   async change(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request);
     if (proposal.kind === 'noop') return { proposal };
+    let approved = proposal;
     try {
       const approval = await this.decide(proposal, request.signal);
+      if (approval.edited) {
+        approved = approval.edited.proposal;
+        // What the person replaced (files they did not edit keep their change, prepared file and all).
+        for (const file of proposal.files) {
+          if (!approved.files.some((kept) => kept.change === file.change))
+            await this.workspace.discard(file.change);
+        }
+      }
+      if (approved.kind === 'noop') return { proposal: approved, approval };
       throwIfCancelled(request.signal);
-      return await this.commit(proposal, approval, request.signal);
+      return await this.commit(approved, approval, request.signal);
     } catch (error) {
-      await this.discard(proposal);
+      await this.discard(approved);
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { EditgateError } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import { type Approver, askApprover, denialReason } from './approval.js';
+import { type Approver, askApprover, denialReason, grantOf } from './approval.js';
 import type { SessionGrants } from './grants.js';
 import type { PolicyEngine } from './policy.js';
 
@@ -49,8 +49,10 @@ export class ReadApproval {
       },
       options.signal,
     );
-    if (decision === 'file') this.grants.grantReadFile(path);
-    if (decision === 'all') this.grants.grantAllReads();
+    // A read has no text to edit: an edited answer counts for its grant alone.
+    const grant = grantOf(decision);
+    if (grant === 'file') this.grants.grantReadFile(path);
+    if (grant === 'all') this.grants.grantAllReads();
     const reason = denialReason(decision);
     if (reason !== null) {
       throw new EditgateError(

@@ -1,10 +1,11 @@
 /** What --approve accepts. */
-export const APPROVE_CHOICES = ['auto-detect', 'elicit', 'preview', 'policy', 'deny'] as const;
+export const APPROVE_CHOICES = ['auto-detect', 'elicit', 'preview', 'policy', 'deny', 'web'] as const;
 export type ApproveChoice = (typeof APPROVE_CHOICES)[number];
 
 /** How one client session's changes are approved. */
 export interface ApprovalMode {
-  mode: 'elicit' | 'preview' | 'policy' | 'deny';
+  /** web: a person approves on the web review page (the approver is given in McpServeOptions.webApprover). */
+  mode: 'elicit' | 'preview' | 'policy' | 'deny' | 'web';
   /** elicit was asked for but the client cannot show a form: every change is refused. */
   unavailable: boolean;
   /** One line for the log and the instructions: what was chosen and why. */

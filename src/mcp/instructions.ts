@@ -12,6 +12,8 @@ function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
       return `Approval: elicit (${approval.why}). Each change is shown to the user as a diff in an approval prompt before it is written. If they deny it, the result says so (with their reason when they gave one): do not retry the same change; follow their reason or ask them.`;
     case 'preview':
       return `Approval: preview (${approval.why}). ${CHANGE_TOOLS} write nothing: they return the diff and a change_id. Show the user the diff, then call apply_change with the change_id, file_path and change_hash the proposal states to write it; the user approves that call in their client. A change_id works once and expires after about ${minutes} minute${minutes === 1 ? '' : 's'}; if the file changed in the meantime apply_change refuses with STALE: read the file and make the change again.`;
+    case 'web':
+      return `Approval: web (${approval.why}). Each change is shown to the user as a diff on a review page in their browser before it is written; they may also edit your change before approving it, and then the result tells you exactly what they changed: keep their version. If they deny a change, the result says so (with their reason when they gave one): do not retry the same change; follow their reason or ask them.`;
     case 'policy':
       return `Approval: policy (${approval.why}). The workspace policy alone allows or refuses each change; no one is asked. A refused change fails with DENIED_POLICY: do not retry it.`;
     default:

@@ -1,3 +1,4 @@
+import type { Approver } from '../gate/approval.js';
 import type { LoadedConfig } from '../tools/config.js';
 import type { ApproveChoice } from './approval-mode.js';
 import type { Logger } from './logger.js';
@@ -18,6 +19,8 @@ export interface McpServeOptions {
   /** Tool arguments larger than this (as JSON, in bytes) are refused with TOO_LARGE. */
   maxInputBytes: number;
   log: Logger;
+  /** With approve 'web': the web review page's approver (the CLI starts the page; mcp does not import web). */
+  webApprover?: Approver;
 }
 
 export const DEFAULT_CHANGE_TTL_MS = 10 * 60_000;

@@ -54,6 +54,10 @@ function noOneToAsk(approval: ApprovalMode): Approver {
         };
       case 'deny':
         return { deny: `${what} is not allowed: this editgate server is read-only (--approve deny).` };
+      case 'web':
+        return {
+          deny: `${what} needs the user's approval on the web review page, which is not running. Tell the user.`,
+        };
       default:
         return {
           deny: `the policy asks before ${what}, and this client cannot show editgate's approval prompt (preview mode). Tell the user; a policy rule in editgate.config.json can allow it.`,
@@ -118,10 +122,16 @@ export function createSessionServer(
     `${label} ${client}: approval mode ${approval.mode} (${approval.why})`,
   );
 
-  const asksPerson = approval.mode === 'elicit' && !approval.unavailable;
-  const approve: Approver = asksPerson
-    ? elicitationApprover((params, request) => server.elicitInput(params, request), options.approvalTimeoutMs)
-    : noOneToAsk(approval);
+  const onPage = approval.mode === 'web' && options.webApprover !== undefined;
+  const asksPerson = (approval.mode === 'elicit' && !approval.unavailable) || onPage;
+  const approve: Approver = onPage
+    ? options.webApprover!
+    : asksPerson
+      ? elicitationApprover(
+          (params, request) => server.elicitInput(params, request),
+          options.approvalTimeoutMs,
+        )
+      : noOneToAsk(approval);
   const tools = new SessionTools({
     configuredRoots: options.roots,
     useClientRoots: options.useClientRoots,

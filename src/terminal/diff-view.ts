@@ -1,11 +1,11 @@
-import type { Diff, DiffLine, Hunk } from '../core/diff.js';
+import type { Diff, DiffLine } from '../core/diff.js';
 import { formatUnifiedDiff } from '../core/diff.js';
 import { formatBytes } from '../core/format-bytes.js';
+import { highlightHunk, type LineHighlighter, type ScopeSpan } from '../core/highlight.js';
+import { emphasizeHunk, type Span } from '../core/word-diff.js';
 import { type Cell, toCells, wrapCells } from './cells.js';
 import { type ColorLevel, mergeStyles, paint, SGR_RESET, type Style, sgrOpen } from './colors.js';
-import type { LineHighlighter, ScopeSpan } from './highlight.js';
 import { type Palette, paletteFor, type Theme } from './palette.js';
-import { emphasizeHunk, type Span } from './word-diff.js';
 
 /**
  * The diff as a person reads it in a terminal: pure, data in and lines out (each a string with SGR codes
@@ -286,26 +286,6 @@ function findScope(spans: readonly ScopeSpan[], offset: number): ScopeSpan['scop
 
 function eolLabel(eol: DiffLine['eol']): string {
   return eol === '\r\n' ? '[CRLF]' : eol === '\n' ? '[LF]' : eol === '\r' ? '[CR]' : '[no newline at end]';
-}
-
-/**
- * Syntax spans per hunk line. The old side (context and removed lines) and the new side (context and added
- * lines) are each highlighted as one snippet, so a string or comment spanning lines keeps its colour.
- */
-function highlightHunk(hunk: Hunk, highlighter: LineHighlighter): ScopeSpan[][] {
-  const result: ScopeSpan[][] = hunk.lines.map(() => []);
-  for (const side of ['remove', 'add'] as const) {
-    const indexes: number[] = [];
-    hunk.lines.forEach((line, i) => {
-      if (line.kind === 'context' || line.kind === side) indexes.push(i);
-    });
-    const spans = highlighter(indexes.map((i) => hunk.lines[i]!.text));
-    indexes.forEach((lineIndex, k) => {
-      // Context lines take the new side's colours.
-      if (side === 'add' || hunk.lines[lineIndex]!.kind !== 'context') result[lineIndex] = spans[k] ?? [];
-    });
-  }
-  return result;
 }
 
 /** Styled text (headers, notes) wrapped like diff text, so nothing is ever cut off. */

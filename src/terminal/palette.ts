@@ -1,3 +1,4 @@
+import type { SyntaxScope } from '../core/highlight.js';
 import type { Color, Style } from './colors.js';
 
 /**
@@ -7,18 +8,6 @@ import type { Color, Style } from './colors.js';
  */
 export type Theme = 'dark' | 'light';
 export type ThemeOption = Theme | 'auto';
-
-export type SyntaxScope =
-  | 'keyword'
-  | 'string'
-  | 'number'
-  | 'comment'
-  | 'function'
-  | 'type'
-  | 'attribute'
-  | 'tag'
-  | 'meta'
-  | 'variable';
 
 export interface Palette {
   theme: Theme;

@@ -1,9 +1,9 @@
+import { type LineHighlighter, loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest } from '../gate/approval.js';
 import { visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { renderDiff, renderPlainUnified } from './diff-view.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
-import { type LineHighlighter, loadHighlighter } from './highlight.js';
 import { paletteFor } from './palette.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
-import { createKeyReader, type KeyReader } from './keys.js';
+import { createKeyReader, type Key, type KeyReader } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
 import { formatCallLine, highlighterFor, renderRequestDiff } from './preview.js';
@@ -17,6 +18,11 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards.
+ *
+ * The approver's `signal` takes the question back: the keys end as on EOF (an open pager closes) and the
+ * terminal is given back. Where another front end asks the same question at the same time (the web review
+ * page, see firstAnswer), the first answer wins: the signal's reason is then an AnsweredElsewhere, and the
+ * prompt says who answered and how, and returns that decision; any other reason is what it rejects with.
  */
 
 export interface TerminalApproverOptions extends DisplayOptions {
@@ -36,14 +42,22 @@ const TYPE_AHEAD_TURNS = 3;
 export function createTerminalApprover(options: TerminalApproverOptions): Approver {
   // One question at a time: concurrent requests wait their turn instead of fighting over the keyboard.
   let queue: Promise<unknown> = Promise.resolve();
-  return (request) => {
-    const result = queue.then(() => ask(request, options));
+  return (request, context = {}) => {
+    const result = queue.then(() => {
+      // Answered elsewhere (or cancelled) while waiting its turn: never shown.
+      context.signal?.throwIfAborted();
+      return ask(request, options, context.signal);
+    });
     queue = result.catch(() => undefined);
     return result;
   };
 }
 
-async function ask(request: ApprovalRequest, options: TerminalApproverOptions): Promise<Decision> {
+async function ask(
+  request: ApprovalRequest,
+  options: TerminalApproverOptions,
+  signal?: AbortSignal,
+): Promise<Decision> {
   const { output, input } = options;
   const display = resolveDisplay(options);
   const palette = paletteFor(display.theme);
@@ -75,7 +89,7 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
   lines.push(...question);
 
   const restoreRaw = enterRawMode(input);
-  const keys = createKeyReader(input);
+  const keys = cancellableKeys(createKeyReader(input), signal);
   try {
     if (input.isTTY) {
       // Keys typed before the question was on screen (while the agent was still talking) must not answer
@@ -89,12 +103,43 @@ async function ask(request: ApprovalRequest, options: TerminalApproverOptions): 
     }
     output.write(`${lines.join('\n')}\n`);
     const decision = await readDecision(keys, request, options, display, palette, render);
+    if (signal?.aborted) {
+      // The keys ended because the question was taken back (the pager, if open, has closed).
+      const elsewhere = answeredElsewhere(signal.reason);
+      if (!elsewhere) throw signal.reason;
+      const said = describeDecision(elsewhere.decision, request, display, palette);
+      output.write(
+        `${said} ${paint(`(answered ${visibleText(elsewhere.by)})`, palette.note, display.level)}\n`,
+      );
+      return elsewhere.decision;
+    }
     output.write(`${describeDecision(decision, request, display, palette)}\n`);
     return decision;
   } finally {
     keys.close();
     restoreRaw();
   }
+}
+
+/** Keys that end (as an input does) when `signal` aborts, so every reader of them unwinds as on EOF. */
+function cancellableKeys(keys: KeyReader, signal: AbortSignal | undefined): KeyReader {
+  if (!signal) return keys;
+  const ended = new Promise<Key>((resolve) => {
+    if (signal.aborted) resolve({ name: 'eof' });
+    else signal.addEventListener('abort', () => resolve({ name: 'eof' }), { once: true });
+  });
+  return {
+    next: () => (signal.aborted ? Promise.resolve({ name: 'eof' }) : Promise.race([keys.next(), ended])),
+    discardPending: () => keys.discardPending(),
+    close: () => keys.close(),
+  };
+}
+
+/** The AnsweredElsewhere in an abort reason (the terminal takes gate's types only, so it checks itself). */
+function answeredElsewhere(reason: unknown): AnsweredElsewhere | undefined {
+  if (!reason || typeof reason !== 'object') return undefined;
+  const { by, decision } = reason as Partial<AnsweredElsewhere>;
+  return typeof by === 'string' && decision !== undefined ? { by, decision } : undefined;
 }
 
 async function readDecision(
@@ -236,5 +281,6 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
     return yes(`Yes, and no more questions about ${visibleText(request.path)} this session`);
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');
+  if ('edited' in decision) return yes('Yes, with your own version of the new text');
   return no(`No: ${visibleText(decision.deny)}`);
 }

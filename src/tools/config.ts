@@ -44,6 +44,8 @@ const configSchema = z.strictObject({
     .optional(),
   auditLog: z.string().optional(),
   stateDir: z.string().optional(),
+  /** Where the CLI and the MCP server ask a person: 'terminal' (the default) or 'web' (the review page). */
+  approve: z.enum(['terminal', 'web']).optional(),
   matching: z.enum(['exact', 'tolerant']).optional(),
   requireReadBeforeEdit: z.boolean().optional(),
   readLimit: z.number().int().positive().optional(),
@@ -54,6 +56,8 @@ const configSchema = z.strictObject({
     .min(1)
     .max(MAX_STREAM_THRESHOLD, `at most ${MAX_STREAM_THRESHOLD} bytes (256 MiB)`)
     .optional(),
+  /** editgate proxy's word on particular tools of the servers it wraps; src/proxy/overrides.ts checks it. */
+  proxy: z.unknown().optional(),
 });
 
 export type EditgateConfig = z.infer<typeof configSchema>;

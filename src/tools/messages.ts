@@ -61,6 +61,13 @@ function tierNote(proposal: Proposal): string {
   return `\nNote: old_string did not match exactly; it matched after tolerating ${[...new Set(tiers)].join(', ')}. Copy text exactly from read_file next time.`;
 }
 
+/** The person approved their own version: say exactly what they changed, so the model keeps it. */
+function personEditNote(outcome: ChangeOutcome): string {
+  const edited = outcome.approval?.edited;
+  if (!edited) return '';
+  return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
+}
+
 function grantNote(outcome: ChangeOutcome): string {
   const decision = outcome.approval?.decision;
   if (decision === 'file') return '\nThe user allowed further edits to this file for this session.';
@@ -95,7 +102,7 @@ export function changeHeadline(proposal: Proposal): string {
 /** The message a model reads after a change was written (or found to be a no-op). */
 export function changeMessage(outcome: ChangeOutcome): string {
   const { proposal } = outcome;
-  if (proposal.kind === 'noop') return changeHeadline(proposal);
+  if (proposal.kind === 'noop') return `${changeHeadline(proposal)}${personEditNote(outcome)}`;
   if (outcome.staged) return stagedMessage(outcome);
   let body = '';
   if (proposal.kind === 'modify') {
@@ -103,7 +110,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${changeHeadline(proposal)}${tierNote(proposal)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;
@@ -144,6 +151,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     unifiedDiff: proposal.unifiedDiff,
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
+    editedByUser: outcome.approval?.edited?.unifiedDiff,
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,
     changeId: outcome.staged?.changeId,

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
 import { type PtyRun, spawnCli } from '../cli/pty.js';
 import { cliWorkspace } from '../cli/run-cli.js';
+import { answerOnPage, LINK, listedChanges } from '../web/page-api.js';
 import { deadServerURL, type FakeModelServer, startFakeModelServer } from './fake-model-server.js';
 
 // editgate chat as a person meets it: the built CLI in a real pseudo-terminal (node-pty + headless xterm),
@@ -339,5 +340,47 @@ describe('editgate chat: cards, the pager and the input', () => {
     run.write('\x03');
     expect(await run.exited()).toBe(0);
     expect(run.raw()).not.toContain('\x1b[3J');
+  });
+});
+
+describe('editgate chat --approve web', () => {
+  it('the review page answers the card: the transcript says so, and the page’s answer is what is written', async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([
+      { calls: [READ] },
+      { calls: [EDIT_B] },
+      { text: 'b is now 3.' },
+    ]);
+    const run = chat(ws, server, 'anthropic', { cols: 200, args: ['--approve', 'web'] });
+    await send(run, 'Set b to 3');
+    await run.waitForText(CARD_KEYS);
+    const link = LINK.exec(run.text().replace(/\s+/g, ' '))?.[0];
+    expect(link, 'the link is in the transcript').toBeDefined();
+    const { answer } = await answerOnPage(link!, { decision: 'deny', reason: 'not b, a' });
+    expect(answer.status).toBe(200);
+    await run.waitForText('(answered in the browser)');
+    await run.waitForText('✗ denied (you): not b, a');
+    expect(run.text()).toContain('✗ No: not b, a (answered in the browser)');
+    expect(run.text()).not.toContain(CARD_KEYS);
+    expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
+    await run.waitForText('b is now 3.');
+    expect(said(server, 3)).toContain('The user denied this edit: not b, a');
+  });
+
+  it('answered in the chat, the page shows who answered', async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([{ calls: [READ] }, { calls: [EDIT_B] }, { text: 'Done.' }]);
+    const run = chat(ws, server, 'anthropic', { cols: 200, args: ['--approve', 'web'] });
+    await send(run, 'Set b to 3');
+    await run.waitForText(CARD_KEYS);
+    const link = LINK.exec(run.text().replace(/\s+/g, ' '))![0];
+    run.write('y');
+    await run.waitForText('Done.');
+    expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP.replace('b = 2', 'b = 3'));
+    const changes = await listedChanges(link);
+    expect(changes[0]).toMatchObject({
+      status: 'answered',
+      outcome: { by: 'in the terminal', decision: 'once' },
+    });
   });
 });

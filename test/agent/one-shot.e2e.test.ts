@@ -1,8 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../built-cli.js';
+import { ensureBuilt, MAIN } from '../built-cli.js';
 import { cliWorkspace, runCli } from '../cli/run-cli.js';
+import { answerOnPage, LINK } from '../web/page-api.js';
 import { deadServerURL, startFakeModelServer } from './fake-model-server.js';
 
 // `editgate chat -p "TASK"`: the built CLI against the fake model server, no terminal at all.
@@ -136,5 +138,35 @@ describe('editgate chat -p', () => {
     expect(nokey.stderr).toBe(
       'editgate chat: ANTHROPIC_API_KEY is not set: anthropic needs an API key. Export it (export ANTHROPIC_API_KEY=...) and run again, or name another variable with --api-key-env NAME.\n',
     );
+  });
+});
+
+describe('editgate chat -p with "approve": "web" in the project config', () => {
+  it('prints the review page’s link on standard error and waits for its answer; what the page allows is written', async () => {
+    const ws = workspace();
+    writeFileSync(join(ws.root, 'editgate.config.json'), '{ "approve": "web" }\n');
+    const server = await startFakeModelServer(EDIT_TURNS);
+    const child = spawn(
+      process.execPath,
+      [MAIN, 'chat', '--model', 'anthropic/fake', '--base-url', server.baseURL, '-p', 'Set b to 3'],
+      { cwd: ws.root, env: { ...process.env, ...ws.env, EDITGATE_STATE_DIR: ws.stateDir, NO_COLOR: '1' } },
+    );
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const link = await new Promise<string>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        const match = LINK.exec(stderr);
+        if (match) resolve(match[0]);
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toContain(`Review changes in your browser: ${link}`);
+    const { answer } = await answerOnPage(link, { decision: 'once' });
+    expect(answer.status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(stdout).toBe('Reading.Changed b to 3.\n');
+    expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP.replace('b = 2', 'b = 3'));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The layers of ARCHITECTURE.md, enforced: every import in src/ points down the table (or stays in its own
- * folder). core <- workspace <- gate <- tools <- {adapters, terminal, mcp, web} <- agent <- cli; terminal
+ * folder). core <- workspace <- gate <- tools <- {adapters, terminal, mcp, web, proxy} <- agent <- cli; terminal
  * takes only core and gate's types; agent does not take web or mcp; front ends of one rank never import
  * each other. A folder missing from the table fails too: a new layer must be placed before it is used.
  */
@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   terminal: 4,
   mcp: 4,
   web: 4,
+  proxy: 4,
   'index.ts': 4,
   agent: 5,
   cli: 6,
@@ -29,7 +30,7 @@ const RANK: Record<string, number> = {
 const ONLY: Record<string, (target: string, typeOnly: boolean) => boolean> = {
   // The terminal renders what the gate asks: gate's types, and core's pure text work.
   terminal: (target, typeOnly) => target === 'core' || (target === 'gate' && typeOnly),
-  agent: (target) => target !== 'web' && target !== 'mcp',
+  agent: (target) => target !== 'web' && target !== 'mcp' && target !== 'proxy',
 };
 
 interface ImportEdge {

@@ -114,6 +114,7 @@ describe('a wrong option', () => {
       matching: 'exact',
       theme: 'dark',
       config: 'p.json',
+      approve: 'terminal',
     };
     const before: string[] = [];
     for (const [name, spec] of Object.entries(GLOBAL_OPTIONS)) {

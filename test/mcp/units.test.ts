@@ -48,6 +48,8 @@ describe('approval mode', () => {
       mode: 'policy',
       unavailable: false,
     });
+    // The web review page asks the person whatever the client supports.
+    expect(chooseApprovalMode('web', {})).toMatchObject({ mode: 'web', unavailable: false });
   });
 });
 

@@ -192,6 +192,7 @@ describe.concurrent('a fresh app using the installed package', () => {
       'editgate/ai-sdk',
       'editgate/anthropic',
       'editgate/openai',
+      'editgate/web',
       'editgate/package.json',
     ]);
     const script = [
@@ -221,6 +222,7 @@ describe.concurrent('a fresh app using the installed package', () => {
         'runOpenAIResponsesCalls',
       ]),
     );
+    expect(loaded['editgate/web']).toEqual(['startReviewServer']);
     expect(loaded['editgate/package.json']).toContain('version');
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -63,11 +63,31 @@ function fillIn(arg: string): string {
   );
 }
 
+const FILESYSTEM_SERVER = '@modelcontextprotocol/server-filesystem';
+
+/**
+ * A server an editgate proxy configuration wraps with `npx -y PACKAGE@VERSION`, run from this repository's
+ * install of that package instead (the same code, offline). The version must be the one pinned here.
+ */
+function localUpstream(args: string[]): string[] {
+  const at = args.indexOf('npx');
+  if (at === -1) return args;
+  const { devDependencies } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  expect(args.slice(at + 1, at + 3)).toEqual([
+    '-y',
+    `${FILESYSTEM_SERVER}@${devDependencies[FILESYSTEM_SERVER]}`,
+  ]);
+  const entry = join(REPO, 'node_modules', FILESYSTEM_SERVER, 'dist', 'index.js');
+  return [...args.slice(0, at), process.execPath, entry, ...args.slice(at + 3)];
+}
+
 /** Starts the server as the client would (`node` is this Node) and lists its tools. */
 async function toolsServedBy(command: string, args: string[]): Promise<string[]> {
   const transport = new StdioClientTransport({
     command: command === 'node' ? process.execPath : command,
-    args: args.map(fillIn),
+    args: localUpstream(args.map(fillIn)),
     cwd: project,
     stderr: 'pipe',
   });
@@ -96,9 +116,9 @@ describe('the README’s MCP configurations', () => {
   const claudeCode = readmeBlocks()
     .filter((block) => block.lang === 'sh')
     .flatMap((block) => commandLines(block))
-    .filter(({ command }) => command.startsWith('claude mcp add editgate -- '))
+    .filter(({ command }) => /^claude mcp add \S+ -- /.test(command))
     .map(({ command, line }): [string, { command: string; args: string[] }] => {
-      const [program, ...args] = command.slice('claude mcp add editgate -- '.length).split(/\s+/);
+      const [program, ...args] = command.replace(/^claude mcp add \S+ -- /, '').split(/\s+/);
       return [`README.md:${line} (claude mcp add)`, { command: program!, args }];
     });
 

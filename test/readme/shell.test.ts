@@ -31,8 +31,12 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
   [/^npm pack(\s+#.*)?$/, 'rebuilds dist/ in place (prepack); test/package packs and installs the tarball'],
   [/^npm install --global \.\/editgate-\S+\.tgz/, 'test/package installs the tarball and runs its bin'],
   [/^npm install \/path\/to\/editgate\/editgate-\S+\.tgz/, 'test/package installs the tarball in an app'],
-  [/^claude mcp add editgate -- node /, 'mcp.test.ts starts the server it configures'],
+  [/^claude mcp add \S+ -- node /, 'mcp.test.ts starts the server it configures'],
   [/^ollama serve\b/, 'a model server of the reader’s own; test/agent runs chat against a local fake one'],
+  [
+    /^(link=|curl |nonce=|while read |-d "|done$)/,
+    'the JSON API script: test/readme/web-api.test.ts runs it against a live review page',
+  ],
   [
     /^export (ANTHROPIC|OPENAI)_API_KEY=/,
     'the reader’s own key; test/agent checks the message when it is missing',
@@ -40,10 +44,11 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
 ];
 
 /**
- * editgate commands that need a model server, which no test can reach offline: test/agent runs them against
- * a local server that speaks each provider's protocol (chat.e2e, one-shot.e2e, sessions.e2e).
+ * editgate commands not run here: chat needs a model server, which no test can reach offline (test/agent
+ * runs it against a local server that speaks each provider's protocol: chat.e2e, one-shot.e2e,
+ * sessions.e2e); --approve web waits for an answer on the page (test/cli/review.e2e gives it one).
  */
-const NEEDS_A_MODEL = /^editgate chat\b/;
+const NOT_RUN_HERE = /^editgate chat\b|--approve web\b/;
 
 /** What the README's examples edit: src/app.ts as its diff shows it, app.ts with a twice-found call. */
 const FILES: Record<string, string> = {
@@ -127,7 +132,7 @@ describe('the README’s shell commands', () => {
     shellBlocks
       .filter((block) =>
         commandLines(block).some(
-          ({ command }) => /^(editgate|npm link)\b/.test(command) && !NEEDS_A_MODEL.test(command),
+          ({ command }) => /^(editgate|npm link)\b/.test(command) && !NOT_RUN_HERE.test(command),
         ),
       )
       .map((block): [string, Block] => [`README.md:${block.line} (${block.section})`, block]),
@@ -142,7 +147,7 @@ describe('the README’s shell commands', () => {
         expect({ line, code: linked.code, stderr: linked.stderr }).toMatchObject({ line, code: 0 });
         continue;
       }
-      if (!/^editgate\s/.test(command) || NEEDS_A_MODEL.test(command)) continue;
+      if (!/^editgate\s/.test(command) || NOT_RUN_HERE.test(command)) continue;
       const result = await shell(command, root, env);
       const outcome = { line, command, code: result.code };
       if (result.code === 3) {

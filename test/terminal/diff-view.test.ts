@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../../src/core/diff.js';
+import { loadHighlighter } from '../../src/core/highlight.js';
 import { detectColorLevel, stripAnsi } from '../../src/terminal/colors.js';
 import {
   NO_CHANGES_MESSAGE,
@@ -8,7 +9,6 @@ import {
   renderDiff,
   renderPlainUnified,
 } from '../../src/terminal/diff-view.js';
-import { loadHighlighter } from '../../src/terminal/highlight.js';
 import { diffOf, hunk, IDENTICAL } from './fixtures.js';
 
 const modify: RenderableChange = {

@@ -183,6 +183,56 @@ describe('createTerminalApprover', () => {
     expect(written.indexOf('✓ Yes')).toBeLessThan(written.indexOf('⚙ edit_file(path=src/other.ts)'));
   });
 
+  it('stops when the question is answered elsewhere, saying who answered and how', async () => {
+    const { input, approver, waitFor, text } = setup({}, true);
+    const controller = new AbortController();
+    const decision = approver(request, { signal: controller.signal });
+    await waitFor('view the whole diff');
+    controller.abort({ by: 'in the browser', decision: { deny: 'use a constant' } });
+    expect(await decision).toEqual({ deny: 'use a constant' });
+    expect(text()).toContain('✗ No: use a constant (answered in the browser)\n');
+    // The terminal is given back: raw mode off, input paused, keys left for whoever reads next.
+    expect(input.rawCalls).toEqual([true, false]);
+    expect(input.isPaused()).toBe(true);
+  });
+
+  it('closes the pager when answered elsewhere while it is open', async () => {
+    const { input, approver, waitFor, text } = setup();
+    const controller = new AbortController();
+    const decision = approver(request, { signal: controller.signal });
+    input.write('v');
+    await waitFor('lines 1-6 of 6 (100%)');
+    controller.abort({ by: 'in the browser', decision: 'once' });
+    expect(await decision).toBe('once');
+    const written = text();
+    expect(written.lastIndexOf(LEAVE_ALTERNATE_SCREEN)).toBeGreaterThan(
+      written.indexOf(ENTER_ALTERNATE_SCREEN),
+    );
+    expect(written.endsWith('✓ Yes (answered in the browser)\n')).toBe(true);
+  });
+
+  it('a question answered elsewhere while waiting its turn is never shown', async () => {
+    const { input, approver, text } = setup();
+    const controller = new AbortController();
+    const first = approver(request);
+    const second = approver({ ...request, path: 'src/other.ts' }, { signal: controller.signal });
+    controller.abort(new Error('answered in the browser'));
+    input.write('y');
+    expect(await first).toBe('once');
+    await expect(second).rejects.toThrow('answered in the browser');
+    expect(text()).not.toContain('src/other.ts');
+  });
+
+  it('an abort without an answer rejects with its reason, after giving the terminal back', async () => {
+    const { input, approver, waitFor } = setup({}, true);
+    const controller = new AbortController();
+    const decision = approver(request, { signal: controller.signal });
+    await waitFor('view the whole diff');
+    controller.abort(new Error('the agent stopped'));
+    await expect(decision).rejects.toThrow('the agent stopped');
+    expect(input.isRaw).toBe(false);
+  });
+
   it('colours the prompt when asked, and writes no escape code without colour', async () => {
     const plain = setup();
     plain.input.write('rwhy\r');

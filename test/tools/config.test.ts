@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('"approve" says where the CLI asks (terminal or web); it is not a tool option; other values are refused', async () => {
+    const ws = await makeWorkspace({ [CONFIG_FILE]: JSON.stringify({ approve: 'web' }) });
+    const loaded = await loadConfig(ws.root);
+    expect(loaded.config.approve).toBe('web');
+    expect(loaded.options).toEqual({});
+    await ws.put(CONFIG_FILE, JSON.stringify({ approve: 'browser' }));
+    await expect(loadConfig(ws.root)).rejects.toThrow(/approve/);
+  });
+
   it('streamThreshold from the config decides which files are streamed', async () => {
     const big = 'x'.repeat(100) + '\n';
     const ws = await makeWorkspace({

@@ -1,5 +1,13 @@
 import type { ModelMessage } from 'ai';
-import { type ApprovalRequest, approvalRequestFor, type Decision } from '../../gate/approval.js';
+import {
+  type ApprovalRequest,
+  type Approver,
+  approvalRequestFor,
+  type Decision,
+  denialReason,
+  grantOf,
+} from '../../gate/approval.js';
+import { answeredElsewhere } from '../../gate/first-answer.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { type ColorLevel, detectColorLevel, paint } from '../../terminal/colors.js';
 import type { Key, KeyReader } from '../../terminal/keys.js';
@@ -394,13 +402,20 @@ export class ChatApp implements SessionFrontEnd {
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
     this.print([toolLine(proposal.tool, proposal.path, undefined, look), ...diff]);
     if (proposal.note) this.print(noteLines(proposal.note, look));
+    if (reason === 'edited')
+      this.print(noteLines('Approved with your own version: this is what is written.', look));
     if (this.current) {
       this.current.previewed = true;
       this.current.reason = reason;
     }
   }
 
-  approve = (request: ApprovalRequest): Promise<Decision> => this.ask({ kind: 'change', request });
+  /**
+   * The card for a change. With --approve web the same question is on the review page too (firstAnswer):
+   * when it is answered there, `signal` aborts with an AnsweredElsewhere, the card (and its pager) goes
+   * away and the transcript says who answered and how.
+   */
+  approve: Approver = (request, context = {}) => this.ask({ kind: 'change', request }, context.signal);
 
   askCommand(request: CommandRequest): Promise<Decision> {
     return this.ask({ kind: 'command', request });
@@ -411,21 +426,42 @@ export class ChatApp implements SessionFrontEnd {
     for (const change of changes) this.print(changeDiffLines(change, look, this.palette));
   }
 
-  private ask(subject: CardSubject): Promise<Decision> {
+  private ask(subject: CardSubject, signal?: AbortSignal): Promise<Decision> {
     this.endReply(false);
     if (this.current && subject.kind === 'change' && subject.request.kind !== 'read')
       this.current.reason = 'ask';
-    return new Promise<Decision>((resolve) => {
-      this.card = {
+    return new Promise<Decision>((resolve, reject) => {
+      const takenBack = () => {
+        if (this.card !== card) return;
+        this.card = undefined;
+        // The card's diff may be open in the pager: it closes as on end of input.
+        this.pagerKeys?.({ name: 'eof' });
+        this.screen.dirty();
+        const elsewhere = answeredElsewhere(signal!.reason);
+        if (!elsewhere) {
+          reject(signal!.reason);
+          return;
+        }
+        if (this.current) this.current.decision = elsewhere.decision;
+        this.note(`${decisionWords(elsewhere.decision)} (answered ${elsewhere.by})`);
+        resolve(elsewhere.decision);
+      };
+      const card: Card = {
         subject,
         resolve: (decision) => {
+          signal?.removeEventListener('abort', takenBack);
           this.card = undefined;
           if (this.current) this.current.decision = decision;
           this.screen.dirty();
           resolve(decision);
         },
       };
-      this.screen.dirty();
+      this.card = card;
+      if (signal?.aborted) takenBack();
+      else {
+        signal?.addEventListener('abort', takenBack, { once: true });
+        this.screen.dirty();
+      }
     });
   }
 
@@ -618,6 +654,21 @@ function firstSentence(message: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** A decision given on another front end, as the transcript says it. */
+function decisionWords(decision: Decision): string {
+  const grant = grantOf(decision);
+  if (grant === null) {
+    const reason = denialReason(decision);
+    return reason ? `✗ No: ${reason}` : '✗ No';
+  }
+  if (typeof decision === 'object') return '✓ Yes, with your own version of the new text';
+  return grant === 'once'
+    ? '✓ Yes'
+    : grant === 'file'
+      ? '✓ Yes, and this file for the session'
+      : '✓ Yes to every edit this session';
+}
+
 const DECIDED_BY: Record<string, string> = {
   once: 'you: once',
   file: 'you: this file',
@@ -637,13 +688,15 @@ export function changeOutcome(
           ? 'allowed earlier this session'
           : state.reason === 'yes'
             ? '--yes'
-            : typeof state.decision === 'string'
-              ? (DECIDED_BY[state.decision] ?? 'you')
-              : 'you';
+            : state.reason === 'edited'
+              ? 'you: your own version'
+              : typeof state.decision === 'string'
+                ? (DECIDED_BY[state.decision] ?? 'you')
+                : 'you';
     return `applied (${by})`;
   }
   if (result.code === 'DENIED_USER') {
-    const reason = typeof state.decision === 'object' ? state.decision.deny : undefined;
+    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
     return reason ? `denied (you): ${reason}` : 'denied (you)';
   }
   if (result.code === 'STALE')
@@ -653,7 +706,7 @@ export function changeOutcome(
 
 function commandOutcome(result: AgentToolResult, state: { decision?: Decision }): string {
   if (result.code === 'DENIED_USER') {
-    const reason = typeof state.decision === 'object' ? state.decision.deny : undefined;
+    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
     return reason ? `not run (you): ${reason}` : 'not run (you)';
   }
   if (result.code === 'DENIED_POLICY') return 'not run (policy rule)';

@@ -1,6 +1,9 @@
 import { realpathSync } from 'node:fs';
+import type { Approver } from '../../gate/approval.js';
+import { firstAnswer } from '../../gate/first-answer.js';
 import type { ThemeOption } from '../../terminal/palette.js';
 import type { TerminalInput, TerminalOutput } from '../../terminal/tty-modes.js';
+import type { LoadedConfig } from '../../tools/config.js';
 import { type ModelChoice, type ModelTarget, resolveModelTarget } from '../providers/model-target.js';
 import type { UserConfig } from '../providers/user-config.js';
 import type { ChatSession, SessionFrontEnd } from '../session/chat-session.js';
@@ -32,27 +35,81 @@ export interface ChatStart {
   theme: ThemeOption;
   /** --continue: the newest session; --resume ID (or '' to list them). */
   resume?: { id: string | 'latest' | '' };
+  /** --approve: 'web' asks about changes on the review page too; default: the project config's "approve". */
+  approve?: 'terminal' | 'web';
+  /** Opens the web review page; given by the CLI, since the agent does not import the web layer. */
+  openReviewPage?: () => Promise<ReviewPage>;
+}
+
+/** The web review page, as the chat uses it (`--approve web`). */
+export interface ReviewPage {
+  /** Asks the page; its signal takes the question back (answered in the terminal, or cancelled). */
+  ask: Approver;
+  /** The line that tells the person where the page is (with its link). */
+  announcement: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Who answers questions about changes when the review page is asked (--approve web, or "approve": "web" in
+ * the project config): the page, raced with the chat's own card when there is a person at the terminal
+ * (the first answer counts). Undefined: the front end alone. Commands are still asked in the terminal only:
+ * the page shows file changes.
+ */
+async function reviewPageApprover(
+  start: ChatStart,
+  projectConfig: LoadedConfig,
+  terminal: { ask: Approver; say: (line: string) => void } | undefined,
+): Promise<{ approve: Approver; page: ReviewPage } | undefined> {
+  if (start.yes || (start.approve ?? projectConfig.config.approve) !== 'web') return undefined;
+  if (!start.openReviewPage)
+    throw new Error('--approve web needs the web review page, which this build lacks');
+  const page = await start.openReviewPage();
+  terminal?.say(page.announcement);
+  const approve = terminal
+    ? firstAnswer([
+        { where: 'in the terminal', ask: terminal.ask },
+        { where: 'in the browser', ask: page.ask },
+      ])
+    : page.ask;
+  return { approve, page };
+}
+
+/** A chat session, and the review page it opened (closed by the caller when the chat ends). */
+interface OpenedSession {
+  session: ChatSession;
+  page?: ReviewPage;
 }
 
 async function openSession(
   start: ChatStart,
   frontEnd: SessionFrontEnd,
   projectDir: string,
-): Promise<ChatSession> {
+  /** Where the person is, for --approve web: the card to race with the page, and a line to tell them. */
+  terminal: { ask: Approver; say: (line: string) => void } | undefined,
+): Promise<OpenedSession> {
   const [{ loadConfig }, { ChatSession }] = await Promise.all([
     import('../../tools/config.js'),
     import('../session/chat-session.js'),
   ]);
   const projectConfig = await loadConfig(start.root, start.configPath);
-  return ChatSession.open({
-    root: start.root,
-    target: start.target,
-    projectConfig,
-    stateDir: start.stateDir,
-    yes: start.yes,
-    frontEnd,
-    store: SessionStore.forProject(projectDir, { root: start.root, model: start.target.label }),
-  });
+  const review = await reviewPageApprover(start, projectConfig, terminal);
+  try {
+    const session = await ChatSession.open({
+      root: start.root,
+      target: start.target,
+      projectConfig,
+      stateDir: start.stateDir,
+      yes: start.yes,
+      frontEnd,
+      ...(review ? { approve: review.approve } : {}),
+      store: SessionStore.forProject(projectDir, { root: start.root, model: start.target.label }),
+    });
+    return review ? { session, page: review.page } : { session };
+  } catch (error) {
+    await review?.page.close();
+    throw error;
+  }
 }
 
 /** Which saved session to continue, or undefined (with a note when there is none). */
@@ -89,7 +146,11 @@ export async function runInteractive(
   );
   const exited = app.start();
 
-  const session = openSession({ ...start, root }, app, projectDir);
+  const opened = openSession({ ...start, root }, app, projectDir, {
+    ask: app.approve,
+    say: (line) => app.note(line),
+  });
+  const session = opened.then(({ session }) => session);
   const commands = new ChatCommands({
     app,
     session,
@@ -118,6 +179,7 @@ export async function runInteractive(
   );
   const code = await exited;
   await session.then((ready) => ready.settle()).catch(() => {});
+  await opened.then(({ page }) => page?.close()).catch(() => {});
   return code;
 }
 
@@ -130,8 +192,14 @@ export async function runOneShot(
   const projectDir = projectStateDir(start.stateDir, root);
   const { OneShot } = await import('./one-shot.js');
   const frontEnd = new OneShot({ ...options, noColor: start.noColor, theme: start.theme });
-  const session = await openSession({ ...start, root }, frontEnd, projectDir);
-  const id = await pickSession(projectDir, start.resume);
-  if (id) session.adopt(await loadSession(projectDir, id));
-  return frontEnd.run(session, task);
+  // No one at a terminal: with --approve web the page alone answers (its link goes to standard error).
+  const { session, page } = await openSession({ ...start, root }, frontEnd, projectDir, undefined);
+  if (page) options.stderr.write(`${page.announcement}\n`);
+  try {
+    const id = await pickSession(projectDir, start.resume);
+    if (id) session.adopt(await loadSession(projectDir, id));
+    return await frontEnd.run(session, task);
+  } finally {
+    await page?.close();
+  }
 }

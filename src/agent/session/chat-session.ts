@@ -32,7 +32,7 @@ import { type LoadedSession, SessionStore } from './session-store.js';
  * One chat: the model, the conversation, the tools over the workspace, and what the turns changed. The
  * front end (the REPL, or -p) supplies how changes are shown and asked about; everything else is here.
  */
-export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes';
+export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited';
 
 export interface SessionFrontEnd {
   /** A file change was computed: its diff is shown whether or not it is asked about. */
@@ -53,6 +53,8 @@ export interface ChatSessionOptions {
   /** Approve every change and command without asking (each diff still shown). */
   yes: boolean;
   frontEnd: SessionFrontEnd;
+  /** Who answers questions about changes instead of the front end alone (--approve web: the page too). */
+  approve?: Approver;
   store?: SessionStore;
   /** Tests: force the JavaScript grep. */
   ripgrep?: boolean;
@@ -113,7 +115,7 @@ export class ChatSession {
     this.editTools = createEditTools({
       ...config,
       root: scope.root,
-      approve: options.yes ? () => 'once' : frontEnd.approve,
+      approve: options.yes ? () => 'once' : (options.approve ?? frontEnd.approve),
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
       onPreview: async (proposal: Proposal, screening: Screening) => {
@@ -124,7 +126,14 @@ export class ChatSession {
             proposal.texts ? (proposal.kind === 'create' ? null : proposal.texts.before) : undefined,
           );
         }
-        const reason: PreviewReason = screening.ask ? (options.yes ? 'yes' : 'ask') : screening.approvedBy;
+        // After the person approved their own version, the gate shows what is written: that version.
+        const reason: PreviewReason = screening.ask
+          ? options.yes
+            ? 'yes'
+            : 'ask'
+          : screening.approvedBy === 'user'
+            ? 'edited'
+            : screening.approvedBy;
         await frontEnd.preview(proposal, reason);
       },
     });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Decision } from '../../gate/approval.js';
+import { type Decision, denialReason } from '../../gate/approval.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import type { CommandPolicy } from './command-policy.js';
 import { changeKind, type FileChange, type FileChangeTracker } from './file-changes.js';
@@ -75,8 +75,8 @@ export function bashTool(options: BashToolOptions): AgentTool {
       if (verdict.action === 'ask' && !options.yes) {
         const description = textInput(input, 'description');
         const decision = await options.ask({ command, ...(description ? { description } : {}) });
-        if (decision === 'deny' || typeof decision === 'object') {
-          const reason = typeof decision === 'object' ? decision.deny.trim() : '';
+        const reason = denialReason(decision);
+        if (reason !== null) {
           return failed(
             'DENIED_USER',
             reason

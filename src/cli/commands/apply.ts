@@ -101,7 +101,7 @@ export async function run(args: string[]): Promise<number> {
   }
   let session: CliSession;
   try {
-    session = await openCliSession(line.globals, { stdinBusy: source.stdin });
+    session = await openCliSession(line.globals, { stdinBusy: source.stdin, command: 'editgate apply' });
   } catch (error) {
     await source.close();
     return usageFailure(NAME, error);

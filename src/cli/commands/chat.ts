@@ -89,6 +89,12 @@ export async function run(args: string[]): Promise<number> {
       ...(globals.config ? { configPath: globals.config } : {}),
       stateDir: defaultStateDir(),
       yes: globals.yes,
+      ...(globals.approve ? { approve: globals.approve } : {}),
+      openReviewPage: async () => {
+        const { openWebReview } = await import('../web-review.js');
+        const web = await openWebReview(globals, 'editgate chat');
+        return { ask: web.ask, announcement: web.announcement.join('\n'), close: web.close };
+      },
       noColor: globals.noColor,
       theme: globals.theme,
       ...(values.continue

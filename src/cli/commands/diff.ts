@@ -7,10 +7,10 @@ import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import type { Diff } from '../../core/diff.js';
 import { isEditgateError } from '../../core/errors.js';
+import type { LineHighlighter } from '../../core/highlight.js';
 import type { TextCodec } from '../../core/text.js';
 import { paint } from '../../terminal/colors.js';
 import { type Display, resolveDisplay } from '../../terminal/display.js';
-import type { LineHighlighter } from '../../terminal/highlight.js';
 import { paletteFor } from '../../terminal/palette.js';
 import { parseCommandLine, UsageError } from '../usage.js';
 
@@ -379,7 +379,7 @@ async function showView(
   // Syntax colours need 256 colours or more (they sit on the line tints); below that, nothing is loaded.
   let highlighter: LineHighlighter | undefined;
   if (display.level >= 2) {
-    const { loadHighlighter } = await import('../../terminal/highlight.js');
+    const { loadHighlighter } = await import('../../core/highlight.js');
     const typed = newSide.none || newSide.path === '-' ? oldSide : newSide;
     highlighter = await loadHighlighter(typed.path);
   }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { isEditgateError } from '../../core/errors.js';
 import { APPROVE_CHOICES, type ApproveChoice } from '../../mcp/approval-mode.js';
-import { LOG_LEVELS, type LogLevel, stderrLogger } from '../../mcp/logger.js';
+import { LOG_LEVELS, type Logger, type LogLevel, stderrLogger } from '../../mcp/logger.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_CHANGE_TTL_MS,
@@ -13,6 +13,7 @@ import {
 import { serveStdio } from '../../mcp/stdio.js';
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
+import { defaultStateDir } from '../state-dir.js';
 import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 
 const HELP = `Usage: editgate mcp [ROOT...] [options]
@@ -27,8 +28,12 @@ Options:
                               preview      change tools return the diff and a change_id; apply_change writes
                               policy       the config's rules alone decide; no one is asked
                               deny         read-only: only read_file
+                              web          ask the person on a local web review page (its link is
+                                           logged; a running editgate review for the root is used)
                               auto-detect  elicit if the client supports it, else preview
+                            ("approve": "web" in the config also chooses web)
   --config FILE             use this config file instead of ROOT/editgate.config.json
+  --open                    with --approve web, open the review page in the browser
   --use-client-roots        narrow the roots to the client's MCP roots (never wider)
   --http PORT               serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port)
   --token TOKEN             HTTP: require "Authorization: Bearer TOKEN"; prefer the EDITGATE_MCP_TOKEN
@@ -94,7 +99,7 @@ const OPTIONS = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  let values: ParsedCommandLine<typeof OPTIONS>['values'] & { config?: string };
+  let values: ParsedCommandLine<typeof OPTIONS>['values'] & { config?: string; open?: boolean };
   let positionals: string[];
   let logLevel: LogLevel;
   let approve: ApproveChoice;
@@ -104,14 +109,18 @@ export async function run(args: string[]): Promise<number> {
   let maxInputBytes: number;
   let token: string | undefined;
   try {
-    const line = parseCommandLine(args, OPTIONS, ['config']);
+    const line = parseCommandLine(args, OPTIONS, ['config', 'open']);
     ({ values, positionals } = line);
     values.config = line.globals.config;
+    values.open = line.globals.open;
     if (line.help) {
       process.stdout.write(HELP);
       return 0;
     }
     approve = oneOf('--approve', values.approve ?? 'auto-detect', APPROVE_CHOICES);
+    if (values.open && values.approve !== undefined && approve !== 'web') {
+      throw new UsageError('--open opens the web review page: it goes with --approve web');
+    }
     logLevel = oneOf('--log-level', values['log-level'] ?? 'info', LOG_LEVELS);
     port = values.http === undefined ? undefined : parsed('--http', values.http, parsePort, 0);
     changeTtlMs = parsed('--change-ttl', values['change-ttl'], parseDuration, DEFAULT_CHANGE_TTL_MS);
@@ -140,6 +149,7 @@ export async function run(args: string[]): Promise<number> {
   let options: McpServeOptions;
   try {
     const config = await loadConfig(roots[0]!, values.config);
+    if (values.approve === undefined && config.config.approve === 'web') approve = 'web';
     // Fail at start-up, not at the first tool call, when a root or the config is unusable.
     createEditTools({ ...config.options, root: roots, approve: 'deny' });
     options = {
@@ -160,6 +170,17 @@ export async function run(args: string[]): Promise<number> {
     const message = isEditgateError(error) || error instanceof Error ? error.message : String(error);
     process.stderr.write(`editgate mcp: ${message}\n`);
     return 2;
+  }
+
+  let web: Awaited<ReturnType<typeof startWebReview>> | undefined;
+  if (approve === 'web') {
+    try {
+      web = await startWebReview(roots[0]!, values.open === true, log);
+      options.webApprover = web.ask;
+    } catch (error) {
+      process.stderr.write(`editgate mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
   }
 
   const where = `roots ${roots.join(', ')}; approval ${approve}${options.useClientRoots ? '; narrowed to client roots' : ''}`;
@@ -186,5 +207,30 @@ export async function run(args: string[]): Promise<number> {
   await server.closed;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
+  await web?.close();
   return 0;
+}
+
+/** The review page for --approve web (or the running editgate review of the root), logged with its link. */
+async function startWebReview(root: string, open: boolean, log: Logger) {
+  const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
+    import('../../web/web-approval.js'),
+    import('../../web/open-browser.js'),
+  ]);
+  const web = await openWebApproval({
+    root,
+    stateDir: defaultStateDir(),
+    source: `editgate mcp (pid ${process.pid})`,
+    warn: (message) => log.warn(message),
+  });
+  log.info(
+    web.sharedWith === undefined
+      ? `review changes in your browser: ${web.url}`
+      : `changes go to the review page of editgate review (pid ${web.sharedWith}): ${web.url}`,
+  );
+  if (open) {
+    const failed = await openInBrowser(web.url);
+    if (failed) log.warn(`${failed}; open the link above yourself`);
+  }
+  return web;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { languageForPath, loadHighlighter, spansFromHtml } from '../../src/terminal/highlight.js';
+import { languageForPath, loadHighlighter, spansFromHtml } from '../../src/core/highlight.js';
 
 describe('languageForPath', () => {
   it('maps common extensions and file names', () => {
@@ -31,9 +31,14 @@ describe('loadHighlighter', () => {
     expect(await loadHighlighter('notes.unknownext')).toBeUndefined();
   });
 
-  it('is imported lazily: no static import of highlight.js anywhere in src/terminal', () => {
-    for (const file of ['highlight.ts', 'diff-view.ts', 'preview.ts', 'prompt.ts']) {
-      const source = readFileSync(new URL(`../../src/terminal/${file}`, import.meta.url), 'utf8');
+  it('is imported lazily: no static import of highlight.js where diffs are shown', () => {
+    for (const file of [
+      'core/highlight.ts',
+      'terminal/diff-view.ts',
+      'terminal/preview.ts',
+      'terminal/prompt.ts',
+    ]) {
+      const source = readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8');
       expect(source).not.toMatch(/^import (?!type)[^;]*from 'highlight\.js/m);
     }
   });

@@ -1,11 +1,25 @@
 import type { HLJSApi } from 'highlight.js';
-import type { SyntaxScope } from './palette.js';
+import type { Hunk } from './diff.js';
 
 /**
  * Syntax highlighting by file extension, loaded on first use: highlight.js core and one grammar are
  * imported only when a diff of a known file type is shown in colour, so commands that show no diff never
- * pay for them. The result is per-line token scopes that the diff view lays under its own tints.
+ * pay for them. The result is per-line token scopes that each diff view (terminal, web page) lays under its
+ * own tints.
  */
+
+/** What a token is, for colouring; each front end maps these to its own colours. */
+export type SyntaxScope =
+  | 'keyword'
+  | 'string'
+  | 'number'
+  | 'comment'
+  | 'function'
+  | 'type'
+  | 'attribute'
+  | 'tag'
+  | 'meta'
+  | 'variable';
 
 export interface ScopeSpan {
   start: number;
@@ -240,3 +254,23 @@ const SCOPES: Record<string, SyntaxScope> = {
   variable: 'variable',
   'template-variable': 'variable',
 };
+
+/**
+ * Syntax spans per hunk line. The old side (context and removed lines) and the new side (context and added
+ * lines) are each highlighted as one snippet, so a string or comment spanning lines keeps its colour.
+ */
+export function highlightHunk(hunk: Hunk, highlighter: LineHighlighter): ScopeSpan[][] {
+  const result: ScopeSpan[][] = hunk.lines.map(() => []);
+  for (const side of ['remove', 'add'] as const) {
+    const indexes: number[] = [];
+    hunk.lines.forEach((line, i) => {
+      if (line.kind === 'context' || line.kind === side) indexes.push(i);
+    });
+    const spans = highlighter(indexes.map((i) => hunk.lines[i]!.text));
+    indexes.forEach((lineIndex, k) => {
+      // Context lines take the new side's colours.
+      if (side === 'add' || hunk.lines[lineIndex]!.kind !== 'context') result[lineIndex] = spans[k] ?? [];
+    });
+  }
+  return result;
+}

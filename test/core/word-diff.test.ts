@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffTokens, emphasizeHunk, pairLines, tokenize } from '../../src/terminal/word-diff.js';
-import { hunk } from './fixtures.js';
+import { diffTokens, emphasizeHunk, pairLines, tokenize } from '../../src/core/word-diff.js';
+import { hunk } from '../terminal/fixtures.js';
 
 const slices = (text: string, spans: { start: number; end: number }[]) =>
   spans.map((span) => text.slice(span.start, span.end));

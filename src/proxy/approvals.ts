@@ -1,0 +1,217 @@
+/**
+ * Who the proxy asks, and how. In order of preference: the client, through MCP elicitation (a form with the
+ * diff, or the card); the terminal the proxy was started from, when there is one (the CLI passes it in); and
+ * when neither can be asked, a refusal that says why: never an allow.
+ */
+import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { currentCall } from './call-context.js';
+import { type CardDecision, type CardRequest, cardText } from './card.js';
+import { capLines, visibleText } from './visible-text.js';
+
+/** --approve: auto (elicitation, else the terminal, else refuse), or one channel only, or policy rules alone. */
+export const APPROVE_MODES = ['auto', 'elicit', 'terminal', 'policy'] as const;
+export type ApproveMode = (typeof APPROVE_MODES)[number];
+
+/** The person at the terminal editgate proxy was started from (built by the CLI from src/terminal). */
+export interface TerminalChannel {
+  change: Approver;
+  card(request: CardRequest): Promise<CardDecision>;
+  /** Something the person must know that needs no answer (a write that differs from its diff). */
+  notify(message: string): void;
+}
+
+export type Elicit = (
+  params: ElicitRequestFormParams,
+  options: { relatedRequestId?: RequestId; signal?: AbortSignal; timeout: number },
+) => Promise<ElicitResult>;
+
+export interface ChannelOptions {
+  mode: ApproveMode;
+  /** Whether the client can show a form (its capabilities, known once it has initialized). */
+  clientCanElicit: () => boolean;
+  elicit: Elicit;
+  terminal?: TerminalChannel;
+  /** The upstream server as the person knows it. */
+  server: string;
+  timeoutMs: number;
+}
+
+export interface Approvals {
+  /** Where questions go: 'elicit', 'terminal' or 'none'; and why, for the log. */
+  channel(): { name: 'elicit' | 'terminal' | 'none'; why: string };
+  /** The gate's Approver: a diff, or a read the policy asks about. */
+  change: Approver;
+  card(request: CardRequest): Promise<CardDecision>;
+}
+
+const MAX_DIFF_LINES = 200;
+const MAX_DIFF_CHARS = 16_000;
+
+const CHANGE_CHOICES = [
+  'Allow once',
+  'Allow this file for the session',
+  'Allow all edits this session',
+  'Deny',
+];
+const READ_CHOICES = [
+  'Allow once',
+  'Allow reading this file for the session',
+  'Allow reading any file this session',
+  'Deny',
+];
+
+function form(message: string, choices: string[]): ElicitRequestFormParams {
+  return {
+    mode: 'form',
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: { type: 'string', title: 'Decision', enum: choices },
+        reason: {
+          type: 'string',
+          title: 'Reason (optional)',
+          description: 'Told to the assistant, e.g. why you denied this or what to do instead',
+          maxLength: 2000,
+        },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+const VERB = { create: 'create', modify: 'change', delete: 'delete', read: 'read' } as const;
+
+/** The question with the diff: what, where, how big, how editgate knows, then the diff (cut if long). */
+export function changeMessage(server: string, request: ApprovalRequest): string {
+  const call = currentCall();
+  const where = `${visibleText(server, { oneLine: true })} › ${visibleText(request.tool, { oneLine: true })}`;
+  const path = visibleText(request.path, { oneLine: true });
+  if (request.kind === 'read') {
+    return `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}\nThe proxy reads ${path} to show the diff of the change.`;
+  }
+  const lines = [
+    `${where} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`,
+  ];
+  if (call?.basis) lines.push(`What it writes is known from ${visibleText(call.basis)}.`);
+  for (const note of call?.notes ?? []) lines.push(visibleText(note));
+  if (request.unifiedDiff) {
+    const capped = capLines(visibleText(request.unifiedDiff), MAX_DIFF_LINES, MAX_DIFF_CHARS);
+    lines.push('', capped.text);
+    if (capped.omittedLines > 0) {
+      lines.push(`… ${capped.omittedLines} more lines of the diff not shown; allowing writes all of it.`);
+    }
+  } else {
+    lines.push('', 'The text stays the same (see above for what changes).');
+  }
+  return lines.join('\n');
+}
+
+function reasonOf(answer: ElicitResult): string {
+  const reason = answer.content?.reason;
+  return typeof reason === 'string' ? reason.trim() : '';
+}
+
+/** Decline, cancel, Deny or anything unexpected is a no; the reason, if given, goes to the model. */
+function refusal(answer: ElicitResult): { deny: string } | 'deny' {
+  const reason = reasonOf(answer);
+  if (answer.action === 'cancel')
+    return { deny: reason || 'the user dismissed the question without answering' };
+  return reason ? { deny: reason } : 'deny';
+}
+
+function changeDecision(answer: ElicitResult, choices: string[]): Decision {
+  if (answer.action !== 'accept') return refusal(answer);
+  const index = choices.indexOf(String(answer.content?.decision));
+  if (index === 0) return 'once';
+  if (index === 1) return 'file';
+  if (index === 2) return 'all';
+  return refusal(answer);
+}
+
+function cardChoices(request: CardRequest): string[] {
+  return request.sessionGrant
+    ? ['Allow once', `Allow ${request.tool} for the session`, 'Deny']
+    : ['Allow once', 'Deny'];
+}
+
+function cardDecision(answer: ElicitResult, choices: string[]): CardDecision {
+  if (answer.action !== 'accept') return refusal(answer);
+  const chosen = String(answer.content?.decision);
+  if (chosen === choices[0]) return 'once';
+  if (choices.length === 3 && chosen === choices[1]) return 'tool';
+  return refusal(answer);
+}
+
+function failedQuestion(error: unknown, timeoutMs: number): { deny: string } {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/timed? ?out/i.test(text)) {
+    return {
+      deny: `no answer to the question within ${Math.round(timeoutMs / 1000)} seconds, so nothing was done`,
+    };
+  }
+  return { deny: `the question could not be shown (${text}), so nothing was done` };
+}
+
+function noOne(mode: ApproveMode, why: string): string {
+  if (mode === 'policy') {
+    return 'no rule in editgate.config.json allows it, and this proxy runs with --approve policy: no one is asked. Do not retry; tell the user if it is needed';
+  }
+  return `it needs the user's approval and no one can be asked (${why}), so nothing was done. Tell the user: a client with MCP elicitation can show the question, or a policy rule in editgate.config.json can allow it`;
+}
+
+export function createApprovals(options: ChannelOptions): Approvals {
+  const channel = (): { name: 'elicit' | 'terminal' | 'none'; why: string } => {
+    const canElicit = options.clientCanElicit();
+    if (options.mode === 'policy') return { name: 'none', why: 'chosen with --approve policy' };
+    if (options.mode !== 'terminal' && canElicit)
+      return { name: 'elicit', why: 'the client supports elicitation' };
+    if (options.mode !== 'elicit' && options.terminal) {
+      return {
+        name: 'terminal',
+        why: canElicit
+          ? 'chosen with --approve terminal'
+          : 'the client has no elicitation; asking at the terminal',
+      };
+    }
+    if (options.mode === 'elicit') return { name: 'none', why: 'the client does not support elicitation' };
+    if (options.mode === 'terminal') return { name: 'none', why: 'there is no terminal to ask at' };
+    return { name: 'none', why: 'the client does not support elicitation and there is no terminal' };
+  };
+
+  const ask = async (params: ElicitRequestFormParams): Promise<ElicitResult> => {
+    const call = currentCall();
+    return options.elicit(params, {
+      relatedRequestId: call?.requestId,
+      signal: call?.signal,
+      timeout: options.timeoutMs,
+    });
+  };
+
+  return {
+    channel,
+    async change(request) {
+      const { name, why } = channel();
+      if (name === 'terminal') return options.terminal!.change(request);
+      if (name === 'none') return { deny: noOne(options.mode, why) };
+      const choices = request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
+      try {
+        return changeDecision(await ask(form(changeMessage(options.server, request), choices)), choices);
+      } catch (error) {
+        return failedQuestion(error, options.timeoutMs);
+      }
+    },
+    async card(request) {
+      const { name, why } = channel();
+      if (name === 'terminal') return options.terminal!.card(request);
+      if (name === 'none') return { deny: noOne(options.mode, why) };
+      const choices = cardChoices(request);
+      try {
+        return cardDecision(await ask(form(cardText(request), choices)), choices);
+      } catch (error) {
+        return failedQuestion(error, options.timeoutMs);
+      }
+    },
+  };
+}

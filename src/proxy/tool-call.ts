@@ -1,0 +1,294 @@
+/**
+ * A client's tools/call, as the proxy serves it. A read-only tool is relayed. A recognised write becomes a
+ * diff and a question: the file is read through editgate's guard, the bytes the server will write are
+ * worked out (with the server's own preview where its semantics need it), the person is asked (hooks and
+ * policy first, as for editgate's own tools), the file is checked again, the call is forwarded, and the file
+ * is compared with what was shown afterwards. Anything else that may change something gets a card. A
+ * refusal is a tool result with isError and the reason, so the model can tell it from success.
+ */
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type EditgateError, isEditgateError } from '../core/errors.js';
+import type { Approvals } from './approvals.js';
+import { currentCall, runInCall } from './call-context.js';
+import type { ToolCatalog } from './catalog.js';
+import { progressBack } from './relay.js';
+import { undoCommand } from './shell-words.js';
+import { type Args, CannotShow, type PlanContext, type ToolClass } from './tool-class.js';
+import { type UpstreamLink, UpstreamUnavailable } from './upstream.js';
+import { capLines, visibleText } from './visible-text.js';
+import type { PendingWrite, Settled, WriteGate } from './write-gate.js';
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ToolCallContext {
+  link: UpstreamLink;
+  catalog: ToolCatalog;
+  writeGate: WriteGate;
+  approvals: Approvals;
+  /** The upstream server as the person knows it. */
+  server: string;
+  /** Tools the person allowed for the rest of the session (from a card). */
+  grantedTools: Set<string>;
+  /** Tell the person something that needs no answer (log, client log, terminal). */
+  report: (message: string) => void;
+}
+
+/** One tool call as the handler's steps need it. */
+interface Call {
+  tool: string;
+  args: Args;
+  /** The tool's title, as the server lists it. */
+  title?: string;
+  plans: PlanContext;
+  /** Relays the call as it is. */
+  forward: () => Promise<CallToolResult>;
+}
+
+const MAX_DIFFERENCE_LINES = 120;
+const MAX_DIFFERENCE_CHARS = 12_000;
+
+function textResult(text: string, isError: boolean): CallToolResult {
+  return { content: [{ type: 'text', text }], isError };
+}
+
+function refusal(
+  tool: string,
+  error: EditgateError | UpstreamUnavailable,
+  noOneAsked = false,
+): CallToolResult {
+  if (error instanceof UpstreamUnavailable) return textResult(error.message, true);
+  // Where no person can be asked, the refusal comes from how the proxy runs, not from a user: saying
+  // DENIED_USER would have the model tell the person they refused something they never saw.
+  if (noOneAsked && error.code === 'DENIED_USER' && typeof error.details.reason === 'string') {
+    return textResult(`editgate proxy did not run ${tool} (DENIED_POLICY): ${error.details.reason}`, true);
+  }
+  return textResult(`editgate proxy did not run ${tool} (${error.code}): ${error.message}`, true);
+}
+
+/** Per absolute path, one write at a time between its last check and its comparison afterwards. */
+const pathQueues = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = pathQueues.get(key) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  const tail = next.catch(() => {});
+  pathQueues.set(key, tail);
+  void tail.then(() => {
+    if (pathQueues.get(key) === tail) pathQueues.delete(key);
+  });
+  return next;
+}
+
+export class ToolCallHandler {
+  constructor(private readonly context: ToolCallContext) {}
+
+  async handle(params: CallToolRequest['params'], extra: CallExtra): Promise<CallToolResult> {
+    const request = { method: 'tools/call' as const, params };
+    const { name } = params;
+    const args = (params.arguments ?? {}) as Args;
+    const forward = () => this.forward(request, extra);
+    let classified: Awaited<ReturnType<ToolCatalog['get']>>;
+    try {
+      classified = await this.context.catalog.get(name);
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable) return refusal(name, error);
+      throw error;
+    }
+    const toolClass = classified.class;
+    return runInCall(
+      { requestId: extra.requestId, signal: extra.signal, basis: toolClass.basis, notes: [] },
+      () => {
+        if (toolClass.kind === 'read-only') return forward();
+        const call: Call = {
+          tool: name,
+          args,
+          title: classified.tool?.title,
+          plans: this.planContext(extra),
+          forward,
+        };
+        if (toolClass.kind === 'card') return this.card(call, toolClass, { sessionGrant: true });
+        return this.write(call, toolClass);
+      },
+    );
+  }
+
+  private planContext(extra: CallExtra): PlanContext {
+    return {
+      callUpstream: async (name, args) =>
+        (await this.context.link.request(
+          { method: 'tools/call', params: { name, arguments: args } },
+          { signal: extra.signal },
+        )) as CallToolResult,
+    };
+  }
+
+  /** The call relayed as it is; a lost server is a tool result that says so (the model can act on it). */
+  private async forward(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
+    try {
+      const relayed = { method: 'tools/call', params: request.params as Record<string, unknown> };
+      return (await this.context.link.request(relayed, {
+        signal: extra.signal,
+        onprogress: progressBack(relayed, extra),
+      })) as CallToolResult;
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable) return textResult(error.message, true);
+      throw error;
+    }
+  }
+
+  private async write(call: Call, toolClass: Extract<ToolClass, { kind: 'write' }>): Promise<CallToolResult> {
+    const { tool, args, plans, forward } = call;
+    const { writeGate } = this.context;
+    let plan: Awaited<ReturnType<typeof toolClass.shape.plan>>;
+    try {
+      plan = await toolClass.shape.plan(args, plans);
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
+      throw error;
+    }
+    if (plan.kind === 'forward') return forward();
+    if (plan.kind === 'failed') return plan.result;
+    const noDiff = (note: string) =>
+      this.card(
+        call,
+        { kind: 'card', basis: 'it writes files, and this call cannot be shown as a diff' },
+        { note, sessionGrant: false },
+      );
+    if (plan.kind === 'card') return noDiff(plan.note);
+
+    let pending: PendingWrite;
+    try {
+      pending = await writeGate.propose({ tool, path: plan.path, input: args, expected: plan.expected });
+    } catch (error) {
+      if (error instanceof CannotShow) return noDiff(`editgate cannot show a diff: ${error.message}.`);
+      if (isEditgateError(error, 'BINARY') || isEditgateError(error, 'ENCODING')) {
+        return noDiff(`editgate cannot show a diff: ${error.message}`);
+      }
+      if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
+      throw error;
+    }
+    // The server would leave the file as it is: nothing to ask about.
+    if (pending.kind === 'noop') return forward();
+    currentCall()?.notes.push(...pending.notes);
+
+    let allowed: Awaited<ReturnType<WriteGate['decide']>>;
+    try {
+      allowed = await writeGate.decide(pending);
+    } catch (error) {
+      if (isEditgateError(error))
+        return refusal(tool, error, this.context.approvals.channel().name === 'none');
+      throw error;
+    }
+    return oneAtATime(pending.absolute, async () => {
+      try {
+        await writeGate.recheck(pending);
+      } catch (error) {
+        if (isEditgateError(error)) return refusal(tool, error);
+        throw error;
+      }
+      // Whatever the server answers, even if it went away mid-call, the file is compared afterwards; a call
+      // the client cancelled may have written all the same, so it is compared (and kept for undo) too.
+      let result: CallToolResult;
+      try {
+        result = await forward();
+      } catch (error) {
+        await writeGate.settle(pending, allowed);
+        throw error;
+      }
+      const settled = await writeGate.settle(pending, allowed);
+      return this.afterWrite(result, pending, settled);
+    });
+  }
+
+  /** The server's answer, with what editgate found when it compared the file with the diff. */
+  private afterWrite(result: CallToolResult, pending: PendingWrite, settled: Settled): CallToolResult {
+    const hook = settled.hookMessage ? [{ type: 'text' as const, text: settled.hookMessage }] : [];
+    if (settled.matches) return { ...result, content: [...result.content, ...hook] };
+    if (!settled.changed && result.isError) return result;
+    const path = visibleText(pending.path, { oneLine: true });
+    let text: string;
+    if (!settled.changed) {
+      text = `editgate proxy: the server answered without an error, but ${path} is unchanged: it is not the diff that was approved. Tell the user.`;
+    } else {
+      const shown = capLines(settled.difference ?? '', MAX_DIFFERENCE_LINES, MAX_DIFFERENCE_CHARS);
+      const more = shown.omittedLines > 0 ? `\n… ${shown.omittedLines} more lines` : '';
+      const undo = settled.undoable
+        ? ` The previous content is kept: \`${undoCommand(pending.root, pending.absolute)}\` puts it back.`
+        : '';
+      text = `editgate proxy: ${path} is not what the user was shown and approved: the server wrote something else.${undo} Tell the user. What was shown (-) against what the file holds (+):\n${shown.text}${more}`;
+    }
+    this.context.report(
+      `${this.context.server} › ${pending.tool}: ${pending.absolute} is not what was approved.${settled.undoable ? ` Run \`${undoCommand(pending.root, pending.absolute)}\` to put back what was there before.` : ''}`,
+    );
+    return { ...result, content: [...result.content, { type: 'text', text }, ...hook], isError: true };
+  }
+
+  private async card(
+    call: Call,
+    toolClass: Extract<ToolClass, { kind: 'card' }>,
+    shown: { note?: string; sessionGrant: boolean },
+  ): Promise<CallToolResult> {
+    const { tool, args, plans, forward } = call;
+    const { writeGate, approvals } = this.context;
+    const paths: string[] = [];
+    try {
+      for (const absolute of (await toolClass.paths?.(args, plans)) ?? []) {
+        paths.push(await writeGate.checkPath(absolute));
+      }
+      const screened = writeGate.screenCall(tool, paths);
+      if (screened === 'allow') {
+        await writeGate.auditCall(tool, paths, { decision: 'policy', decidedBy: 'policy' });
+        return forward();
+      }
+    } catch (error) {
+      if (isEditgateError(error)) {
+        await writeGate.auditCall(tool, paths, {
+          decision: 'deny',
+          decidedBy: 'policy',
+          reason: error.message,
+        });
+        return refusal(tool, error);
+      }
+      if (error instanceof UpstreamUnavailable) return refusal(tool, error);
+      throw error;
+    }
+    if (shown.sessionGrant && this.context.grantedTools.has(tool)) {
+      await writeGate.auditCall(tool, paths, { decision: 'session', decidedBy: 'session' });
+      return forward();
+    }
+    const decision = await approvals.card({
+      server: this.context.server,
+      tool,
+      ...(call.title ? { title: call.title } : {}),
+      arguments: args,
+      basis: toolClass.basis,
+      ...(shown.note ? { note: shown.note } : {}),
+      sessionGrant: shown.sessionGrant,
+    });
+    if (decision === 'once' || (decision === 'tool' && shown.sessionGrant)) {
+      if (decision === 'tool') this.context.grantedTools.add(tool);
+      await writeGate.auditCall(tool, paths, { decision, decidedBy: 'user' });
+      return forward();
+    }
+    const reason = typeof decision === 'object' ? decision.deny.trim() : '';
+    const asked = approvals.channel().name !== 'none';
+    await writeGate.auditCall(tool, paths, {
+      decision: 'deny',
+      decidedBy: asked ? 'user' : 'policy',
+      ...(reason ? { reason } : {}),
+    });
+    const code = asked ? 'DENIED_USER' : 'DENIED_POLICY';
+    return textResult(
+      reason
+        ? `editgate proxy did not run ${tool} (${code}): ${reason}`
+        : `editgate proxy did not run ${tool} (${code}): the user denied this call. Do not retry it as is; ask the user what they want instead.`,
+      true,
+    );
+  }
+}

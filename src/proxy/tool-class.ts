@@ -1,0 +1,55 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool call's arguments. */
+export type Args = Record<string, unknown>;
+
+/** What a write plan may ask of the upstream server while it works out a change. */
+export interface PlanContext {
+  /** Call one of the upstream server's tools (its own preview, a listing); the client never sees this call. */
+  callUpstream(name: string, args: Args): Promise<CallToolResult>;
+}
+
+/**
+ * What one call of a write tool would do, worked out before anything is forwarded.
+ * - forward: this call writes nothing (a dry run), so it goes through as it is;
+ * - write: it replaces the file at `path` (absolute) with `expected(current bytes)`, which throws
+ *   CannotShow when that cannot be known exactly;
+ * - card: it writes, but not in a way editgate can show as a diff (`note` says why);
+ * - failed: the server's own preview failed: its result is the answer, and nothing is asked or forwarded.
+ */
+export type WritePlan =
+  | { kind: 'forward'; why: string }
+  | { kind: 'write'; path: string; expected: (current: Buffer | null) => Buffer }
+  | { kind: 'card'; note: string }
+  | { kind: 'failed'; result: CallToolResult };
+
+/** Thrown by a plan's `expected` when the new content cannot be known exactly: a card is shown instead. */
+export class CannotShow extends Error {
+  override readonly name = 'CannotShow';
+}
+
+export interface WriteShape {
+  /** How editgate knows what the tool writes, said to the person with the diff. */
+  basis: string;
+  plan(args: Args, context: PlanContext): Promise<WritePlan>;
+}
+
+/**
+ * How the proxy treats a tool, decided when the tool list is read:
+ * - read-only: relayed as it is;
+ * - write: each call becomes a diff and a question (WriteShape);
+ * - card: each call is asked about with its arguments laid out, since no diff can be shown; `paths` names
+ *   the arguments that are paths, when known, so roots, deny globs and policy apply to them.
+ */
+export type ToolClass =
+  | { kind: 'read-only'; basis: string }
+  | { kind: 'write'; basis: string; shape: WriteShape }
+  | { kind: 'card'; basis: string; paths?: (args: Args, context: PlanContext) => Promise<string[]> };
+
+/** The text of a tool result's text blocks. */
+export function resultText(result: CallToolResult): string {
+  return result.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}

@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+
+/**
+ * The page's script and stylesheet: small hand-written files next to this module (src/web/assets, copied to
+ * dist/web/assets by the build), served as they are. No bundler, nothing fetched from a network: the page
+ * works offline.
+ */
+const FILES: Record<string, { name: string; type: string }> = {
+  '/assets/review.js': { name: 'review.js', type: 'text/javascript; charset=utf-8' },
+  '/assets/review.css': { name: 'review.css', type: 'text/css; charset=utf-8' },
+};
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+let loaded: Promise<Map<string, Asset>> | undefined;
+
+export function loadAssets(): Promise<Map<string, Asset>> {
+  loaded ??= Promise.all(
+    Object.entries(FILES).map(async ([route, { name, type }]) => {
+      const body = await readFile(new URL(`./assets/${name}`, import.meta.url));
+      return [route, { body, type }] as const;
+    }),
+  ).then((entries) => new Map(entries));
+  return loaded;
+}

@@ -1,0 +1,316 @@
+// The editgate review page's script: keys, decisions, the person's own version, paging and expanding,
+// and live updates. The server renders every piece of HTML (escaped there); this script only inserts what
+// the server sent, or sets textContent. Hand-written, no dependencies, no build step.
+
+const nonce = document.querySelector('meta[name="editgate-nonce"]')?.getAttribute('content') ?? '';
+const body = document.body;
+const changeId = body.dataset.change;
+const layout = body.dataset.layout === 'split' ? 'split' : 'unified';
+const proposedHash = body.dataset.hash;
+/** The hash the next decision quotes: the proposed diff's, or that of the person's version. */
+let hash = proposedHash;
+/** The person's versions, by path, once they asked to see the diff of them. */
+let edited = null;
+let fileIndex = 0;
+
+function byId(id) {
+  return document.getElementById(id);
+}
+
+async function post(path, data) {
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-Editgate-Nonce': nonce },
+    body: JSON.stringify(data),
+  });
+  const json = await response.json().catch(() => ({}));
+  return { ok: response.ok, status: response.status, json };
+}
+
+async function getText(path) {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  if (!response.ok)
+    throw new Error((await response.json().catch(() => ({}))).error ?? `HTTP ${response.status}`);
+  return response.text();
+}
+
+function setStatus(text, kind) {
+  const status = byId('status');
+  if (!status) return;
+  status.textContent = text;
+  status.hidden = !text;
+  status.className = `status s-${kind}`;
+}
+
+/** Once answered (here or elsewhere) or withdrawn, nothing more can be decided on this page. */
+function closeDecisions() {
+  byId('decide')?.remove();
+  for (const button of document.querySelectorAll('button.edit')) button.remove();
+  for (const editor of document.querySelectorAll('.editor')) editor.remove();
+}
+
+function setAllowEnabled(enabled) {
+  for (const button of document.querySelectorAll('#decide button.allow')) button.disabled = !enabled;
+}
+
+let deciding = false;
+async function decide(decision, reason) {
+  if (!changeId || !byId('decide') || deciding) return;
+  const data = { hash, decision };
+  if (reason) data.reason = reason;
+  if (edited && decision !== 'deny') data.edited = edited;
+  deciding = true;
+  try {
+    const answer = await post(`/api/changes/${encodeURIComponent(changeId)}/decision`, data);
+    if (answer.ok) {
+      body.dataset.status = 'answered';
+      setStatus(answer.json.text ?? 'Answered.', 'answered');
+      closeDecisions();
+    } else setStatus(answer.json.error ?? `Refused (HTTP ${answer.status}).`, 'refused');
+  } catch (error) {
+    setStatus(`Could not reach editgate: ${error.message}`, 'refused');
+  } finally {
+    deciding = false;
+  }
+}
+
+function showReason() {
+  const box = document.querySelector('#decide .reason');
+  if (!box) return;
+  box.hidden = false;
+  byId('reason').focus();
+}
+
+function hideReason() {
+  const box = document.querySelector('#decide .reason');
+  if (box) box.hidden = true;
+}
+
+function sendReason() {
+  const text = byId('reason')?.value.trim() ?? '';
+  decide('deny', text || undefined);
+}
+
+// --- files: moving between them, the person's own version ----------------------------------------------------
+
+function sections() {
+  return [...document.querySelectorAll('section.file')];
+}
+
+function focusFile(index, scroll = true) {
+  const all = sections();
+  if (all.length === 0) return;
+  fileIndex = Math.max(0, Math.min(all.length - 1, index));
+  all.forEach((section, i) => {
+    section.classList.toggle('current', i === fileIndex);
+  });
+  if (scroll) all[fileIndex].scrollIntoView({ block: 'start' });
+}
+
+async function openEditor(section) {
+  const editor = section?.querySelector('.editor');
+  if (!editor) return;
+  const textarea = editor.querySelector('textarea');
+  const path = section.dataset.path;
+  if (!editor.dataset.loaded) {
+    if (edited && Object.hasOwn(edited, path)) textarea.value = edited[path];
+    else {
+      const response = await fetch(
+        `/api/changes/${encodeURIComponent(changeId)}/files/${encodeURIComponent(section.dataset.file)}`,
+        { credentials: 'same-origin' },
+      );
+      const file = await response.json();
+      if (!response.ok) {
+        setStatus(file.error ?? 'This file cannot be edited.', 'refused');
+        return;
+      }
+      textarea.value = file.after;
+    }
+    editor.dataset.loaded = 'true';
+  }
+  editor.hidden = false;
+  textarea.focus();
+}
+
+async function previewEdits() {
+  const versions = { ...(edited ?? {}) };
+  for (const section of sections()) {
+    const editor = section.querySelector('.editor');
+    if (editor?.dataset.loaded) versions[section.dataset.path] = editor.querySelector('textarea').value;
+  }
+  const answer = await post(`/api/changes/${encodeURIComponent(changeId)}/edit-preview?view=${layout}`, {
+    edited: versions,
+  });
+  if (!answer.ok) {
+    setStatus(answer.json.error ?? `Refused (HTTP ${answer.status}).`, 'refused');
+    return;
+  }
+  edited = versions;
+  hash = answer.json.hash;
+  byId('files').innerHTML = answer.json.html;
+  observePages();
+  body.dataset.edited = 'true';
+  setStatus(
+    'Your version: the diff below is what is written if you allow it. "Discard my edits" goes back to the proposed change.',
+    'edited',
+  );
+  focusFile(fileIndex, false);
+}
+
+function discardEdits() {
+  edited = null;
+  hash = proposedHash;
+  location.reload();
+}
+
+// --- the diff: next pages, unchanged regions -----------------------------------------------------------------
+
+function fragmentQuery(params) {
+  const query = new URLSearchParams({ change: changeId, view: layout, ...params });
+  if (edited) query.set('variant', hash);
+  return query.toString();
+}
+
+async function loadPage(button) {
+  const row = button.closest('tr');
+  button.disabled = true;
+  const html = await getText(
+    `/fragments/page?${fragmentQuery({ file: button.dataset.file, page: button.dataset.page })}`,
+  );
+  row.insertAdjacentHTML('beforebegin', html);
+  row.remove();
+  observePages();
+}
+
+async function expand(button) {
+  const row = button.closest('tr');
+  button.disabled = true;
+  const { file, old, count } = button.dataset;
+  const html = await getText(
+    `/fragments/expand?${fragmentQuery({ file, old, new: button.dataset.new, count })}`,
+  );
+  row.insertAdjacentHTML('beforebegin', html);
+  row.remove();
+}
+
+/** The next page of a diff loads as its button scrolls into view (it can be clicked too). */
+const pager = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting || entry.target.disabled) continue;
+      pager.unobserve(entry.target);
+      loadPage(entry.target).catch((error) => setStatus(error.message, 'refused'));
+    }
+  },
+  { rootMargin: '600px' },
+);
+
+function observePages() {
+  for (const button of document.querySelectorAll('button.page')) pager.observe(button);
+}
+
+// --- events --------------------------------------------------------------------------------------------------
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button');
+  if (!button || button.disabled) return;
+  const run = (promise) => promise.catch((error) => setStatus(error.message, 'refused'));
+  if (button.dataset.decision === 'reason') showReason();
+  else if (button.dataset.decision === 'send-reason') sendReason();
+  else if (button.dataset.decision) decide(button.dataset.decision);
+  else if (button.classList.contains('edit')) run(openEditor(button.closest('section.file')));
+  else if (button.classList.contains('preview')) run(previewEdits());
+  else if (button.classList.contains('discard')) discardEdits();
+  else if (button.classList.contains('page')) run(loadPage(button));
+  else if (button.classList.contains('expand')) run(expand(button));
+});
+
+document.addEventListener('keydown', (event) => {
+  const target = event.target;
+  if (target?.id === 'reason') {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      sendReason();
+    } else if (event.key === 'Escape') hideReason();
+    return;
+  }
+  if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable))
+    return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const allowed = !document.querySelector('#decide button.allow[disabled]');
+  switch (event.key) {
+    case 'j':
+      focusFile(fileIndex + 1);
+      break;
+    case 'k':
+      focusFile(fileIndex - 1);
+      break;
+    case 'y':
+      if (allowed) decide('once');
+      break;
+    case 'a':
+      if (allowed) decide('file');
+      break;
+    case 'A':
+      if (allowed) decide('all');
+      break;
+    case 'n':
+      decide('deny');
+      break;
+    case 'r':
+      if (byId('decide')) {
+        event.preventDefault();
+        showReason();
+      }
+      break;
+    case 'e':
+      event.preventDefault();
+      openEditor(sections()[fileIndex]).catch((error) => setStatus(error.message, 'refused'));
+      break;
+    case 's': {
+      const query = new URLSearchParams(location.search);
+      query.set('view', layout === 'split' ? 'unified' : 'split');
+      location.search = query.toString();
+      break;
+    }
+    default:
+      return;
+  }
+});
+
+const live = byId('live');
+const events = new EventSource('/events');
+events.addEventListener('open', () => {
+  live.textContent = 'live';
+  live.className = 'live on';
+});
+events.addEventListener('error', () => {
+  live.textContent = 'disconnected: the editgate process may have ended';
+  live.className = 'live off';
+});
+events.addEventListener('change', (event) => {
+  const change = JSON.parse(event.data);
+  getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`)
+    .then((html) => {
+      byId('queue').innerHTML = html;
+    })
+    .catch(() => undefined);
+  if (!changeId) {
+    if (change.type === 'added') location.assign(`/?change=${encodeURIComponent(change.id)}&view=${layout}`);
+    return;
+  }
+  if (change.id !== changeId) return;
+  body.dataset.status = change.status;
+  if (change.status === 'stale') {
+    setStatus(change.text, 'stale');
+    setAllowEnabled(false);
+  } else if (change.status === 'answered' || change.status === 'withdrawn') {
+    setStatus(change.text, change.status);
+    closeDecisions();
+  }
+});
+
+focusFile(0, false);
+observePages();
+document.documentElement.dataset.ready = 'true';

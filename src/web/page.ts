@@ -1,0 +1,195 @@
+/**
+ * The review page, rendered on the server: the queue of changes, the current change (each file's diff,
+ * the question, the decision buttons) and the fragments the page's script asks for (the queue again, the
+ * next page of a diff, an expanded unchanged region). Everything from a model or a file goes through
+ * htmlText; the script (assets/review.js) only inserts what the server rendered, or sets textContent.
+ */
+import type { Decision } from '../gate/approval.js';
+import {
+  type DiffLayout,
+  diffTable,
+  type FileView,
+  fileHeading,
+  nextPageRow,
+  plainMessage,
+  renderPage,
+} from './diff-html.js';
+import { escapeHtml, htmlText } from './html-text.js';
+import { isEditable } from './review-files.js';
+import type { ReviewItem, ReviewOutcome } from './review-queue.js';
+
+export interface PageOptions {
+  root: string;
+  nonce: string;
+  items: ReviewItem[];
+  current?: { item: ReviewItem; views: FileView[] };
+  layout: DiffLayout;
+}
+
+export function pageHtml(options: PageOptions): string {
+  const { current, layout } = options;
+  const item = current?.item;
+  const attributes = item
+    ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.kind}"`
+    : '';
+  const rootName = options.root.split(/[\\/]/).filter(Boolean).at(-1) ?? options.root;
+  const viewLink = (view: DiffLayout, label: string) => {
+    const query = `?${item ? `change=${encodeURIComponent(item.id)}&` : ''}view=${view}`;
+    return `<a href="${escapeHtml(query)}"${view === layout ? ' aria-current="page"' : ''}>${label}</a>`;
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="editgate-nonce" content="${escapeHtml(options.nonce)}">
+<title>editgate review · ${htmlText(rootName)}</title>
+<link rel="stylesheet" href="/assets/review.css">
+<script type="module" src="/assets/review.js"></script>
+</head>
+<body data-layout="${layout}"${attributes}>
+<header class="top">
+<strong class="brand">editgate review</strong>
+<span class="root" title="the workspace root">${htmlText(options.root)}</span>
+<span id="live" class="live" role="status">connecting…</span>
+<nav class="layouts" aria-label="Diff layout">${viewLink('unified', 'Unified')} ${viewLink('split', 'Side by side')}</nav>
+</header>
+<div class="body">
+<aside id="queue" aria-label="Changes">${queueHtml(options.items, item?.id)}</aside>
+<main id="change">${current ? changeHtml(current.item, current.views, layout) : emptyHtml()}</main>
+</div>
+<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
+</body>
+</html>
+`;
+}
+
+function emptyHtml(): string {
+  return '<p class="empty">No changes are waiting. This page shows each change as soon as one is proposed.</p>';
+}
+
+const STATUS_LABEL = {
+  pending: 'waiting',
+  stale: 'stale',
+  answered: 'answered',
+  withdrawn: 'withdrawn',
+} as const;
+
+/** The list of changes: waiting ones, then the latest answered, each linking to its page. */
+export function queueHtml(items: readonly ReviewItem[], currentId?: string): string {
+  if (items.length === 0) return '<p class="none">Nothing yet.</p>';
+  const rows = items.map((item) => {
+    const label =
+      item.request.kind === 'read'
+        ? `read ${htmlText(item.request.path)}`
+        : item.files.length > 1
+          ? `${item.files.length} files: ${htmlText(item.files[0]!.path)}, …`
+          : htmlText(item.request.path);
+    const stats = item.files.reduce(
+      (sum, file) => ({ added: sum.added + file.stats.added, removed: sum.removed + file.stats.removed }),
+      { added: 0, removed: 0 },
+    );
+    const counts =
+      item.request.kind === 'read'
+        ? ''
+        : ` <span class="stat add">+${stats.added}</span> <span class="stat del">-${stats.removed}</span>`;
+    const outcome = item.outcome ? ` · ${htmlText(describeDecision(item.outcome.decision))}` : '';
+    const current = item.id === currentId ? ' aria-current="page"' : '';
+    return `<li class="q-${item.status}"><a href="?change=${encodeURIComponent(item.id)}"${current}><span class="q-path">${label}</span>${counts}<span class="q-state">${htmlText(item.request.tool)} · ${STATUS_LABEL[item.status]}${outcome}</span></a></li>`;
+  });
+  return `<ol class="queue">${rows.join('')}</ol>`;
+}
+
+/** One change: the question, its files, where things stand, and the decision buttons. */
+export function changeHtml(item: ReviewItem, views: readonly FileView[], layout: DiffLayout): string {
+  const { request } = item;
+  const read = request.kind === 'read';
+  const parts: string[] = [`<article class="change">`];
+  parts.push(`<h1>${questionHtml(item)}</h1>`);
+  parts.push(`<p class="meta">${htmlText(request.tool)} · asked by ${htmlText(item.source)}</p>`);
+  if (request.note) parts.push(`<p class="note">${htmlText(request.note)}</p>`);
+  const status = statusText(item);
+  parts.push(
+    `<div id="status" class="status s-${item.status}" role="status"${status ? '' : ' hidden'}>${status ? htmlText(status) : ''}</div>`,
+  );
+  if (views.length > 1) {
+    const links = views.map((view, index) => `<li><a href="#f${index}">${fileHeading(view.file)}</a></li>`);
+    parts.push(`<nav class="files" aria-label="Files of this change"><ol>${links.join('')}</ol></nav>`);
+  }
+  parts.push(`<div id="files">${filesHtml(views, layout)}</div>`);
+  if (item.status === 'pending' || item.status === 'stale')
+    parts.push(decisionHtml(read, item.status === 'stale'));
+  parts.push('</article>');
+  return parts.join('');
+}
+
+/** Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). */
+export function filesHtml(views: readonly FileView[], layout: DiffLayout): string {
+  return views
+    .map((view, index) => {
+      const { file } = view;
+      const editable = isEditable(file);
+      const edit = editable
+        ? ` <button type="button" class="edit" data-file="${index}" title="Edit the new text (e)">Edit</button>`
+        : '';
+      const note = file.note ? `<p class="note">${htmlText(file.note)}</p>` : '';
+      const editor = editable
+        ? `<div class="editor" hidden><textarea spellcheck="false" aria-label="New text of ${escapeHtml(file.path)}"></textarea><p><button type="button" class="preview">Show the diff of my version</button> <button type="button" class="discard">Discard my edits</button></p></div>`
+        : '';
+      const message = plainMessage(file);
+      const body = message
+        ? `<p class="plain">${htmlText(message)}</p>`
+        : diffTable(layout, renderPage(view, index, 0, layout) + nextPageRow(view, index, 0));
+      return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"><h2>${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
+    })
+    .join('');
+}
+
+function questionHtml(item: ReviewItem): string {
+  const { request, files } = item;
+  const path = `<code>${htmlText(request.path)}</code>`;
+  if (request.kind === 'read')
+    return request.question ? htmlText(request.question) : `Allow reading ${path}?`;
+  if (files.length > 1) return `Apply this change to ${files.length} files?`;
+  if (request.kind === 'create') return `Create ${path}?`;
+  if (request.kind === 'delete') return `Delete ${path}?`;
+  return `Apply this edit to ${path}?`;
+}
+
+function decisionHtml(read: boolean, stale: boolean): string {
+  const labels = read
+    ? ['Allow reading once', 'Allow reading this file for the session', 'Allow reading any file this session']
+    : ['Allow once', 'Allow this file for the session', 'Allow all edits this session'];
+  const disabled = stale ? ' disabled' : '';
+  return `<div class="decide" id="decide">
+<button type="button" class="allow" data-decision="once"${disabled}><kbd>y</kbd> ${labels[0]}</button>
+<button type="button" class="allow" data-decision="file"${disabled}><kbd>a</kbd> ${labels[1]}</button>
+<button type="button" class="allow" data-decision="all"${disabled}><kbd>A</kbd> ${labels[2]}</button>
+<button type="button" class="deny" data-decision="deny"><kbd>n</kbd> Deny</button>
+<button type="button" class="deny" data-decision="reason"><kbd>r</kbd> Deny with a reason…</button>
+<div class="reason" hidden><textarea id="reason" maxlength="4000" placeholder="Why, or what to do instead: the agent reads this (Enter sends, Esc cancels)"></textarea><button type="button" class="deny" data-decision="send-reason">Send the denial</button></div>
+</div>`;
+}
+
+/** Where a change stands, in a sentence; '' while it simply waits. */
+export function statusText(item: ReviewItem): string {
+  if (item.status === 'answered' && item.outcome) return outcomeText(item.outcome);
+  if (item.status === 'stale')
+    return `${item.statusNote ?? 'The file changed on disk.'} You can still deny it.`;
+  if (item.status === 'withdrawn')
+    return item.statusNote ?? 'This change is no longer waiting for an answer.';
+  return '';
+}
+
+export function outcomeText(outcome: ReviewOutcome): string {
+  return `Answered ${outcome.by}: ${describeDecision(outcome.decision)}.`;
+}
+
+export function describeDecision(decision: Decision): string {
+  if (decision === 'once') return 'allowed once';
+  if (decision === 'file') return 'allowed, and this file for the rest of the session';
+  if (decision === 'all') return 'allowed, and every edit for the rest of the session';
+  if (decision === 'deny') return 'denied';
+  if ('edited' in decision) return 'allowed with your own version of the new text';
+  return `denied: ${decision.deny}`;
+}

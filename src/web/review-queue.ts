@@ -1,0 +1,295 @@
+/**
+ * The changes waiting on the review page, and the rules of answering one: a decision names the hash of the
+ * diff the person saw, and is refused (ReviewConflict, HTTP 409) when that is no longer the pending diff,
+ * when the change was already answered (here or elsewhere: a replay), or, for an approval, when the file
+ * changed on disk since the diff was made. Answered changes stay listed (the latest few) with who answered.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadHighlighter } from '../core/highlight.js';
+import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import { FileView, renderPage } from './diff-html.js';
+import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
+import { type StaleWatch, watchForChanges } from './stale-watch.js';
+
+export type ReviewStatus = 'pending' | 'stale' | 'answered' | 'withdrawn';
+
+export interface ReviewOutcome {
+  /** Where it was answered, as it reads after "Answered ": "in the browser", "in the terminal". */
+  by: string;
+  decision: Decision;
+  at: number;
+}
+
+export interface ReviewItem {
+  id: string;
+  request: ApprovalRequest;
+  files: ReviewFile[];
+  hash: string;
+  /** Who asked: "editgate edit", "editgate mcp (pid 4242)". */
+  source: string;
+  createdAt: number;
+  status: ReviewStatus;
+  outcome?: ReviewOutcome;
+  /** Why it is stale or withdrawn, in words for the page. */
+  statusNote?: string;
+}
+
+/** What the person answers on the page (or a script through the API). */
+export interface ReviewAnswer {
+  hash: string;
+  decision: 'once' | 'file' | 'all' | 'deny';
+  reason?: string;
+  edited?: Record<string, string>;
+}
+
+export type ReviewEvent = { type: 'added' | 'updated'; item: ReviewItem };
+
+/** A decision that cannot be accepted for the change as it is now: HTTP 409. */
+export class ReviewConflict extends Error {}
+/** A decision or request that makes no sense (a bad edit, an unknown file): HTTP 400. */
+export class ReviewInvalid extends Error {}
+
+interface Entry {
+  item: ReviewItem;
+  settle(decision: Decision): void;
+  fail(error: Error): void;
+  watch?: StaleWatch;
+  views?: Promise<FileView[]>;
+  deciding: boolean;
+}
+
+export interface ReviewQueueOptions {
+  /** The absolute path of a workspace-relative path, for watching it; undefined when it cannot be told. */
+  locate(path: string): string | undefined;
+  /** How many answered changes stay listed. Default 20. */
+  keepAnswered?: number;
+}
+
+export const STALE_DENIAL =
+  'The file changed on disk while this change waited for review, so it was not written. Read the file again and make the change anew if it is still needed.';
+
+export class ReviewQueue {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<(event: ReviewEvent) => void>();
+  private closed = false;
+
+  constructor(private readonly options: ReviewQueueOptions) {}
+
+  /** Puts a change on the page; resolves with the person's decision (or one given elsewhere, see `signal`). */
+  add(
+    request: ApprovalRequest,
+    options: { source: string; signal?: AbortSignal; onQueued?: (item: ReviewItem) => void },
+  ): Promise<Decision> {
+    if (this.closed) return Promise.reject(new Error('the review page has closed'));
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const files = filesOf(request);
+    const item: ReviewItem = {
+      id: randomBytes(9).toString('base64url'),
+      request,
+      files,
+      hash: reviewHash(request, files),
+      source: options.source,
+      createdAt: Date.now(),
+      status: 'pending',
+    };
+    return new Promise<Decision>((resolve, reject) => {
+      const entry: Entry = { item, settle: resolve, fail: reject, deciding: false };
+      this.entries.set(item.id, entry);
+      const onAbort = () => {
+        // Answered on another front end (the terminal): shown as such; anything else withdraws it.
+        const reason = signal!.reason as { by?: unknown; decision?: unknown } | undefined;
+        if (reason && typeof reason.by === 'string' && reason.decision !== undefined) {
+          this.finish(entry, 'answered', {
+            by: reason.by,
+            decision: reason.decision as Decision,
+            at: Date.now(),
+          });
+        } else
+          this.finish(entry, 'withdrawn', undefined, 'The process that asked stopped waiting for an answer.');
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      entry.settle = (decision) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(decision);
+      };
+      entry.fail = (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      };
+      this.startWatching(entry);
+      this.emit({ type: 'added', item });
+      options.onQueued?.(item);
+      // Render the first page ahead (word emphasis and syntax per hunk are kept), so the page opens fast.
+      setImmediate(() => this.warm(item.id));
+    });
+  }
+
+  get(id: string): ReviewItem | undefined {
+    return this.entries.get(id)?.item;
+  }
+
+  /** Pending changes first (oldest first), then answered ones (latest first). */
+  list(): ReviewItem[] {
+    const items = [...this.entries.values()].map((entry) => entry.item);
+    const open = items.filter((item) => item.status === 'pending' || item.status === 'stale');
+    const done = items.filter((item) => item.status === 'answered' || item.status === 'withdrawn').reverse();
+    return [...open, ...done];
+  }
+
+  /** The rendering state of a change's files (highlighter loaded, per-hunk work cached). */
+  views(id: string): Promise<FileView[]> | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    entry.views ??= Promise.all(
+      entry.item.files.map(
+        async (file) => new FileView(file, file.binary ? undefined : await loadHighlighter(file.path)),
+      ),
+    );
+    return entry.views;
+  }
+
+  private async warm(id: string): Promise<void> {
+    const views = await this.views(id)?.catch(() => undefined);
+    if (!views || this.entries.get(id)?.item.status !== 'pending') return;
+    for (const [index, view] of views.entries()) renderPage(view, index, 0, 'unified');
+  }
+
+  /** The person's version of a change: its files and the hash a decision for it must quote. */
+  revise(id: string, edited: Record<string, string>): { files: ReviewFile[]; hash: string } {
+    const item = this.mustGet(id);
+    try {
+      const files = reviseFiles(item.files, edited);
+      return { files, hash: reviewHash(item.request, files) };
+    } catch (error) {
+      if (error instanceof EditRefused)
+        throw new ReviewInvalid(`Your version cannot be used: ${error.message}.`);
+      throw error;
+    }
+  }
+
+  /** Accepts the person's answer, or throws ReviewConflict / ReviewInvalid saying why not. */
+  async decide(id: string, answer: ReviewAnswer, by = 'in the browser'): Promise<ReviewOutcome> {
+    const entry = this.entries.get(id);
+    if (!entry) throw new ReviewInvalid(`There is no change ${id}.`);
+    const { item } = entry;
+    if (item.status === 'answered' || item.status === 'withdrawn' || entry.deciding) {
+      throw new ReviewConflict(
+        `This change was already answered${item.outcome ? ` ${item.outcome.by}` : ''}; a decision counts once.`,
+      );
+    }
+    const allow = answer.decision !== 'deny';
+    let expected = item.hash;
+    if (answer.edited) {
+      if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
+      expected = this.revise(id, answer.edited).hash;
+    }
+    if (answer.hash !== expected) {
+      throw new ReviewConflict(
+        'This decision is about a diff that is no longer the one pending (it was recomputed or replaced). Reload the page and judge the diff as it is now.',
+      );
+    }
+    if (allow && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
+    entry.deciding = true;
+    try {
+      if (allow && entry.watch && (await entry.watch.check()) !== undefined) {
+        throw new ReviewConflict(staleMessage(item));
+      }
+      if (item.status !== 'pending' && item.status !== 'stale') {
+        throw new ReviewConflict(
+          `This change was already answered${item.outcome ? ` ${item.outcome.by}` : ''}.`,
+        );
+      }
+    } finally {
+      entry.deciding = false;
+    }
+    const reason = answer.reason?.trim() ?? '';
+    let decision: Decision;
+    if (!allow)
+      decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
+    else
+      decision = answer.edited
+        ? { allow: answer.decision as 'once', edited: answer.edited }
+        : answer.decision;
+    const outcome: ReviewOutcome = { by, decision, at: Date.now() };
+    this.finish(entry, 'answered', outcome);
+    entry.settle(decision);
+    return outcome;
+  }
+
+  subscribe(listener: (event: ReviewEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops watching; changes still waiting are withdrawn and their askers told that the page closed. */
+  close(): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) {
+      entry.watch?.stop();
+      if (entry.item.status === 'pending' || entry.item.status === 'stale') {
+        entry.item.status = 'withdrawn';
+        entry.item.statusNote = 'The review page closed.';
+        entry.fail(new Error('the review page closed before the change was answered'));
+      }
+    }
+  }
+
+  private mustGet(id: string): ReviewItem {
+    const item = this.entries.get(id)?.item;
+    if (!item) throw new ReviewInvalid(`There is no change ${id}.`);
+    return item;
+  }
+
+  private startWatching(entry: Entry): void {
+    const { item } = entry;
+    const paths = item.files
+      .map((file) => this.options.locate(file.path))
+      .filter((path): path is string => !!path);
+    if (paths.length === 0) return;
+    watchForChanges(paths, () => {
+      if (item.status !== 'pending') return;
+      item.status = 'stale';
+      item.statusNote = 'The file changed on disk after this diff was made, so it can no longer be approved.';
+      this.emit({ type: 'updated', item });
+    }).then(
+      (watch) => {
+        if (item.status === 'answered' || item.status === 'withdrawn') watch.stop();
+        else entry.watch = watch;
+      },
+      () => undefined,
+    );
+  }
+
+  private finish(
+    entry: Entry,
+    status: 'answered' | 'withdrawn',
+    outcome?: ReviewOutcome,
+    note?: string,
+  ): void {
+    const { item } = entry;
+    entry.watch?.stop();
+    item.status = status;
+    if (outcome) item.outcome = outcome;
+    if (note) item.statusNote = note;
+    this.emit({ type: 'updated', item });
+    this.forgetOld();
+  }
+
+  private forgetOld(): void {
+    const keep = this.options.keepAnswered ?? 20;
+    const done = [...this.entries.values()].filter(
+      (entry) => entry.item.status === 'answered' || entry.item.status === 'withdrawn',
+    );
+    for (const entry of done.slice(0, Math.max(0, done.length - keep))) this.entries.delete(entry.item.id);
+  }
+
+  private emit(event: ReviewEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function staleMessage(item: ReviewItem): string {
+  return `The file changed on disk after this diff was made, so it can no longer be approved. Deny it, and the agent is told to read the file again${item.status === 'stale' ? '' : ' (reload the page to see it as stale)'}.`;
+}

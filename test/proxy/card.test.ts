@@ -1,0 +1,80 @@
+/**
+ * The card: arguments laid out for a person, one per line and nested by indentation, with nothing in them
+ * able to act on a terminal (escape sequences, bidirectional overrides, carriage returns), and cut to a
+ * size a prompt can show, saying so.
+ */
+import { describe, expect, it } from 'vitest';
+import { cardText, layOutArguments } from '../../src/proxy/card.js';
+import { capLines, visibleText } from '../../src/proxy/visible-text.js';
+
+describe('layOutArguments', () => {
+  it('scalars inline, nested objects and lists indented, multi-line text as a block', () => {
+    expect(
+      layOutArguments({
+        env: 'prod',
+        replicas: 3,
+        dry: false,
+        nothing: null,
+        tags: ['a', { b: 1 }],
+        limits: { cpu: '2', empty: {} },
+        script: 'set -e\ndeploy',
+      }),
+    ).toBe(
+      [
+        'env: "prod"',
+        'replicas: 3',
+        'dry: false',
+        'nothing: null',
+        'tags:',
+        '  - "a"',
+        '  -',
+        '    b: 1',
+        'limits:',
+        '  cpu: "2"',
+        '  empty: {}',
+        'script: (text, 2 lines)',
+        '  │ set -e',
+        '  │ deploy',
+      ].join('\n'),
+    );
+    expect(layOutArguments({})).toBe('(no arguments)');
+  });
+
+  it('shows control and invisible characters instead of passing them to the screen, in keys too', () => {
+    const text = layOutArguments({ 'k\u001b[2J': 'a\rb', note: 'x\n\u202egnp.exe\u0007' });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+    expect(text).toContain('k␛[2J: "a\\rb"');
+    expect(text).toContain('│ <U+202E>gnp.exe␇');
+  });
+});
+
+describe('cardText', () => {
+  it('names the server and the tool, says why there is no diff, and cuts long arguments', () => {
+    const text = cardText({
+      server: 'docs',
+      tool: 'render',
+      title: 'Render site',
+      arguments: { pages: Array.from({ length: 200 }, (_, i) => `page ${i}`) },
+      basis: 'the server does not mark it read-only',
+      sessionGrant: true,
+    });
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'docs wants to run render (Render site).',
+      'editgate cannot show what it changes as a diff.',
+      'Why asked: the server does not mark it read-only.',
+    ]);
+    expect(text).toContain('  … 121 more lines not shown; the call is sent whole.');
+  });
+});
+
+describe('visibleText and capLines', () => {
+  it('keeps newlines and tabs unless asked for one line', () => {
+    expect(visibleText('a\tb\nc\u0085')).toBe('a\tb\nc<U+0085>');
+    expect(visibleText('a\tb\nc', { oneLine: true })).toBe('a␉b␊c');
+  });
+
+  it('cuts at a line boundary, or inside one line that alone is too long', () => {
+    expect(capLines('1\n2\n3\n', 2, 100)).toEqual({ text: '1\n2', omittedLines: 1 });
+    expect(capLines('abcdef\nx', 5, 3)).toEqual({ text: 'abc…', omittedLines: 1 });
+  });
+});

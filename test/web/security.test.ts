@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { STALE_DENIAL } from '../../src/web/review-queue.js';
+import { http, reviewWorkspace, signIn } from './review-fixture.js';
+
+const FILE = { 'app.ts': 'const a = 1;\n' };
+const EDIT = { file_path: 'app.ts', old_string: 'a = 1', new_string: 'a = 2' };
+
+/** A pending edit on the page, the person signed in, and a check that nothing happened to either. */
+async function pendingEdit() {
+  const review = await reviewWorkspace(FILE);
+  const change = await review.propose('edit_file', EDIT);
+  const person = await signIn(review.server);
+  const untouched = async () => {
+    expect(await review.ws.text('app.ts')).toBe(FILE['app.ts']);
+    expect(review.server.queue.get(change.id)!.status).toBe('pending');
+  };
+  return { ...review, change, person, untouched };
+}
+
+describe('signing in', () => {
+  it("the link's token is exchanged for an HttpOnly, SameSite=Strict cookie and a redirect to the clean URL", async () => {
+    const { server } = await reviewWorkspace();
+    const url = new URL(server.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    // 256 bits of token, base64url.
+    expect(url.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const answer = await http(server.port, { path: url.pathname + url.search });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/');
+    const cookie = String(answer.headers['set-cookie']);
+    expect(cookie).toMatch(
+      new RegExp(`^editgate-review-${server.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
+    );
+    // The cookie is not the token: a leaked link can be revoked without knowing the cookie.
+    expect(cookie).not.toContain(url.searchParams.get('token'));
+  });
+
+  it('without the token or the cookie nothing is shown; a wrong token or cookie is refused', async () => {
+    const { server, change } = await pendingEdit();
+    for (const path of [
+      '/',
+      '/api/changes',
+      `/api/changes/${change.id}`,
+      '/events',
+      '/assets/review.js',
+      '/api/session',
+    ]) {
+      expect((await http(server.port, { path })).status).toBe(401);
+      const wrong = await http(server.port, {
+        path,
+        headers: { Cookie: `editgate-review-${server.port}=forged` },
+      });
+      expect(wrong.status).toBe(401);
+    }
+    expect((await http(server.port, { path: '/?token=guessed' })).status).toBe(403);
+    expect((await http(server.port, { path: '/?token=' })).status).toBe(403);
+  });
+
+  it('a Host other than 127.0.0.1:PORT or localhost:PORT is refused, even with the cookie (DNS rebinding)', async () => {
+    const { server, person, untouched, change } = await pendingEdit();
+    for (const host of [
+      `evil.example:${server.port}`,
+      '127.0.0.1',
+      `127.0.0.1:${server.port + 1}`,
+      `[::1]:${server.port}`,
+    ]) {
+      const read = await http(server.port, {
+        path: '/api/changes',
+        headers: { Host: host, Cookie: person.cookie },
+      });
+      expect(read.status).toBe(403);
+      const decided = await person.decide(change.id, { hash: change.hash, decision: 'once' }, { Host: host });
+      expect(decided.status).toBe(403);
+    }
+    const link = new URL(server.url);
+    expect(
+      (
+        await http(server.port, {
+          path: link.pathname + link.search,
+          headers: { Host: `evil.example:${server.port}` },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await http(server.port, {
+          path: '/api/changes',
+          headers: { Host: `localhost:${server.port}`, Cookie: person.cookie },
+        })
+      ).status,
+    ).toBe(200);
+    await untouched();
+  });
+});
+
+describe('a decision', () => {
+  it('with every check passed, writes exactly the approved change, once', async () => {
+    const { person, change, ws } = await pendingEdit();
+    const answer = await person.decide(change.id, { hash: change.hash, decision: 'once' });
+    expect(answer.status).toBe(200);
+    expect(answer.json().text).toBe('Answered in the browser: allowed once.');
+    expect((await change.result).ok).toBe(true);
+    expect(await ws.text('app.ts')).toBe('const a = 2;\n');
+  });
+
+  it.each([
+    ['no cookie', { Cookie: undefined }, 401],
+    ['a forged cookie', { Cookie: 'editgate-review-1=forged' }, 401],
+    ['a foreign Origin', { Origin: 'https://evil.example' }, 403],
+    ['the Origin of another local port', { Origin: 'http://127.0.0.1:1' }, 403],
+    ['no Origin', { Origin: undefined }, 403],
+    ['a cross-site fetch (Sec-Fetch-Site)', { 'Sec-Fetch-Site': 'cross-site' }, 403],
+    ['no nonce', { 'X-Editgate-Nonce': undefined }, 403],
+    ['a made-up nonce', { 'X-Editgate-Nonce': 'x'.repeat(43) }, 403],
+    ['a text/plain body', { 'Content-Type': 'text/plain' }, 415],
+    ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415],
+    ['no content type', { 'Content-Type': undefined }, 415],
+  ])('with %s is refused, and nothing is written', async (_, headers, status) => {
+    const { person, change, untouched } = await pendingEdit();
+    const answer = await person.decide(change.id, { hash: change.hash, decision: 'once' }, headers);
+    expect(answer.status).toBe(status);
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    await untouched();
+  });
+
+  it("with another session's nonce is refused", async () => {
+    const { server, person, change, untouched } = await pendingEdit();
+    const other = await signIn(server);
+    const answer = await person.decide(
+      change.id,
+      { hash: change.hash, decision: 'once' },
+      { 'X-Editgate-Nonce': other.nonce },
+    );
+    expect(answer.status).toBe(403);
+    await untouched();
+  });
+
+  it('for a diff that is not the pending one is refused (409), and a malformed one (400)', async () => {
+    const { person, change, untouched } = await pendingEdit();
+    const stale = await person.decide(change.id, { hash: '0'.repeat(64), decision: 'once' });
+    expect(stale.status).toBe(409);
+    expect(stale.json().error).toContain('no longer the one pending');
+    for (const body of [
+      { hash: change.hash, decision: 'yes' },
+      { hash: change.hash },
+      { hash: 'short', decision: 'once' },
+      { hash: change.hash, decision: 'once', extra: true },
+    ]) {
+      expect((await person.decide(change.id, body)).status).toBe(400);
+    }
+    await untouched();
+  });
+
+  it('replayed is refused (409): a decision counts once', async () => {
+    const { person, change, ws } = await pendingEdit();
+    expect(
+      (await person.decide(change.id, { hash: change.hash, decision: 'deny', reason: 'no' })).status,
+    ).toBe(200);
+    expect((await change.result).ok).toBe(false);
+    const replay = await person.decide(change.id, { hash: change.hash, decision: 'deny', reason: 'no' });
+    expect(replay.status).toBe(409);
+    const other = await person.decide(change.id, { hash: change.hash, decision: 'once' });
+    expect(other.status).toBe(409);
+    expect(other.json().error).toContain('already answered in the browser');
+    expect(await ws.text('app.ts')).toBe(FILE['app.ts']);
+  });
+
+  it('to approve a change whose file changed on disk is refused (409); denying it tells the model why', async () => {
+    const { person, change, ws, server } = await pendingEdit();
+    await ws.put('app.ts', 'const a = 100;\n');
+    const answer = await person.decide(change.id, { hash: change.hash, decision: 'once' });
+    expect(answer.status).toBe(409);
+    expect(answer.json().error).toContain('changed on disk');
+    expect(server.queue.get(change.id)!.status).toBe('stale');
+    expect(await ws.text('app.ts')).toBe('const a = 100;\n');
+    expect((await person.decide(change.id, { hash: change.hash, decision: 'deny' })).status).toBe(200);
+    const denied = await change.result;
+    expect(denied).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    expect(denied.message).toContain(STALE_DENIAL);
+    expect(await ws.text('app.ts')).toBe('const a = 100;\n');
+  });
+
+  it('with a version of a file the change does not touch is refused, nothing written', async () => {
+    const { person, change, untouched } = await pendingEdit();
+    const answer = await person.decide(change.id, {
+      hash: change.hash,
+      decision: 'once',
+      edited: { '../etc/passwd': 'x' },
+    });
+    expect(answer.status).toBe(400);
+    await untouched();
+  });
+});
+
+describe('what every response says', () => {
+  it('a CSP that forbids framing, no caching, no referrer, and never a CORS header', async () => {
+    const { server, person } = await pendingEdit();
+    const page = await http(server.port, {
+      path: '/',
+      headers: { Cookie: person.cookie, Origin: 'https://evil.example' },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(Object.keys(page.headers).some((name) => name.startsWith('access-control-'))).toBe(false);
+    const preflight = await http(server.port, {
+      method: 'OPTIONS',
+      path: '/api/changes',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(405);
+    expect(Object.keys(preflight.headers).some((name) => name.startsWith('access-control-'))).toBe(false);
+    expect(page.body).toMatch(/<meta name="editgate-nonce" content="[A-Za-z0-9_-]{43}">/);
+  });
+
+  it('the API lists and reads changes for scripts, with the hash a decision quotes', async () => {
+    const { server, person, change } = await pendingEdit();
+    const list = await http(server.port, { path: '/api/changes', headers: { Cookie: person.cookie } });
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(list.json().changes).toEqual([
+      expect.objectContaining({
+        id: change.id,
+        hash: change.hash,
+        status: 'pending',
+        tool: 'edit_file',
+        path: 'app.ts',
+      }),
+    ]);
+    const one = (
+      await http(server.port, { path: `/api/changes/${change.id}`, headers: { Cookie: person.cookie } })
+    ).json();
+    expect((one.files as Array<{ unifiedDiff: string }>)[0]!.unifiedDiff).toContain('+const a = 2;');
+  });
+});
+
+describe('the route other processes send changes to', () => {
+  it('is closed unless the server accepts submissions, and needs its bearer token and no Origin', async () => {
+    const { server } = await reviewWorkspace();
+    const body = JSON.stringify({ request: {}, source: 'x' });
+    const headers = { 'Content-Type': 'application/json' };
+    expect((await http(server.port, { method: 'POST', path: '/api/submit', headers, body })).status).toBe(
+      404,
+    );
+  });
+});
