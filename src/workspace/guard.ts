@@ -29,7 +29,8 @@ export interface GuardOptions {
   roots: string[];
   /**
    * Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root.
-   * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it.
+   * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it;
+   * ALWAYS_DENY (`.git` and editgate.config.json) is refused whatever the list.
    */
   deny?: string[];
 }
@@ -47,6 +48,12 @@ export interface ResolvedPath {
 
 /** `**\/` also matches zero folders, so these cover `.git` at the top and nested ones. */
 export const DEFAULT_DENY: readonly string[] = ['**/.git', '**/.git/**'];
+
+/**
+ * Refused whatever deny list is given: a model that could write `.git` could plant a hook git runs
+ * (`.git/hooks/pre-commit`), and one that could write editgate's own config could change its rules.
+ */
+export const ALWAYS_DENY: readonly string[] = [...DEFAULT_DENY, '**/editgate.config.json'];
 
 const PATH_MAX = 4096; // bytes including the terminating NUL (Linux)
 const NAME_MAX = 255; // bytes per file or folder name
@@ -94,7 +101,8 @@ export class Guard {
       if (!roots.includes(real)) roots.push(real);
       if (given !== real) aliases.push({ given, real });
     }
-    const globs = options.deny ?? DEFAULT_DENY;
+    const given = options.deny ?? DEFAULT_DENY;
+    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))];
     // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
     const nocase = process.platform === 'darwin' || process.platform === 'win32';
     const deny = globs.map((glob): DenyRule => {

@@ -7,20 +7,29 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 import { MAIN } from '../built-cli.js';
+import { trustConfig } from '../trusted-config.js';
 
 export { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 
-/** A fresh temporary workspace (its real path, so results compare cleanly) with the given files. */
+/** The servers' state folder (history, config trust records): a temp folder, never the real home. */
+export const STATE_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-state-')));
+
+/**
+ * A fresh temporary workspace (its real path, so results compare cleanly) with the given files. A config
+ * file among them is trusted, as its author would have (tests of an untrusted one write it afterwards).
+ */
 export function workspace(files: Record<string, string | Buffer> = {}): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-')));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), content);
   }
+  if (Object.hasOwn(files, 'editgate.config.json'))
+    trustConfig(join(root, 'editgate.config.json'), STATE_DIR);
   return root;
 }
 
@@ -41,6 +50,7 @@ export async function connectStdio(
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN, 'mcp', ...args],
+    env: { ...getDefaultEnvironment(), EDITGATE_STATE_DIR: STATE_DIR },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -75,7 +85,7 @@ export function applyArgs(details: Record<string, unknown> | undefined): Record<
 export async function startHttpServer(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, EDITGATE_STATE_DIR: STATE_DIR, ...env },
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {

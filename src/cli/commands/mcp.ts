@@ -163,6 +163,8 @@ export async function run(args: string[]): Promise<number> {
       log,
     };
     if (config.path) log.info(`config: ${config.path}`);
+    // Untrusted: said once, at start-up, with the command that trusts it (tools/config-trust.ts).
+    if (config.trust?.notice) log.warn(config.trust.notice);
     if (approve === 'policy' && !config.config.policy?.rules.some((rule) => rule.action === 'allow')) {
       log.warn('--approve policy with no "allow" rule in the config: every change will be refused');
     }
