@@ -81,7 +81,7 @@ export function applyArgs(details: Record<string, unknown> | undefined): Record<
   return { change_id: details?.changeId, file_path: details?.path, change_hash: details?.changeHash };
 }
 
-/** Spawns `editgate mcp --http 0 ...` and waits for the URL it prints on stderr. */
+/** Spawns `editgate mcp --http 0 ...` and waits for the URL (and the token) it prints on stderr. */
 export async function startHttpServer(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,8 +96,11 @@ export async function startHttpServer(args: string[], env: Record<string, string
     });
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
   });
+  // The token the server made and printed (or the one given it): --http always has one unless --no-token.
+  const token = /bearer token: (\S+)/.exec(stderr)?.[1] ?? env.EDITGATE_MCP_TOKEN;
   return {
     url,
+    token,
     child,
     stderr: () => stderr,
     async stop() {
