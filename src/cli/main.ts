@@ -67,7 +67,7 @@ within one folder and **/ crosses any number ("**/*.lock": every lock file, "*.l
     "policy": { "rules": [{ "tool": "edit_file", "path": "src/**", "action": "allow" }] },  allow|ask|deny
     "deny": ["secrets/**"],                      never read or changed; .git and editgate.config.json always
     "hooks": { "beforeChange": [{ "command": "./check.sh" }], "afterChange": [{ "command": "npm run fmt" }] },
-    "auditLog": ".editgate/audit.jsonl",         a JSON line per change and denial
+    "auditLog": "/var/log/editgate.jsonl",      a JSON line per change and denial (outside the root)
     "stateDir": "/path/outside/the/root",        undo history (default ~/.local/state/editgate)
     "approve": "web",                            ask on the web review page (default "terminal")
     "matching": "tolerant", "requireReadBeforeEdit": true, "readLimit": 2000

@@ -15,6 +15,7 @@ import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { inputObject, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
+import { refuseInsideRoots } from './outside-roots.js';
 import { readFileTool } from './read-file.js';
 import { failure, type ToolResult } from './result.js';
 import type { DescriptionConfig, ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
@@ -184,6 +185,8 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     );
   }
   const roots = checkRoots(options.root);
+  if (options.stateDir !== undefined) refuseInsideRoots('stateDir', options.stateDir, roots);
+  if (options.auditLog !== undefined) refuseInsideRoots('auditLog', options.auditLog, roots);
   const threshold = checkThreshold(options);
   const readLimit = options.readLimit ?? 2000;
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
