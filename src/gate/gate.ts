@@ -151,7 +151,7 @@ export class Gate {
     }
     const screened: Approval | 'ask' = allowed
       ? { decision: 'policy', decidedBy: 'policy' }
-      : proposal.files.every((file) => this.session.coversChange(file.path))
+      : proposal.files.every((file) => this.session.coversChange(file.change.path))
         ? { decision: 'session', decidedBy: 'session' }
         : 'ask';
     await this.options.onPreview?.(
@@ -178,7 +178,7 @@ export class Gate {
     }
     const grant = grantOf(decision);
     for (const file of proposal.files) {
-      if (grant === 'file') this.session.grantFile(file.path);
+      if (grant === 'file') this.session.grantFile(file.change.path, file.path);
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);

@@ -28,7 +28,7 @@ export class ReadApproval {
   ): Promise<void> {
     const path = resolved.relative;
     const verdict = this.policy.evaluateRead(path);
-    if (verdict.action === 'allow' || this.grants.coversRead(path)) return;
+    if (verdict.action === 'allow' || this.grants.coversRead(resolved.absolute)) return;
     if (verdict.action === 'deny') {
       throw new EditgateError(
         'DENIED_POLICY',
@@ -51,7 +51,7 @@ export class ReadApproval {
     );
     // A read has no text to edit: an edited answer counts for its grant alone.
     const grant = grantOf(decision);
-    if (grant === 'file') this.grants.grantReadFile(path);
+    if (grant === 'file') this.grants.grantReadFile(resolved.absolute, path);
     if (grant === 'all') this.grants.grantAllReads();
     const reason = denialReason(decision);
     if (reason !== null) {

@@ -56,6 +56,9 @@ describe('command hooks', () => {
     expect(result.message).toContain('timed out after 300 ms');
     expect(text).toBe('alpha\n');
     const pid = Number(await readFile(pidFile, 'utf8'));
+    // SIGKILL is delivered, not awaited: on a busy machine the child may need a moment to be gone (polled;
+    // without the group kill it lives for a minute).
+    for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(isAlive(pid)).toBe(false);
   });
 
