@@ -138,7 +138,7 @@ export class Gate {
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
     for (const file of proposal.files) {
-      const policy = this.policy.evaluate(proposal.tool, file.path);
+      const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
         await this.audit.record(proposal, { decision: 'deny', decidedBy: 'policy' });
         throw new EditgateError(

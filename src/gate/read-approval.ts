@@ -27,7 +27,8 @@ export class ReadApproval {
     options: { forChange: boolean; signal?: AbortSignal },
   ): Promise<void> {
     const path = resolved.relative;
-    const verdict = this.policy.evaluateRead(path);
+    // Rules are written against the configured roots (resolved.ruleRelative when these are narrowed).
+    const verdict = this.policy.evaluateRead(resolved.ruleRelative ?? path);
     if (verdict.action === 'allow' || this.grants.coversRead(resolved.absolute)) return;
     if (verdict.action === 'deny') {
       throw new EditgateError(

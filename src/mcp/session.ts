@@ -142,6 +142,8 @@ export function createSessionServer(
       createEditTools({
         ...options.config.options,
         root: roots,
+        // Narrowed to the client's roots, rules still match as written: relative to the configured roots.
+        ruleRoots: options.roots,
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,

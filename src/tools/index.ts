@@ -31,6 +31,11 @@ export interface CreateEditToolsOptions {
   hooks?: Hooks;
   /** Globs (relative to a root) that may never be read or changed. Default: .git and everything in it. */
   deny?: string[];
+  /**
+   * When `root` narrows the folders `deny` and `policy` were written for (an MCP client's roots inside the
+   * configured ones), those folders: rules match paths relative to them, as written.
+   */
+  ruleRoots?: string[];
   /** Edits and overwrites need a full, current read_file first. Default true. */
   requireReadBeforeEdit?: boolean;
   /** 'tolerant' (default) lets whitespace/indentation/punctuation slips match when exact finds nothing. */
@@ -199,7 +204,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
     gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
-      const guard = await Guard.create({ roots, deny: options.deny });
+      const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
       const streamer = new Streamer({
         threshold,
         onProgress: options.onProgress,
