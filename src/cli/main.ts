@@ -20,6 +20,8 @@ const COMMANDS: Record<string, string> = {
   chat: 'A coding agent in your terminal: every change is a diff before it is a question',
   review: 'Serve the web review page for a root: other editgate processes send their changes to it',
   proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
+  trust:
+    "Show what a folder's editgate.config.json would do, and trust it (until then only its tightening rules apply)",
 };
 
 /**
@@ -63,14 +65,16 @@ Config file (ROOT/editgate.config.json), all keys optional; globs are relative t
 within one folder and **/ crosses any number ("**/*.lock": every lock file, "*.lock": those at the root):
   {
     "policy": { "rules": [{ "tool": "edit_file", "path": "src/**", "action": "allow" }] },  allow|ask|deny
-    "deny": ["**/.git", "**/.git/**", "secrets/**"],  never read or changed; default ["**/.git", "**/.git/**"],
-                                                  which a list of your own replaces (keep .git in it)
+    "deny": ["secrets/**"],                      never read or changed; .git and editgate.config.json always
     "hooks": { "beforeChange": [{ "command": "./check.sh" }], "afterChange": [{ "command": "npm run fmt" }] },
-    "auditLog": ".editgate/audit.jsonl",         a JSON line per change and denial
+    "auditLog": "/var/log/editgate.jsonl",      a JSON line per change and denial (outside the root)
     "stateDir": "/path/outside/the/root",        undo history (default ~/.local/state/editgate)
     "approve": "web",                            ask on the web review page (default "terminal")
     "matching": "tolerant", "requireReadBeforeEdit": true, "readLimit": 2000
   }
+
+Until you trust a config (editgate trust ROOT), its hooks never run, auditLog and stateDir are ignored and
+only its deny globs and deny and ask rules apply; a changed config is untrusted again.
 
 Exit codes (read, edit, write, lines, undo, apply):
   0 done (with --dry-run: could be done)   1 refused by a guard (not found, ambiguous, stale...)

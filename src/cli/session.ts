@@ -12,6 +12,7 @@ import { CONFIG_FILE, loadConfig } from '../tools/config.js';
 import { createEditTools, type EditTools } from '../tools/index.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
+import { settleTrust } from './trust.js';
 import type { GlobalOptions } from './usage.js';
 import { openWebReview } from './web-review.js';
 
@@ -49,8 +50,14 @@ export async function openCliSession(
   globals: GlobalOptions,
   options: CliSessionOptions,
 ): Promise<CliSession> {
-  const config = await loadConfig(globals.root, globals.config);
   const person = findPersonAtTerminal({ stdinBusy: options.stdinBusy });
+  // An untrusted config applies only where it tightens protection; a person at the terminal is asked once.
+  const config = await settleTrust(
+    await loadConfig(globals.root, globals.config),
+    globals.root,
+    globals.config,
+    person,
+  );
   // Diffs go to the person's terminal; without one, to standard output unless that carries JSON results.
   const previewOutput: TerminalOutput | undefined =
     person?.output ?? (globals.json ? undefined : process.stdout);

@@ -1,13 +1,3 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-/**
- * Where the CLI keeps undo history between runs (each `editgate edit` is its own process, and
- * `editgate undo` a later one). Outside every workspace, per user: EDITGATE_STATE_DIR, else the XDG state
- * folder. A config file's `stateDir` wins over both.
- */
-export function defaultStateDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.EDITGATE_STATE_DIR) return env.EDITGATE_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'editgate');
-}
+// The user's state folder is decided in tools/ (a config's trust record lives there too); the CLI names it
+// from here, as it always has.
+export { defaultStateDir } from '../tools/state-dir.js';

@@ -25,7 +25,7 @@ import { type Policy, PolicyEngine } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
-import { StagedChanges } from './staging.js';
+import { type NamedChange, StagedChanges } from './staging.js';
 
 export type { Approval, ChangeOutcome } from './commit.js';
 
@@ -171,7 +171,7 @@ export class Gate {
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
     for (const file of proposal.files) {
-      const policy = this.policy.evaluate(proposal.tool, file.path);
+      const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
         await this.audit.record(proposal, { decision: 'deny', decidedBy: 'policy' });
         throw new EditgateError(
@@ -184,7 +184,7 @@ export class Gate {
     }
     const screened: Approval | 'ask' = allowed
       ? { decision: 'policy', decidedBy: 'policy' }
-      : proposal.files.every((file) => this.session.coversChange(file.path))
+      : proposal.files.every((file) => this.session.coversChange(file.change.path))
         ? { decision: 'session', decidedBy: 'session' }
         : 'ask';
     await this.options.onPreview?.(
@@ -211,7 +211,7 @@ export class Gate {
     }
     const grant = grantOf(decision);
     for (const file of proposal.files) {
-      if (grant === 'file') this.session.grantFile(file.path);
+      if (grant === 'file') this.session.grantFile(file.change.path, file.path);
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
@@ -295,9 +295,12 @@ export class Gate {
     return { proposal, staged: this.staged.stage(proposal) };
   }
 
-  /** Apply a staged change once, if it has not expired and the file is still what its diff was made from. */
-  async applyStaged(changeId: string, signal?: AbortSignal): Promise<ChangeOutcome> {
-    const proposal = this.staged.take(changeId);
+  /**
+   * Apply a staged change once, if it has not expired and the file is still what its diff was made from.
+   * `named`: the file and change hash the apply call gives; a change that is not that one is refused.
+   */
+  async applyStaged(changeId: string, signal?: AbortSignal, named?: NamedChange): Promise<ChangeOutcome> {
+    const proposal = this.staged.take(changeId, named);
     try {
       return await this.commit(proposal, { decision: 'once', decidedBy: 'user' }, signal);
     } catch (error) {

@@ -4,42 +4,57 @@
  */
 export class SessionGrants {
   private allChanges = false;
-  private readonly changeFiles = new Set<string>();
+  /** Grants for one file, keyed by its canonical absolute path (with several roots, `src/app.ts` names
+   * two files), each with the name it is shown by. */
+  private readonly changeFiles = new Map<string, string>();
   private allReads = false;
-  private readonly readFiles = new Set<string>();
+  private readonly readFiles = new Map<string, string>();
 
-  grantFile(path: string): void {
-    this.changeFiles.add(path);
+  /** `key`: the file's canonical path; `shown`: how people see it (default: the key). */
+  grantFile(key: string, shown: string = key): void {
+    this.changeFiles.set(key, shown);
   }
 
   grantAll(): void {
     this.allChanges = true;
   }
 
-  grantReadFile(path: string): void {
-    this.readFiles.add(path);
+  grantReadFile(key: string, shown: string = key): void {
+    this.readFiles.set(key, shown);
   }
 
   grantAllReads(): void {
     this.allReads = true;
   }
 
-  coversChange(path: string): boolean {
-    return this.allChanges || this.changeFiles.has(path);
+  coversChange(key: string): boolean {
+    return this.allChanges || this.changeFiles.has(key);
   }
 
-  coversRead(path: string): boolean {
+  coversRead(key: string): boolean {
     // Whoever may change a file may read it.
-    return this.allReads || this.readFiles.has(path) || this.coversChange(path);
+    return this.allReads || this.readFiles.has(key) || this.coversChange(key);
+  }
+
+  /** Forgets the grants of the file shown as `shown` (change and read); false when there was none. */
+  revokeFile(shown: string): boolean {
+    let found = false;
+    for (const files of [this.changeFiles, this.readFiles])
+      for (const [key, name] of files)
+        if (name === shown || key === shown) {
+          files.delete(key);
+          found = true;
+        }
+    return found;
   }
 
   /** What has been granted, for display ("allowed for this session: src/a.ts, all edits"). */
   get grants(): { allChanges: boolean; files: string[]; allReads: boolean; readFiles: string[] } {
     return {
       allChanges: this.allChanges,
-      files: [...this.changeFiles].sort(),
+      files: [...this.changeFiles.values()].sort(),
       allReads: this.allReads,
-      readFiles: [...this.readFiles].sort(),
+      readFiles: [...this.readFiles.values()].sort(),
     };
   }
 

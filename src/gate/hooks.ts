@@ -42,13 +42,27 @@ interface CommandRun {
 
 function runCommand(spec: CommandHookSpec, payload: unknown, cwd: string): Promise<CommandRun> {
   return new Promise((resolve) => {
-    const child = spawn(spec.command, { cwd, shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group (POSIX), so a timeout ends the hook and everything it started: a background
+    // child that keeps the output pipe open would otherwise hold the call long past the timeout.
+    const group = process.platform !== 'win32';
+    const child = spawn(spec.command, { cwd, shell: true, stdio: ['pipe', 'pipe', 'pipe'], detached: group });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let settled = false;
+    const finish = (run: CommandRun) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(run);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killTree(child.pid, group, () => child.kill('SIGKILL'));
+      // Whatever still holds the pipes (a child that left the group) no longer delays the answer.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish({ code: null, stdout, stderr, timedOut });
     }, spec.timeoutMs ?? 10_000);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < 1_000_000) stdout += chunk;
@@ -57,17 +71,28 @@ function runCommand(spec: CommandHookSpec, payload: unknown, cwd: string): Promi
       if (stderr.length < 100_000) stderr += chunk;
     });
     child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout, stderr, timedOut, spawnError: error.message });
+      finish({ code: null, stdout, stderr, timedOut, spawnError: error.message });
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
+      finish({ code, stdout, stderr, timedOut });
     });
     // A hook that does not read its stdin must not crash us with EPIPE.
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(payload));
   });
+}
+
+/** SIGKILL to the hook's whole process group (`fallback`: the process alone, where there are no groups). */
+function killTree(pid: number | undefined, group: boolean, fallback: () => void): void {
+  if (pid === undefined || !group) {
+    fallback();
+    return;
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
 }
 
 function describeFailure(spec: CommandHookSpec, run: CommandRun): string | undefined {

@@ -27,8 +27,9 @@ export class ReadApproval {
     options: { forChange: boolean; signal?: AbortSignal },
   ): Promise<void> {
     const path = resolved.relative;
-    const verdict = this.policy.evaluateRead(path);
-    if (verdict.action === 'allow' || this.grants.coversRead(path)) return;
+    // Rules are written against the configured roots (resolved.ruleRelative when these are narrowed).
+    const verdict = this.policy.evaluateRead(resolved.ruleRelative ?? path);
+    if (verdict.action === 'allow' || this.grants.coversRead(resolved.absolute)) return;
     if (verdict.action === 'deny') {
       throw new EditgateError(
         'DENIED_POLICY',
@@ -51,7 +52,7 @@ export class ReadApproval {
     );
     // A read has no text to edit: an edited answer counts for its grant alone.
     const grant = grantOf(decision);
-    if (grant === 'file') this.grants.grantReadFile(path);
+    if (grant === 'file') this.grants.grantReadFile(resolved.absolute, path);
     if (grant === 'all') this.grants.grantAllReads();
     const reason = denialReason(decision);
     if (reason !== null) {

@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { markInvisible } from '../core/invisible.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import { currentCall } from './call-context.js';
 
@@ -63,13 +64,22 @@ export function capDiff(unifiedDiff: string): string {
 
 const VERB = { create: 'create', modify: 'modify', delete: 'delete', read: 'read' } as const;
 
-/** The prompt text: what, where, how big, and the diff. */
+/**
+ * The prompt text: what, where, how big, what the person must know (the note), and the diff. Every
+ * control and invisible character in it is spelled out (core/invisible.ts): the client shows it as it is.
+ */
 export function promptMessage(request: ApprovalRequest): string {
   if (request.kind === 'read') {
-    return `${request.question ?? `Read ${request.path}?`}\n\n${request.tool} needs to read ${request.path}.`;
+    return markInvisible(
+      `${request.question ?? `Read ${request.path}?`}\n\n${request.tool} needs to read ${request.path}.`,
+    );
   }
-  const head = `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`;
-  return request.unifiedDiff ? `${head}\n\n${capDiff(request.unifiedDiff)}` : head;
+  const parts = [
+    `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`,
+  ];
+  if (request.note) parts.push(`Note: ${request.note}`);
+  if (request.unifiedDiff) parts.push(capDiff(request.unifiedDiff));
+  return markInvisible(parts.join('\n\n'), { keepCrlf: true });
 }
 
 /** The person's answer as a gate Decision. Decline and cancel are denials; the reason reaches the model. */

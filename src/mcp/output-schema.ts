@@ -31,6 +31,10 @@ const changeDetails = z.looseObject({
   hash: z.string().optional().describe('Content hash of the file as written'),
   hookMessage: z.string().optional(),
   changeId: z.string().optional().describe('Preview mode: pass to apply_change to write the change'),
+  changeHash: z
+    .string()
+    .optional()
+    .describe("Preview mode: the change's short hash; apply_change names it with the file_path"),
   expiresAt: z.string().optional().describe('Preview mode: when changeId stops working (ISO 8601)'),
   written: z.boolean().describe('The file on disk was changed by this call'),
 });

@@ -143,6 +143,8 @@ export function createSessionServer(
         ...options.config.options,
         stateDir: options.config.options.stateDir ?? options.stateDir,
         root: roots,
+        // Narrowed to the client's roots, rules still match as written: relative to the configured roots.
+        ruleRoots: options.roots,
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import { visibleForm } from '../core/visible-form.js';
+import { markOf, mustMark } from '../core/invisible.js';
 
 /**
  * Text as a terminal shows it: a sequence of cells, one per grapheme, each with its display width and the
@@ -8,7 +8,8 @@ import { visibleForm } from '../core/visible-form.js';
  *
  * File content never reaches the terminal raw: control characters (an ESC in a file could move the cursor
  * or recolour the screen) become visible symbols, and invisible characters that change how code reads
- * (bidirectional overrides, zero-width spaces, line separators) are spelled out as <U+XXXX>.
+ * (bidirectional marks and overrides, zero-width and tag characters, fillers: core/invisible.ts has the
+ * rule) are spelled out as <U+XXXX>, even inside a grapheme they would otherwise hide in.
  */
 export interface Cell {
   text: string;
@@ -26,6 +27,23 @@ function graphemes(text: string): Iterable<{ segment: string; index: number }> {
   return segmenter.segment(text);
 }
 
+/** UTF-16 offsets of the characters of `text` that must be shown by a stand-in (core/invisible.ts). */
+function markedOffsets(text: string): Set<number> {
+  const marked = new Set<number>();
+  const codes: { code: number; index: number }[] = [];
+  for (let index = 0; index < text.length; ) {
+    const code = text.codePointAt(index)!;
+    codes.push({ code, index });
+    index += code > 0xffff ? 2 : 1;
+  }
+  codes.forEach(({ code, index }, i) => {
+    // A line is laid out alone: a newline inside one is a character to show (␊), like any control.
+    if (code === 0x0a || (code !== 0x09 && mustMark(code, codes[i - 1]?.code, codes[i + 1]?.code)))
+      marked.add(index);
+  });
+  return marked;
+}
+
 /**
  * Cells for one line of text. Tabs expand to the next multiple of `tabWidth` (counted from `startColumn`),
  * one cell per column so a tab can wrap like spaces do.
@@ -35,6 +53,7 @@ export function toCells(text: string, tabWidth = 4, startColumn = 0): Cell[] {
   let column = startColumn;
   // Fast path for the common case: printable ASCII is one cell per character.
   const ascii = /^[\x20-\x7e\t]*$/.test(text);
+  const marked = ascii ? undefined : markedOffsets(text);
   const pieces = ascii ? asciiPieces(text) : graphemes(text);
   for (const { segment, index } of pieces) {
     if (segment === '\t') {
@@ -43,23 +62,52 @@ export function toCells(text: string, tabWidth = 4, startColumn = 0): Cell[] {
       column += spaces;
       continue;
     }
-    if (ascii) {
+    if (ascii || marked === undefined) {
       cells.push({ text: segment, width: 1, offset: index });
       column += 1;
       continue;
     }
-    const visible = visibleForm(segment);
-    if (visible !== undefined) {
-      const width = stringWidth(visible);
-      cells.push({ text: visible, width, offset: index, control: true });
+    if (!hasMarked(marked, index, segment.length)) {
+      const width = stringWidth(segment);
+      cells.push({ text: segment, width, offset: index });
       column += width;
       continue;
     }
-    const width = stringWidth(segment);
-    cells.push({ text: segment, width, offset: index });
-    column += width;
+    // A grapheme holding a marked character (a letter with a variation selector or tag characters after
+    // it): its visible parts and a stand-in for each marked one, so nothing hides inside the cluster.
+    let run = '';
+    let runStart = index;
+    const flush = () => {
+      if (run === '') return;
+      const width = stringWidth(run);
+      cells.push({ text: run, width, offset: runStart });
+      column += width;
+      run = '';
+    };
+    for (let at = index; at < index + segment.length; ) {
+      const code = text.codePointAt(at)!;
+      const size = code > 0xffff ? 2 : 1;
+      if (marked.has(at)) {
+        flush();
+        const visible = markOf(code);
+        const width = stringWidth(visible);
+        cells.push({ text: visible, width, offset: at, control: true });
+        column += width;
+      } else {
+        if (run === '') runStart = at;
+        run += text.slice(at, at + size);
+      }
+      at += size;
+    }
+    flush();
   }
   return cells;
+}
+
+function hasMarked(marked: ReadonlySet<number>, from: number, length: number): boolean {
+  if (marked.size === 0) return false;
+  for (let at = from; at < from + length; at++) if (marked.has(at)) return true;
+  return false;
 }
 
 function* asciiPieces(text: string): Iterable<{ segment: string; index: number }> {

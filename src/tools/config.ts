@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
+import { markInvisible } from '../core/invisible.js';
 import {
   type AfterChangeHook,
   type BeforeChangeHook,
@@ -12,6 +13,7 @@ import {
   type Hooks,
 } from '../gate/hooks.js';
 import { MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
+import { type ConfigTrust, configHash, isTrusted, untrustedPart } from './config-trust.js';
 import type { CreateEditToolsOptions } from './index.js';
 
 export const CONFIG_FILE = 'editgate.config.json';
@@ -82,15 +84,29 @@ export type ConfiguredOptions = Pick<
 export interface LoadedConfig {
   /** The file it came from; undefined when there was none. */
   path?: string;
+  /** The config in force: all of it when trusted, else only what tightens protection (config-trust.ts). */
   config: EditgateConfig;
   options: ConfiguredOptions;
+  /** Whether the file is trusted, and what was left out if not; undefined when there was no file. */
+  trust?: ConfigTrust;
+}
+
+export interface LoadConfigOptions {
+  /** The user's state folder, where trust records are (default: defaultStateDir()). */
+  stateDir?: string;
 }
 
 /**
  * Reads `editgate.config.json` from the root (or the file given) and turns it into tool options. A missing
  * default file is no config; a missing explicit file, bad JSON or an unknown key is an error that says which.
+ * Every front end loads a config here, so here is where trust is decided: an untrusted file gives only
+ * what tightens protection, and `trust.notice` says what was left out and how to trust it.
  */
-export async function loadConfig(root: string, explicitPath?: string): Promise<LoadedConfig> {
+export async function loadConfig(
+  root: string,
+  explicitPath?: string,
+  loadOptions: LoadConfigOptions = {},
+): Promise<LoadedConfig> {
   const path = explicitPath ? resolve(explicitPath) : join(resolve(root), CONFIG_FILE);
   let text: string;
   try {
@@ -119,7 +135,37 @@ export async function loadConfig(root: string, explicitPath?: string): Promise<L
       .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
     throw new EditgateError('INVALID_INPUT', `The config file ${path} is invalid: ${problems.join('; ')}`);
   }
-  return { path, config: parsed.data, options: toOptions(parsed.data, resolve(root), dirname(path)) };
+  const written = parsed.data;
+  const restricted = untrustedPart(written);
+  const trusted =
+    restricted.ignored.length === 0 || (await isTrusted(await realpath(path), text, loadOptions.stateDir));
+  const config = trusted ? written : restricted.config;
+  const trust: ConfigTrust = {
+    trusted,
+    ignored: trusted ? [] : restricted.ignored,
+    written,
+    hash: configHash(text),
+  };
+  if (!trusted) trust.notice = untrustedNotice(path, restricted.ignored, trustCommand(root, explicitPath));
+  return { path, config, options: toOptions(config, resolve(root), dirname(path)), trust };
+}
+
+/** The command that trusts this config, as the person would type it. */
+export function trustCommand(root: string, explicitPath?: string): string {
+  const args = ['editgate', 'trust', resolve(root)];
+  if (explicitPath) args.push('--config', resolve(explicitPath));
+  return args.map(shellWord).join(' ');
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+function untrustedNotice(path: string, ignored: string[], command: string): string {
+  // The file's own words (paths, globs) reach a screen: nothing in them may act on the terminal.
+  return markInvisible(
+    `editgate: ${path} is not trusted (new, or changed since it was trusted), so it applies only where it tightens protection (deny globs, deny and ask rules). Ignored until you trust it: ${ignored.join('; ')}. To see what it does and trust it: ${command}`,
+  );
 }
 
 function toOptions(config: EditgateConfig, root: string, configDir: string): ConfiguredOptions {

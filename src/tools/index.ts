@@ -17,6 +17,7 @@ import { editLinesTool } from './edit-lines.js';
 import { FileQueue } from './file-queue.js';
 import { inputObject, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
+import { refuseInsideRoots } from './outside-roots.js';
 import { readFileTool } from './read-file.js';
 import { failure, type ToolResult } from './result.js';
 import type { DescriptionConfig, ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
@@ -32,6 +33,11 @@ export interface CreateEditToolsOptions {
   hooks?: Hooks;
   /** Globs (relative to a root) that may never be read or changed. Default: .git and everything in it. */
   deny?: string[];
+  /**
+   * When `root` narrows the folders `deny` and `policy` were written for (an MCP client's roots inside the
+   * configured ones), those folders: rules match paths relative to them, as written.
+   */
+  ruleRoots?: string[];
   /** Edits and overwrites need a full, current read_file first. Default true. */
   requireReadBeforeEdit?: boolean;
   /** 'tolerant' (default) lets whitespace/indentation/punctuation slips match when exact finds nothing. */
@@ -113,7 +119,7 @@ const TOOLS: ToolSpec<any>[] = [
 export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
 
 const PREVIEW_NOTE =
-  '\nIn this session changes are previewed: this tool writes nothing and returns the diff and a change_id; call apply_change with it to write.';
+  '\nIn this session changes are previewed: this tool writes nothing and returns the diff, a change_id and a change_hash; call apply_change with them and the file_path to write.';
 
 /**
  * The input schema as every model API and MCP client takes it, sent as is by all front ends. Tools use no
@@ -195,6 +201,8 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
     );
   }
   const roots = checkRoots(options.root);
+  if (options.stateDir !== undefined) refuseInsideRoots('stateDir', options.stateDir, roots);
+  if (options.auditLog !== undefined) refuseInsideRoots('auditLog', options.auditLog, roots);
   const threshold = checkThreshold(options);
   const readLimit = options.readLimit ?? 2000;
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
@@ -208,7 +216,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   const getGate = (): Promise<Gate> => {
     gatePromise ??= loadGate().then(
       async ({ Gate, Guard, History, Streamer, Workspace, recoverChangeSets }) => {
-        const guard = await Guard.create({ roots, deny: options.deny });
+        const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
         const journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : undefined;
         const streamer = new Streamer({
           threshold,

@@ -32,12 +32,15 @@ const TOOL_ONLY: Record<string, string[]> = {
 };
 
 export function normalizeAliases(tool: string, input: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keys are data from a model: looked up as own properties only (`constructor` or `__proto__` is not an
+  // alias), and copied into an object without a prototype, so `__proto__` stays an ordinary key that the
+  // schema then refuses as unknown.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(input)) {
-    const canonical = ALIASES[key];
-    const allowed = canonical && (!TOOL_ONLY[key] || TOOL_ONLY[key].includes(tool));
-    if (allowed && canonical) {
-      if (canonical in input || canonical in out) {
+    const canonical = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
+    const only = Object.hasOwn(TOOL_ONLY, key) ? TOOL_ONLY[key] : undefined;
+    if (canonical && (!only || only.includes(tool))) {
+      if (Object.hasOwn(input, canonical) || Object.hasOwn(out, canonical)) {
         throw new EditgateError(
           'INVALID_INPUT',
           `Both "${key}" and "${canonical}" were given; send only "${canonical}".`,

@@ -1,4 +1,5 @@
 import type { Diff } from '../core/diff.js';
+import { markInvisible } from '../core/invisible.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
 
@@ -173,14 +174,19 @@ function stagedMessage(outcome: ChangeOutcome): string {
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
   }
-  return [
-    proposal.files.length > 1
-      ? `Proposed (NOT yet written): one change to ${proposal.files.length} files (${proposal.files.map((file) => `${file.kind} ${file.path}`).join(', ')}).`
-      : `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
-    `To write it, call apply_change with change_id "${staged!.changeId}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
-    '',
-    diff,
-  ].join('\n');
+  // A person reads this in the client to approve apply_change: no escape sequence or invisible character
+  // from the file reaches their screen raw (core/invisible.ts).
+  return markInvisible(
+    [
+      proposal.files.length > 1
+        ? `Proposed (NOT yet written): one change to ${proposal.files.length} files (${proposal.files.map((file) => `${file.kind} ${file.path}`).join(', ')}).`
+        : `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
+      `To write it, call apply_change with change_id "${staged!.changeId}", file_path "${proposal.path}" and change_hash "${staged!.hash}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
+      '',
+      diff,
+    ].join('\n'),
+    { keepCrlf: true },
+  );
 }
 
 /** Details for programs, beside the message. */
@@ -213,6 +219,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,
     changeId: outcome.staged?.changeId,
+    changeHash: outcome.staged?.hash,
     expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
     written: !outcome.staged && proposal.kind !== 'noop',
   };

@@ -29,9 +29,15 @@ export interface GuardOptions {
   roots: string[];
   /**
    * Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root.
-   * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it.
+   * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it;
+   * ALWAYS_DENY (`.git` and editgate.config.json) is refused whatever the list.
    */
   deny?: string[];
+  /**
+   * The roots deny globs and policy rules are written against, when `roots` are narrower (an MCP client's
+   * roots inside the configured ones): rules keep matching the path relative to these (issue #13).
+   */
+  ruleRoots?: string[];
 }
 
 export interface ResolvedPath {
@@ -43,10 +49,18 @@ export interface ResolvedPath {
   relative: string;
   /** The file exists now (a regular file). */
   exists: boolean;
+  /** With rule roots (GuardOptions.ruleRoots): the path relative to the one holding it, for policy rules. */
+  ruleRelative?: string;
 }
 
 /** `**\/` also matches zero folders, so these cover `.git` at the top and nested ones. */
 export const DEFAULT_DENY: readonly string[] = ['**/.git', '**/.git/**'];
+
+/**
+ * Refused whatever deny list is given: a model that could write `.git` could plant a hook git runs
+ * (`.git/hooks/pre-commit`), and one that could write editgate's own config could change its rules.
+ */
+export const ALWAYS_DENY: readonly string[] = [...DEFAULT_DENY, '**/editgate.config.json'];
 
 const PATH_MAX = 4096; // bytes including the terminating NUL (Linux)
 const NAME_MAX = 255; // bytes per file or folder name
@@ -72,11 +86,19 @@ export class Guard {
   /** Roots as given (made absolute) where that differs from the canonical form, for absolute inputs. */
   private readonly aliases: readonly { given: string; real: string }[];
   private readonly deny: readonly DenyRule[];
+  /** Where deny globs are matched from: the rule roots when given, else the roots. */
+  private readonly ruleRoots: readonly string[] | undefined;
 
-  private constructor(roots: string[], aliases: { given: string; real: string }[], deny: DenyRule[]) {
+  private constructor(
+    roots: string[],
+    aliases: { given: string; real: string }[],
+    deny: DenyRule[],
+    ruleRoots?: string[],
+  ) {
     this.roots = roots;
     this.aliases = aliases;
     this.deny = deny;
+    this.ruleRoots = ruleRoots;
   }
 
   static async create(options: GuardOptions): Promise<Guard> {
@@ -94,7 +116,8 @@ export class Guard {
       if (!roots.includes(real)) roots.push(real);
       if (given !== real) aliases.push({ given, real });
     }
-    const globs = options.deny ?? DEFAULT_DENY;
+    const given = options.deny ?? DEFAULT_DENY;
+    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))];
     // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
     const nocase = process.platform === 'darwin' || process.platform === 'win32';
     const deny = globs.map((glob): DenyRule => {
@@ -103,7 +126,10 @@ export class Guard {
       }
       return { glob, test: picomatch(glob, { dot: true, nocase }) };
     });
-    return new Guard(roots, aliases, deny);
+    const ruleRoots = options.ruleRoots
+      ? await Promise.all(options.ruleRoots.map((root) => canonicalRoot(path.resolve(root))))
+      : undefined;
+    return new Guard(roots, aliases, deny, ruleRoots);
   }
 
   async resolve(input: string): Promise<ResolvedPath> {
@@ -135,7 +161,10 @@ export class Guard {
         { path: relative },
       );
     }
-    return { absolute: walked.path, root, relative, exists: !walked.missing };
+    const resolved: ResolvedPath = { absolute: walked.path, root, relative, exists: !walked.missing };
+    const ruleRelative = this.ruleRelativeOf(walked.path);
+    if (ruleRelative !== undefined) resolved.ruleRelative = ruleRelative;
+    return resolved;
   }
 
   async recheck(resolved: ResolvedPath): Promise<void> {
@@ -270,9 +299,18 @@ export class Guard {
     return { path: cur, stats: curStats, missing: false, viaLink: links > 0 };
   }
 
+  /** The path relative to the innermost rule root holding it; undefined without rule roots. */
+  private ruleRelativeOf(absolute: string): string | undefined {
+    if (!this.ruleRoots) return undefined;
+    const holding = this.ruleRoots.filter((root) => contains(root, absolute));
+    const innermost = holding.sort((a, b) => b.length - a.length)[0];
+    return innermost === undefined ? undefined : toPosix(path.relative(innermost, absolute));
+  }
+
   private checkDeny(absolute: string, relative: string, shown: string): void {
-    // With nested roots a path is relative to each root holding it; every view must pass.
-    for (const root of this.roots) {
+    // With nested roots a path is relative to each root holding it; every view must pass. Rule roots (the
+    // configured ones, when these roots are narrowed) are views too.
+    for (const root of [...this.roots, ...(this.ruleRoots ?? [])]) {
       if (!contains(root, absolute)) continue;
       const rel = root === this.homeOf(absolute) ? relative : toPosix(path.relative(root, absolute));
       for (const rule of this.deny) {

@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
 import { isErrno } from './fs-errors.js';
 import { keepPatch, type ReversePatch, removePatch, writePatchFile } from './reverse-patch.js';
@@ -159,7 +159,14 @@ export class History {
           index.path === path &&
           Array.isArray(index.entries)
         ) {
-          entries = index.entries.map((stored) => this.fromStored(path, stored));
+          const invalid = index.entries.find((stored) => !this.isValidStored(stored));
+          if (invalid === undefined) entries = index.entries.map((stored) => this.fromStored(path, stored));
+          else
+            this.onError(
+              new Error(
+                `refused the undo history of ${path}: an entry is not one editgate wrote (${JSON.stringify(invalid).slice(0, 200)}); it is ignored`,
+              ),
+            );
         }
       } catch (error) {
         if (!isErrno(error, 'ENOENT')) this.onError(error);
@@ -167,6 +174,32 @@ export class History {
     }
     this.files.set(path, entries);
     return entries;
+  }
+
+  /**
+   * History files are data, never instructions: an entry whose patch lies outside this state folder's
+   * history (planted to make undo read or remove another file), or that is not shaped as editgate writes
+   * entries, makes the whole index be ignored.
+   */
+  private isValidStored(stored: unknown): stored is StoredEntry {
+    if (typeof stored !== 'object' || stored === null) return false;
+    const entry = stored as Partial<StoredEntry>;
+    if (typeof entry.id !== 'string' || !/^[\w-]{1,100}$/.test(entry.id)) return false;
+    if (typeof entry.existed !== 'boolean' || typeof entry.at !== 'number') return false;
+    const after = entry.after as Partial<Fingerprint> | undefined;
+    if (
+      typeof after !== 'object' ||
+      after === null ||
+      typeof after.hash !== 'string' ||
+      typeof after.size !== 'number'
+    )
+      return false;
+    if (entry.tool !== undefined && typeof entry.tool !== 'string') return false;
+    if (entry.patch === undefined) return true;
+    if (typeof entry.patch !== 'string') return false;
+    const folder = join(this.stateDir!, 'history');
+    const inside = relative(folder, resolve(entry.patch));
+    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) && !inside.includes('\0');
   }
 
   private fromStored(path: string, stored: StoredEntry): HistoryEntry {

@@ -12,12 +12,14 @@
  * Format: "EGPATCH1", then per span a 32-byte header of four little-endian float64 (new offset, new length,
  * old offset, old length) followed by the old bytes.
  */
+
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { letGo, removeAtExit } from './io.js';
+import { ensurePrivateFolder } from './private-folder.js';
 import { type ChangePlan, readRange, type Span } from './stream/index.js';
 
 const MAGIC = Buffer.from('EGPATCH1');
@@ -71,7 +73,8 @@ export class PatchWriter {
   ) {}
 
   static async create(folder: string, name = `${randomUUID()}.patch`): Promise<PatchWriter> {
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    // The default folder is in the shared temp folder: it must be this user's alone.
+    await ensurePrivateFolder(folder, 'undo');
     const path = join(folder, name);
     const handle = await open(path, 'wx', 0o600);
     // Patches of a history kept in memory are useless once the process is gone.

@@ -249,11 +249,10 @@ describe('editgate --help', () => {
     }
     expect(run.stdout).toContain('editgate.config.json');
     expect(run.stdout).toContain('Exit codes');
-    // What is true of deny today: a default that the config's own list replaces (issue #13 will make .git
-    // protected whatever the list says, and change this text with it).
-    expect(run.stdout).toContain('default ["**/.git", "**/.git/**"]');
-    expect(run.stdout).toContain('which a list of your own replaces');
-    expect(run.stdout).not.toMatch(/\.git always/);
+    // .git and the config are protected whatever the list says, and a config needs trust (issue #13).
+    expect(run.stdout).toContain('.git and editgate.config.json always');
+    expect(run.stdout).not.toContain('which a list of your own replaces');
+    expect(run.stdout).toContain('editgate trust ROOT');
     for (const command of ['edit', 'write', 'lines', 'undo']) {
       const help = await runCli([command, '--help'], { cwd: ws.root, stateDir: ws.stateDir });
       expect(help.code).toBe(0);

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
+import { trustConfig } from '../trusted-config.js';
 import { cliWorkspace, runCli } from './run-cli.js';
 
 // The options the change commands share beyond the basics: --dry-run (CI and review), --encoding (files
@@ -121,6 +122,7 @@ describe('--config FILE', () => {
       'other.ts': APP,
       'ci/p.json': JSON.stringify({ policy: { rules } }),
     });
+    trustConfig(join(ws.root, 'ci/p.json'), ws.stateDir);
     const at = { cwd: ws.root, stateDir: ws.stateDir };
     const edit = (file: string) => [
       'edit',

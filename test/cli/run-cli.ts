@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MAIN } from '../built-cli.js';
+import { trustConfig } from '../trusted-config.js';
 
-/** A fresh workspace (its real path) with the given files, and a state folder of its own for undo history. */
+/** A fresh workspace (its real path) with the given files, and a state folder of its own (undo history, trust). */
 export function cliWorkspace(files: Record<string, string | Buffer> = {}): {
   root: string;
   stateDir: string;
@@ -17,6 +18,8 @@ export function cliWorkspace(files: Record<string, string | Buffer> = {}): {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), content);
   }
+  // A config file among them is trusted, as its author would have (tests of an untrusted one write it later).
+  if (Object.hasOwn(files, 'editgate.config.json')) trustConfig(join(root, 'editgate.config.json'), stateDir);
   return { root, stateDir };
 }
 

@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Screening } from '../../src/gate/gate.js';
 import type { Proposal } from '../../src/gate/proposal.js';
@@ -290,7 +292,8 @@ describe('hooks and audit', () => {
 
   it('writes an audit line for every change and denial', async () => {
     const ws = await makeWorkspace(files);
-    const auditLog = ws.path('.audit/log.jsonl');
+    // Outside the root, where nothing that edits the workspace can rewrite it (issue #13).
+    const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-audit-')), 'log.jsonl');
     const tools = ws.tools({ auditLog, approve: scriptedApprover('once', { deny: 'no' }).approver });
     await readAll(tools, 'a.txt');
     await tools.execute('edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'x' });

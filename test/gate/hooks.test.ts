@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandAfterChangeHook, commandBeforeChangeHook } from '../../src/gate/hooks.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
@@ -43,6 +46,22 @@ describe('command hooks', () => {
     expect((await editWith('echo not-json')).result.ok).toBe(false);
   });
 
+  it('a timeout kills the whole process group: a background child holding the output ends too (issue #13)', async () => {
+    const ws = await makeWorkspace();
+    const pidFile = join(ws.root, 'child.pid');
+    // The hook leaves a child in the background that keeps stdout open for a minute (the test's own
+    // timeout is 30 s): before the fix the call waited for it to close the pipe.
+    const { result, text } = await editWith(`sleep 60 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
+    expect(result).toMatchObject({ ok: false, code: 'DENIED_HOOK' });
+    expect(result.message).toContain('timed out after 300 ms');
+    expect(text).toBe('alpha\n');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    // SIGKILL is delivered, not awaited: on a busy machine the child may need a moment to be gone (polled;
+    // without the group kill it lives for a minute).
+    for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(isAlive(pid)).toBe(false);
+  });
+
   it('can be configured to fail open', async () => {
     expect((await editWith('exit 1', { failOpen: true })).result.ok).toBe(true);
   });
@@ -64,3 +83,17 @@ describe('command hooks', () => {
     expect(result.message).toContain('2 lint warnings');
   });
 });
+
+/** Whether a process still runs (a killed one may stay a zombie until reaped: that counts as gone). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}

@@ -11,27 +11,35 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 import { MAIN } from '../built-cli.js';
+import { trustConfig } from '../trusted-config.js';
 
 export { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 
-/** A fresh temporary workspace (its real path, so results compare cleanly) with the given files. */
+/** The servers' state folder (history, config trust records): a temp folder, never the real home. */
+export const STATE_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-state-')));
+
+/**
+ * A fresh temporary workspace (its real path, so results compare cleanly) with the given files. A config
+ * file among them is trusted, as its author would have (tests of an untrusted one write it afterwards).
+ */
 export function workspace(files: Record<string, string | Buffer> = {}): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-')));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), content);
   }
+  if (Object.hasOwn(files, 'editgate.config.json'))
+    trustConfig(join(root, 'editgate.config.json'), STATE_DIR);
   return root;
 }
 
 /**
- * The environment a spawned server runs in: its undo history (kept in the user's state folder by default)
- * in a temp folder of its own, never in the real home.
+ * The environment a spawned server runs in: its state folder (undo history, kept there by default, and the
+ * config trust records workspace() writes) is STATE_DIR, never the real home.
  */
 export function serverEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'editgate-mcp-state-'));
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, EDITGATE_STATE_DIR: stateDir, ...extra })) {
+  for (const [key, value] of Object.entries({ ...process.env, EDITGATE_STATE_DIR: STATE_DIR, ...extra })) {
     if (value !== undefined) env[key] = value;
   }
   return env;
@@ -84,7 +92,12 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { result, text, structured, isError: result.isError === true };
 }
 
-/** Spawns `editgate mcp --http 0 ...` and waits for the URL it prints on stderr. */
+/** The apply_change arguments for a staged change: its id, file and change hash, as the proposal states them. */
+export function applyArgs(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  return { change_id: details?.changeId, file_path: details?.path, change_hash: details?.changeHash };
+}
+
+/** Spawns `editgate mcp --http 0 ...` and waits for the URL (and the token) it prints on stderr. */
 export async function startHttpServer(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,8 +112,11 @@ export async function startHttpServer(args: string[], env: Record<string, string
     });
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
   });
+  // The token the server made and printed (or the one given it): --http always has one unless --no-token.
+  const token = /bearer token: (\S+)/.exec(stderr)?.[1] ?? env.EDITGATE_MCP_TOKEN;
   return {
     url,
+    token,
     child,
     stderr: () => stderr,
     async stop() {

@@ -14,19 +14,25 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
+/** The token of the server the test started last: clients and raw requests send it unless told not to. */
+let serverToken: string | undefined;
+
 async function server(args: string[], env: Record<string, string> = {}) {
   const started = await startHttpServer(args, env);
   cleanups.push(started.stop);
+  serverToken = started.token;
   return started;
 }
 
+/** `token: ''` connects without one. */
 async function connect(url: string, options: { token?: string; elicit?: boolean } = {}) {
   const client = new Client(
     { name: 'editgate-http-test', version: '1.0.0' },
     { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
   );
+  const token = options.token ?? serverToken;
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : undefined,
+    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
   });
   await client.connect(transport);
   cleanups.push(() => client.close());
@@ -44,7 +50,7 @@ const INITIALIZE = JSON.stringify({
   },
 });
 
-/** A raw POST with exactly the headers given (node:http, since fetch will not send a foreign Host). */
+/** A raw POST with the headers given and the server's token (node:http, since fetch will not send a foreign Host). */
 function rawPost(url: string, headers: Record<string, string>, body = INITIALIZE) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
@@ -54,6 +60,7 @@ function rawPost(url: string, headers: Record<string, string>, body = INITIALIZE
         headers: {
           'Content-Type': 'application/json',
           Accept: 'application/json, text/event-stream',
+          ...(serverToken ? { Authorization: `Bearer ${serverToken}` } : {}),
           ...headers,
         },
       },
@@ -145,11 +152,11 @@ describe('editgate mcp over Streamable HTTP', () => {
     const token = 'test-token-0123456789';
     const { url, stderr } = await server([root], { EDITGATE_MCP_TOKEN: token });
     expect(stderr()).toContain('bearer token required');
-    const missing = await rawPost(url, {});
+    const missing = await rawPost(url, { Authorization: '' });
     expect(missing.status).toBe(401);
     expect((await rawPost(url, { Authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await rawPost(url, { Authorization: `Bearer ${token}` })).status).toBe(200);
-    await expect(connect(url)).rejects.toThrow();
+    await expect(connect(url, { token: '' })).rejects.toThrow();
     const client = await connect(url, { token });
     expect((await call(client, 'read_file', { file_path: 'a.txt' })).isError).toBe(false);
   });

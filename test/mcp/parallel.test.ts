@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOW_ALL_CONFIG, type Connected, call, connectStdio, ensureBuilt, workspace } from './helpers.js';
+import {
+  ALLOW_ALL_CONFIG,
+  applyArgs,
+  type Connected,
+  call,
+  connectStdio,
+  ensureBuilt,
+  workspace,
+} from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -77,9 +85,7 @@ describe('50 tool calls in parallel', () => {
     );
     expect(staged.filter((result) => result.isError)).toEqual([]);
     const applied = await Promise.all(
-      staged.map((result) =>
-        call(client, 'apply_change', { change_id: result.structured?.details.changeId }),
-      ),
+      staged.map((result) => call(client, 'apply_change', applyArgs(result.structured?.details))),
     );
     // Every change was computed from the same original, so only one can apply; the others would undo it.
     const succeeded = range.filter((i) => !applied[i]!.isError);

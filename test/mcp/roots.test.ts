@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListRootsRequestSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
@@ -44,6 +44,41 @@ describe('--use-client-roots', () => {
     const other = await call(client, 'read_file', { file_path: join(root, 'other/y.txt') });
     expect(other.structured?.code).toBe('OUTSIDE_ROOT');
     expect(session!.stderr()).toContain(`roots narrowed to the client's: ${join(root, 'sub')}`);
+  });
+
+  it('rules still match as written, relative to the configured root: narrowing does not open secrets/** (issue #13)', async () => {
+    const root = workspace({
+      'editgate.config.json': JSON.stringify({
+        deny: ['secrets/**'],
+        policy: {
+          rules: [
+            { path: 'app/**', action: 'allow' },
+            { path: 'app/locked/**', action: 'deny' },
+          ],
+        },
+      }),
+      'secrets/key.txt': 'k\n',
+      'app/a.txt': 'a\n',
+      'app/locked/l.txt': 'l\n',
+    });
+    const narrowed = await withClientRoots([root, '--approve', 'policy', '--use-client-roots'], {
+      current: [{ uri: uri(join(root, 'secrets')) }],
+    });
+    const secret = await call(narrowed.client, 'read_file', { file_path: 'key.txt' });
+    expect(secret.structured?.code).toBe('OUTSIDE_ROOT');
+    await session?.close();
+    const app = await withClientRoots([root, '--approve', 'policy', '--use-client-roots'], {
+      current: [{ uri: uri(join(root, 'app')) }],
+    });
+    await call(app.client, 'read_file', { file_path: 'a.txt' });
+    // "app/**" allows: the change is written without anyone asked; "app/locked/**" still denies.
+    expect((await call(app.client, 'write_file', { file_path: 'a.txt', content: 'A\n' })).isError).toBe(
+      false,
+    );
+    expect(readFileSync(join(root, 'app/a.txt'), 'utf8')).toBe('A\n');
+    await call(app.client, 'read_file', { file_path: 'locked/l.txt' });
+    const locked = await call(app.client, 'write_file', { file_path: 'locked/l.txt', content: 'x\n' });
+    expect(locked.structured?.code).toBe('DENIED_POLICY');
   });
 
   it('never widens: a client root around the configured root keeps only the configured root', async () => {

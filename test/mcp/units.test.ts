@@ -12,6 +12,25 @@ import { capDiff, decisionFromAnswer, MAX_PROMPT_DIFF_LINES, promptMessage } fro
 import { checkRequest } from '../../src/mcp/http-guard.js';
 import { narrowRoots } from '../../src/mcp/roots.js';
 
+describe('text a person reads in the client (issue #13)', () => {
+  it('the approval prompt carries no raw ESC, bidi override or other invisible character', () => {
+    const request = {
+      tool: 'edit_file',
+      path: 'src/\u202eevil.ts',
+      kind: 'modify' as const,
+      diff: { hunks: [], added: 1, removed: 1, identical: false },
+      unifiedDiff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-ok\n+\x1b[2Kadmin\u202e txt.exe\u200e\u{e0041}\n',
+      stats: { added: 1, removed: 1 },
+      note: 'a note with \x1b[31m colour',
+    };
+    const message = promptMessage(request);
+    expect(message).not.toMatch(/[\x1b\u202e\u200e\u{e0041}]/u);
+    expect(message).toContain('+␛[2Kadmin<U+202E> txt.exe<U+200E><U+E0041>');
+    expect(message).toContain('src/<U+202E>evil.ts');
+    expect(message).toContain('a note with ␛[31m colour');
+  });
+});
+
 describe('approval mode', () => {
   it('reads the elicitation capability in both spellings', () => {
     expect(supportsFormElicitation({ elicitation: {} })).toBe(true);

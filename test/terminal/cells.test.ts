@@ -30,6 +30,19 @@ describe('toCells', () => {
     expect(visibleText('x\u202ey\u200bz\x9b')).toBe('x<U+202E>y<U+200B>z<U+009B>');
     expect(toCells('\x07').every((cell) => cell.control)).toBe(true);
   });
+
+  it('marks every invisible character a diff could hide, even inside a grapheme (issue #13)', () => {
+    // LRM, RLM, ALM, soft hyphen, invisible times, Hangul filler, a variation selector and tag characters
+    // after a letter (they join its grapheme), a zero width joiner between letters.
+    const line = 'a\u200eb\u200fc\u061cd\u00ade\u2062f\u3164g\ufe01h\u{e0041}\u{e0042}i\u200dj';
+    expect(visibleText(line)).toBe(
+      'a<U+200E>b<U+200F>c<U+061C>d<U+00AD>e<U+2062>f<U+3164>g<U+FE01>h<U+E0041><U+E0042>i<U+200D>j',
+    );
+    const marked = toCells(line).filter((cell) => cell.control);
+    expect(marked).toHaveLength(10);
+    // An emoji made with a joiner and a presentation selector stays whole.
+    expect(visibleText('👩‍💻 ❤️')).toBe('👩‍💻 ❤️');
+  });
 });
 
 describe('wrapCells', () => {

@@ -1,6 +1,9 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
+import { trustConfig } from '../trusted-config.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
 const MiB = 1 << 20;
@@ -22,8 +25,11 @@ describe('loadConfig', () => {
         streamThreshold: 64 * MiB,
       }),
     });
-    const loaded = await loadConfig(ws.root);
+    const stateDir = await mkdtemp(join(tmpdir(), 'editgate-state-'));
+    trustConfig(join(ws.root, CONFIG_FILE), stateDir);
+    const loaded = await loadConfig(ws.root, undefined, { stateDir });
     expect(loaded.path).toBe(join(ws.root, CONFIG_FILE));
+    expect(loaded.trust?.trusted).toBe(true);
     expect(loaded.options).toEqual({
       deny: ['.env'],
       matching: 'exact',

@@ -270,7 +270,11 @@ describe('the gate on a huge file', () => {
     const staged = await preview.execute('edit_file', edit);
     expect(staged.ok).toBe(true);
     expect(await ws.text('big.log')).toBe(original);
-    const applied = await preview.execute('apply_change', { change_id: staged.details.changeId });
+    const applied = await preview.execute('apply_change', {
+      change_id: staged.details.changeId,
+      file_path: staged.details.path,
+      change_hash: staged.details.changeHash,
+    });
     expect(applied.ok).toBe(true);
     expect(await ws.text('big.log')).toBe(original.replace('line 000002 the', 'line 2'));
   });

@@ -41,3 +41,18 @@ describe('preview-mode message', () => {
     expect(await propose()).toContain('valid for 10 minutes, once');
   });
 });
+
+describe('preview-mode diff as a person reads it (issue #13)', () => {
+  it('carries no raw ESC, bidi override or invisible character; each is spelled out', async () => {
+    const ws = await makeWorkspace();
+    const tools = ws.tools({ mode: 'preview' });
+    const result = await tools.execute('write_file', {
+      file_path: 'n\u202etxt.sh',
+      content: 'echo ok\x1b[1A\x1b[2K\nrm -rf ~ \u202e#\u200f\u{e0041}\n',
+    });
+    expect(result.ok).toBe(true);
+    expect(result.message).not.toMatch(/[\x1b\u202e\u200f\u{e0041}]/u);
+    expect(result.message).toContain('+echo ok␛[1A␛[2K');
+    expect(result.message).toContain('+rm -rf ~ <U+202E>#<U+200F><U+E0041>');
+  });
+});

@@ -152,3 +152,28 @@ describe('tool input validation', () => {
     expect(definitions.find((d) => d.name === 'read_file')!.annotations.readOnlyHint).toBe(true);
   });
 });
+
+describe('input keys named like prototype members (issue #13)', () => {
+  it.each([
+    ['read_file', { file_path: 'a.txt', constructor: 1 }, /constructor/],
+    ['read_file', { file_path: 'a.txt', toString: 'x' }, /toString/],
+    [
+      'edit_file',
+      { file_path: 'a.txt', old_string: 'alpha', new_string: 'b', hasOwnProperty: true },
+      /hasOwnProperty/,
+    ],
+    [
+      'write_file',
+      JSON.parse('{"file_path":"a.txt","content":"x","__proto__":{"content":"y"}}'),
+      /__proto__/,
+    ],
+    ['write_file', '{"file_path":"a.txt","content":"x","__proto__":{"polluted":true}}', /__proto__/],
+  ])('%s with %j → INVALID_INPUT naming the key, nothing written', async (tool, input, key) => {
+    const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
+    const result = await ws.tools().execute(tool, input);
+    expect(result).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(result.message).toMatch(key);
+    expect(await ws.text('a.txt')).toBe('alpha\n');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

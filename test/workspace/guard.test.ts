@@ -349,12 +349,21 @@ describe('deny rules', () => {
     await refused(guard.resolve('sub/.git/config'), 'OUTSIDE_ROOT');
   });
 
-  it('uses the rules given instead of the default', async () => {
+  it('uses the rules given instead of the default list; .git and editgate.config.json stay refused whatever the list (issue #13)', async () => {
     const g = await Guard.create({ roots: [root], deny: ['secrets/**', '**/*.pem'] });
     const e = await refused(g.resolve('secrets/prod.env'), 'OUTSIDE_ROOT');
     expect(e.message).toContain("denied by workspace rule 'secrets/**'");
     await refused(g.resolve('src/deep/key.pem'), 'OUTSIDE_ROOT');
-    expect((await g.resolve('.git/config')).exists).toBe(true);
+    // An empty list (a config's "deny": []) reopens neither: a model could plant a git hook or rewrite the rules.
+    const open = await Guard.create({ roots: [root], deny: [] });
+    for (const target of [
+      '.git/config',
+      '.git/hooks/pre-commit',
+      'editgate.config.json',
+      'sub/editgate.config.json',
+    ])
+      await refused(open.resolve(target), 'OUTSIDE_ROOT');
+    expect((await open.resolve('src/a.ts')).exists).toBe(true);
   });
 });
 

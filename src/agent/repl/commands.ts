@@ -176,16 +176,8 @@ export class ChatCommands {
     const match = /^revoke\s+(.+)$/.exec(args);
     if (match) {
       const what = match[1]!.trim();
-      const now = grants.grants;
       if (what === 'all') grants.reset();
-      else if (now.files.includes(what) || now.readFiles.includes(what)) {
-        // SessionGrants can only forget everything: forget, then grant the rest again.
-        grants.reset();
-        if (now.allChanges) grants.grantAll();
-        if (now.allReads) grants.grantAllReads();
-        for (const file of now.files) if (file !== what) grants.grantFile(file);
-        for (const file of now.readFiles) if (file !== what) grants.grantReadFile(file);
-      } else {
+      else if (!grants.revokeFile(what)) {
         this.app.note(`There is no grant for ${what}. /grants lists them.`, 'warning');
         return;
       }

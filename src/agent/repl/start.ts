@@ -93,6 +93,12 @@ async function openSession(
     import('../session/chat-session.js'),
   ]);
   const projectConfig = await loadConfig(start.root, start.configPath);
+  // Untrusted: only its tightening rules apply; said once, with the command that trusts it.
+  const notice = projectConfig.trust?.notice;
+  if (notice !== undefined) {
+    if (terminal) terminal.say(notice);
+    else process.stderr.write(`${notice}\n`);
+  }
   const review = await reviewPageApprover(start, projectConfig, terminal);
   try {
     const session = await ChatSession.open({

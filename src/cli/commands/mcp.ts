@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { isEditgateError } from '../../core/errors.js';
 import { APPROVE_CHOICES, type ApproveChoice } from '../../mcp/approval-mode.js';
+import { newToken, readTokenFile } from '../../mcp/http-token.js';
 import { LOG_LEVELS, type Logger, type LogLevel, stderrLogger } from '../../mcp/logger.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -38,6 +39,9 @@ Options:
   --http PORT               serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port)
   --token TOKEN             HTTP: require "Authorization: Bearer TOKEN"; prefer the EDITGATE_MCP_TOKEN
                             environment variable (a command line is visible to other local users)
+  --token-file FILE         HTTP: the token is the first line of FILE (yours, mode 0600)
+                            Without a token given, --http makes one and prints it on stderr.
+  --no-token                HTTP: no token (any local user's process could use the server)
   --change-ttl DURATION     preview: how long a change_id stays valid (default 10m; e.g. 90s, 5m, 1h)
   --approval-timeout DURATION  elicit: how long to wait for an answer; no answer is a denial (default 10m)
   --max-input SIZE          largest tool arguments accepted (default 8mb; e.g. 512kb, 20mb)
@@ -92,6 +96,8 @@ const OPTIONS = {
   'use-client-roots': { type: 'boolean' },
   http: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
+  'no-token': { type: 'boolean' },
   'change-ttl': { type: 'string' },
   'approval-timeout': { type: 'string' },
   'max-input': { type: 'string' },
@@ -108,6 +114,7 @@ export async function run(args: string[]): Promise<number> {
   let approvalTimeoutMs: number;
   let maxInputBytes: number;
   let token: string | undefined;
+  let madeToken = false;
   try {
     const line = parseCommandLine(args, OPTIONS, ['config', 'open']);
     ({ values, positionals } = line);
@@ -131,11 +138,25 @@ export async function run(args: string[]): Promise<number> {
       DEFAULT_APPROVAL_TIMEOUT_MS,
     );
     maxInputBytes = parsed('--max-input', values['max-input'], parseSize, DEFAULT_MAX_INPUT_BYTES);
-    token = values.token ?? (process.env.EDITGATE_MCP_TOKEN || undefined);
-    if (values.token !== undefined && port === undefined) {
+    const tokenFlags = [values.token, values['token-file'], values['no-token']].filter(
+      (v) => v !== undefined,
+    );
+    if (tokenFlags.length > 0 && port === undefined) {
       throw new UsageError(
-        '--token applies only with --http (stdio is private to the client that started it)',
+        '--token, --token-file and --no-token apply only with --http (stdio is private to the client that started it)',
       );
+    }
+    if (tokenFlags.length > 1) throw new UsageError('give one of --token, --token-file and --no-token');
+    if (port !== undefined && !values['no-token']) {
+      token =
+        values.token ??
+        (values['token-file'] !== undefined
+          ? readTokenFile(values['token-file'])
+          : process.env.EDITGATE_MCP_TOKEN || undefined);
+      if (token === undefined) {
+        token = newToken();
+        madeToken = true;
+      }
     }
   } catch (error) {
     process.stderr.write(
@@ -164,6 +185,8 @@ export async function run(args: string[]): Promise<number> {
       stateDir: defaultStateDir(),
     };
     if (config.path) log.info(`config: ${config.path}`);
+    // Untrusted: said once, at start-up, with the command that trusts it (tools/config-trust.ts).
+    if (config.trust?.notice) log.warn(config.trust.notice);
     if (approve === 'policy' && !config.config.policy?.rules.some((rule) => rule.action === 'allow')) {
       log.warn('--approve policy with no "allow" rule in the config: every change will be refused');
     }
@@ -195,6 +218,9 @@ export async function run(args: string[]): Promise<number> {
       const { serveHttp } = await import('../../mcp/http.js');
       const http = await serveHttp({ ...options, port, token });
       server = http;
+      // Made here: the person gives it to their client (it is on stderr, which only they see).
+      if (madeToken) log.info(`bearer token: ${token} (clients send "Authorization: Bearer <token>")`);
+      else if (!token) log.warn('--no-token: any process of any local user can use this server');
       log.info(`serving Streamable HTTP at ${http.url}: ${where}${token ? '; bearer token required' : ''}`);
     }
   } catch (error) {

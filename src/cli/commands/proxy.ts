@@ -191,6 +191,7 @@ export async function run(args: string[]): Promise<number> {
     // Fail at start-up, not at the first write, when a root or the config is unusable.
     createEditTools({ ...config.options, root: parsed.roots, approve: 'deny' });
     if (config.path) log('info', `config: ${config.path}`);
+    if (config.trust?.notice) log('warning', config.trust.notice);
   } catch (error) {
     const message = isEditgateError(error) || error instanceof Error ? error.message : String(error);
     process.stderr.write(`editgate proxy: ${message}\n`);

@@ -1,0 +1,166 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EditgateConfig } from './config.js';
+import { defaultStateDir } from './state-dir.js';
+
+/**
+ * Trust in a config file read from disk. A cloned repository's `editgate.config.json` is written by
+ * whoever made the repository, so until the person trusts it (`editgate trust`, or yes to the one-time
+ * question) only what tightens protection applies: deny globs and `deny`/`ask` rules. What runs commands
+ * (hooks), writes elsewhere (`auditLog`, `stateDir`) or loosens protection (`allow` rules,
+ * `requireReadBeforeEdit: false`, a proxy tool marked read-only) waits for trust. A shorter deny list
+ * loosens nothing: the guard refuses `.git` and the config file whatever the list (ALWAYS_DENY).
+ *
+ * The record lives in the user's state folder, never in the root (a model or the repository could write
+ * it there), one file per config path, and holds the sha256 of the content trusted: a config changed
+ * since (by a `git pull`, by anyone) is untrusted again. Options given in code (the library) need no
+ * trust: whoever wrote the code chose them.
+ */
+
+export interface ConfigTrust {
+  /** The whole config applies. True when nothing in it needs trust. */
+  trusted: boolean;
+  /** What was left out because the config is not trusted, in a person's words (empty when trusted). */
+  ignored: string[];
+  /** Said once to the person when something was left out: why, and the command that trusts it. */
+  notice?: string;
+  /** The config as written (all of it), for `editgate trust` to show. */
+  written: EditgateConfig;
+  /** sha256 of the file's bytes, as the trust record keeps it. */
+  hash: string;
+}
+
+export function configHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The part of a config anyone may set: everything that only tightens protection, and what was left out. */
+export function untrustedPart(config: EditgateConfig): { config: EditgateConfig; ignored: string[] } {
+  const kept: EditgateConfig = { ...config };
+  const ignored: string[] = [];
+  const hookCount = (config.hooks?.beforeChange?.length ?? 0) + (config.hooks?.afterChange?.length ?? 0);
+  if (config.hooks) {
+    delete kept.hooks;
+    if (hookCount > 0) ignored.push(`${hookCount} hook command${hookCount === 1 ? '' : 's'} (never run)`);
+  }
+  if (config.policy) {
+    const rules = config.policy.rules.filter((rule) => rule.action !== 'allow');
+    const dropped = config.policy.rules.length - rules.length;
+    kept.policy = { rules };
+    if (dropped > 0) ignored.push(`${dropped} allow rule${dropped === 1 ? '' : 's'}`);
+  }
+  // A deny list cannot loosen anything: the guard refuses ALWAYS_DENY (.git, the config) whatever the list.
+  if (config.auditLog !== undefined) {
+    delete kept.auditLog;
+    ignored.push(`auditLog ${JSON.stringify(config.auditLog)}`);
+  }
+  if (config.stateDir !== undefined) {
+    delete kept.stateDir;
+    ignored.push(`stateDir ${JSON.stringify(config.stateDir)}`);
+  }
+  if (config.requireReadBeforeEdit === false) {
+    delete kept.requireReadBeforeEdit;
+    ignored.push('requireReadBeforeEdit: false');
+  }
+  const proxyTools = proxyToolsOf(config.proxy);
+  if (proxyTools) {
+    const tools = proxyTools.filter((entry) => !isReadOnlyEntry(entry));
+    const dropped = proxyTools.length - tools.length;
+    if (dropped > 0) {
+      kept.proxy = { ...(config.proxy as object), tools };
+      ignored.push(`${dropped} proxy tool${dropped === 1 ? '' : 's'} marked read-only`);
+    }
+  }
+  return { config: kept, ignored };
+}
+
+function proxyToolsOf(section: unknown): unknown[] | undefined {
+  if (typeof section !== 'object' || section === null) return undefined;
+  const tools = (section as { tools?: unknown }).tools;
+  return Array.isArray(tools) ? tools : undefined;
+}
+
+function isReadOnlyEntry(entry: unknown): boolean {
+  return (
+    typeof entry === 'object' && entry !== null && (entry as { readOnly?: unknown }).readOnly !== undefined
+  );
+}
+
+/** What a config would do, one line each, for a person deciding whether to trust it. */
+export function describeConfig(config: EditgateConfig): string[] {
+  const lines: string[] = [];
+  for (const hook of config.hooks?.beforeChange ?? [])
+    lines.push(`runs before every change: ${JSON.stringify(hook.command)}`);
+  for (const hook of config.hooks?.afterChange ?? [])
+    lines.push(`runs after every change: ${JSON.stringify(hook.command)}`);
+  for (const rule of config.policy?.rules ?? [])
+    lines.push(
+      `${rule.action} ${rule.tool ?? 'every tool'} on ${rule.path === undefined ? 'every path' : JSON.stringify(rule.path)}`,
+    );
+  if (config.deny)
+    lines.push(`denies ${config.deny.map((glob) => JSON.stringify(glob)).join(', ') || 'nothing'}`);
+  if (config.auditLog !== undefined) lines.push(`writes an audit log to ${JSON.stringify(config.auditLog)}`);
+  if (config.stateDir !== undefined) lines.push(`keeps undo history in ${JSON.stringify(config.stateDir)}`);
+  if (config.requireReadBeforeEdit === false) lines.push('lets files be edited without being read first');
+  for (const entry of proxyToolsOf(config.proxy) ?? [])
+    if (isReadOnlyEntry(entry))
+      lines.push(
+        `relays the proxied tool ${JSON.stringify((entry as { tool?: unknown }).tool)} without asking`,
+      );
+  if (lines.length === 0) lines.push('nothing that needs trust (only settings that tighten protection)');
+  return lines;
+}
+
+/** Where trust records live: the user's state folder, outside every root. */
+export function trustFolder(stateDir: string = defaultStateDir()): string {
+  return join(stateDir, 'trust');
+}
+
+interface TrustRecord {
+  path: string;
+  hash: string;
+  trustedAt: string;
+}
+
+function recordFile(configPath: string, stateDir?: string): string {
+  return join(
+    trustFolder(stateDir),
+    `${createHash('sha256').update(configPath).digest('hex').slice(0, 32)}.json`,
+  );
+}
+
+/** Whether the person trusted this config file (canonical path) with exactly this content. */
+export async function isTrusted(configPath: string, text: string, stateDir?: string): Promise<boolean> {
+  let record: Partial<TrustRecord>;
+  try {
+    record = JSON.parse(await readFile(recordFile(configPath, stateDir), 'utf8')) as Partial<TrustRecord>;
+  } catch {
+    return false; // no record, or one that is not ours to believe
+  }
+  return record?.path === configPath && record.hash === configHash(text);
+}
+
+/** The trust record for this config file (canonical path) and content: where it goes, and what it says. */
+export function trustRecord(
+  configPath: string,
+  text: string,
+  stateDir?: string,
+): { file: string; content: string } {
+  const record: TrustRecord = {
+    path: configPath,
+    hash: configHash(text),
+    trustedAt: new Date().toISOString(),
+  };
+  return { file: recordFile(configPath, stateDir), content: `${JSON.stringify(record, null, 2)}\n` };
+}
+
+/** Records that the person trusts this config file (canonical path) with this content. Returns the record's path. */
+export async function recordTrust(configPath: string, text: string, stateDir?: string): Promise<string> {
+  const { file, content } = trustRecord(configPath, text, stateDir);
+  await mkdir(trustFolder(stateDir), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
+  await rename(temp, file);
+  return file;
+}

@@ -1,0 +1,43 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { EditgateError } from '../core/errors.js';
+
+/**
+ * The state folder (undo history) and the audit log must lie outside every root: inside one, whatever can
+ * write the workspace (the model through a tool, a build, a cloned repository) could plant history entries
+ * that undo then follows, or rewrite the record of what happened. Compared by real path (a link into a
+ * root is inside it); a path not made yet is judged by the real path of its nearest existing folder.
+ */
+export function refuseInsideRoots(
+  what: 'stateDir' | 'auditLog',
+  path: string,
+  roots: readonly string[],
+): void {
+  const target = realPathOf(path);
+  for (const root of roots) {
+    const real = realPathOf(root);
+    const rel = relative(real, target);
+    if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep))) {
+      throw new EditgateError(
+        'INVALID_INPUT',
+        `${what} ${path} is inside the workspace root ${root}, where what edits the workspace could change it. Put it outside every root (the default state folder is ~/.local/state/editgate).`,
+        { [what]: path, root },
+      );
+    }
+  }
+}
+
+function realPathOf(path: string): string {
+  const missing: string[] = [];
+  let current = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return resolve(path);
+      missing.push(basename(current));
+      current = parent;
+    }
+  }
+}

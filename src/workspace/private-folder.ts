@@ -1,0 +1,25 @@
+import { lstat, mkdir } from 'node:fs/promises';
+import { EditgateError } from '../core/errors.js';
+
+const checked = new Set<string>();
+
+/**
+ * Makes (mode 0700) or checks a folder editgate keeps its own files in, when it may sit in a shared place
+ * such as the OS temp folder: another user can create `/tmp/editgate-undo-<uid>` first, and what editgate
+ * then writes there (undo patches, locks) is theirs to read or replace. Refused unless it is a real folder
+ * (not a link) owned by this user that no one else can write. Checked once per folder and process.
+ */
+export async function ensurePrivateFolder(dir: string, what: string): Promise<void> {
+  if (checked.has(dir)) return;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await lstat(dir);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
+    throw new EditgateError(
+      'IO',
+      `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written. Tell the user: they can remove it, or point TMPDIR elsewhere.`,
+      { folder: dir },
+    );
+  }
+  checked.add(dir);
+}
