@@ -11,7 +11,15 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from '@lydell/node-pty';
-import { formatMs, formatRatio, median, peakRssOfMb, printTable, tempDir } from './lib.mjs';
+import {
+  formatMs,
+  formatRatio,
+  median,
+  peakRssOfMb,
+  printTable,
+  tempDir,
+  writeTrustedConfig,
+} from './lib.mjs';
 
 const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const STARTUP_RUNS = 15;
@@ -282,7 +290,7 @@ async function longSession(dir) {
     );
   }
   // Edits without a read first: the bench measures the chat, not the model re-reading files.
-  writeFileSync(join(root, 'editgate.config.json'), JSON.stringify({ requireReadBeforeEdit: false }));
+  await writeTrustedConfig(root, { requireReadBeforeEdit: false }, join(dir, 'state'));
   const { server, baseURL } = await modelServer((n) => {
     const turn = Math.floor(n / 2);
     if (n % 2 === 0) {

@@ -18,7 +18,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectGarbage, formatMs, formatRatio, median, peakRssOfMb, printTable } from './lib.mjs';
+import {
+  benchEnv,
+  collectGarbage,
+  formatMs,
+  formatRatio,
+  median,
+  peakRssOfMb,
+  printTable,
+  writeTrustedConfig,
+} from './lib.mjs';
 
 const ROUNDS = Number(process.env.EDITGATE_BENCH_ROUNDS ?? 3);
 const BIG = process.env.EDITGATE_BENCH_BIG !== '0';
@@ -131,6 +140,7 @@ function editgateServer(root) {
   return new StdioClientTransport({
     command: process.execPath,
     args: [main, 'mcp', root, '--approve', 'policy', '--log-level', 'error'],
+    env: benchEnv(),
     stderr: 'inherit',
   });
 }
@@ -173,10 +183,7 @@ async function mcpRound(name, lines, lineOf, edits) {
   const theirs = tempDir('editgate-bench-edits-ref-');
   const clients = [];
   try {
-    writeFileSync(
-      join(mine.path, 'editgate.config.json'),
-      JSON.stringify({ policy: { rules: [{ action: 'allow' }] } }),
-    );
+    await writeTrustedConfig(mine.path, { policy: { rules: [{ action: 'allow' }] } });
     const text = makeFile(mine.path, name, lines, lineOf);
     writeFileSync(join(theirs.path, name), text);
     const mineTransport = editgateServer(mine.path);
@@ -300,10 +307,7 @@ const verdicts = [];
 {
   const root = tempDir('editgate-bench-edits-start-');
   try {
-    writeFileSync(
-      join(root.path, 'editgate.config.json'),
-      JSON.stringify({ policy: { rules: [{ action: 'allow' }] } }),
-    );
+    await writeTrustedConfig(root.path, { policy: { rules: [{ action: 'allow' }] } });
     await coldStart(editgateServer, root.path);
     await coldStart(referenceServer, root.path);
     const mine = [];

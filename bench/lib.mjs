@@ -1,6 +1,6 @@
 // Small helpers shared by the bench/*.bench.mjs files: timing, processes, temp folders, tables.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -159,4 +159,27 @@ export function random(seed) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * A bench's own state folder (history, config trust records), never the real home; pass benchEnv() to the
+ * editgate processes a bench starts.
+ */
+export const benchStateDir = mkdtempSync(join(tmpdir(), 'editgate-bench-state-'));
+process.on('exit', () => rmSync(benchStateDir, { recursive: true, force: true }));
+
+export function benchEnv(extra = {}) {
+  return { ...process.env, EDITGATE_STATE_DIR: benchStateDir, ...extra };
+}
+
+/**
+ * Writes FOLDER/editgate.config.json and trusts it in `stateDir` (default: the bench's), as its author would
+ * with `editgate trust`: an untrusted config's allow rules and loosening settings are ignored.
+ */
+export async function writeTrustedConfig(folder, config, stateDir = benchStateDir) {
+  const { recordTrust } = await import('../dist/tools/config-trust.js');
+  const path = join(folder, 'editgate.config.json');
+  const text = JSON.stringify(config);
+  writeFileSync(path, text);
+  await recordTrust(realpathSync(path), text, stateDir);
 }

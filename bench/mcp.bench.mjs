@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  benchEnv,
   formatMs,
   formatRatio,
   median,
@@ -14,6 +15,7 @@ import {
   runNodeChild,
   tempDir,
   timeProcess,
+  writeTrustedConfig,
 } from './lib.mjs';
 
 const FILES = 20;
@@ -24,12 +26,9 @@ const self = fileURLToPath(import.meta.url);
 const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 /** A workspace of FILES files of LINES distinct lines, and the 100 edits: file i % FILES, a line each. */
-function makeWorkspace() {
+async function makeWorkspace() {
   const { path } = tempDir('editgate-bench-mcp-');
-  writeFileSync(
-    join(path, 'editgate.config.json'),
-    JSON.stringify({ policy: { rules: [{ action: 'allow' }] } }),
-  );
+  await writeTrustedConfig(path, { policy: { rules: [{ action: 'allow' }] } });
   const files = [];
   for (let f = 0; f < FILES; f++) {
     const lines = Array.from({ length: LINES }, (_, i) => `export const value${f}_${i} = ${i}; // line ${i}`);
@@ -51,7 +50,7 @@ function makeWorkspace() {
 // Child mode: the same work through the library in this fresh process; prints {"ms", "editMs", "peakMb"}.
 if (process.argv[2] === '--library') {
   const { createEditTools } = await import('../dist/tools/index.js');
-  const { root, files, edits } = makeWorkspace();
+  const { root, files, edits } = await makeWorkspace();
   const start = performance.now();
   const tools = createEditTools({ root, approve: 'allow' });
   for (const file_path of files) {
@@ -73,11 +72,12 @@ const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/
 
 /** One full session; returns its timings and the server's peak memory. */
 async function session() {
-  const { root, files, edits } = makeWorkspace();
+  const { root, files, edits } = await makeWorkspace();
   const start = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [main, 'mcp', root, '--approve', 'policy', '--log-level', 'warning'],
+    env: benchEnv(),
     stderr: 'inherit',
   });
   const client = new Client({ name: 'editgate-bench', version: '1.0.0' });

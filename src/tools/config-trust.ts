@@ -9,7 +9,7 @@ import { defaultStateDir } from './state-dir.js';
  * whoever made the repository, so until the person trusts it (`editgate trust`, or yes to the one-time
  * question) only what tightens protection applies: deny globs and `deny`/`ask` rules. What runs commands
  * (hooks), writes elsewhere (`auditLog`, `stateDir`) or loosens protection (`allow` rules,
- * `requireReadBeforeEdit: false`, a proxy tool marked read-only) waits for trust. A shorter deny list
+ * `requireReadBeforeEdit: false`, `allowPlaceholders: true`, a proxy tool marked read-only) waits for trust. A shorter deny list
  * loosens nothing: the guard refuses `.git` and the config file whatever the list (ALWAYS_DENY).
  *
  * The record lives in the user's state folder, never in the root (a model or the repository could write
@@ -63,6 +63,10 @@ export function untrustedPart(config: EditgateConfig): { config: EditgateConfig;
     delete kept.requireReadBeforeEdit;
     ignored.push('requireReadBeforeEdit: false');
   }
+  if (config.allowPlaceholders === true) {
+    delete kept.allowPlaceholders;
+    ignored.push('allowPlaceholders: true');
+  }
   const proxyTools = proxyToolsOf(config.proxy);
   if (proxyTools) {
     const tools = proxyTools.filter((entry) => !isReadOnlyEntry(entry));
@@ -103,6 +107,8 @@ export function describeConfig(config: EditgateConfig): string[] {
   if (config.auditLog !== undefined) lines.push(`writes an audit log to ${JSON.stringify(config.auditLog)}`);
   if (config.stateDir !== undefined) lines.push(`keeps undo history in ${JSON.stringify(config.stateDir)}`);
   if (config.requireReadBeforeEdit === false) lines.push('lets files be edited without being read first');
+  if (config.allowPlaceholders === true)
+    lines.push('lets changes bring in placeholder lines such as "// ... rest of the code unchanged"');
   for (const entry of proxyToolsOf(config.proxy) ?? [])
     if (isReadOnlyEntry(entry))
       lines.push(

@@ -29,6 +29,7 @@ async function clonedRepository() {
       auditLog: join(outside, 'audit.jsonl'),
       stateDir: join(outside, 'state'),
       requireReadBeforeEdit: false,
+      allowPlaceholders: true,
     }),
   );
   return { ws, stateDir, outside, marker };
@@ -43,6 +44,8 @@ describe('an untrusted config (issue #13)', () => {
     expect(loaded.options.auditLog).toBeUndefined();
     expect(loaded.options.stateDir).toBeUndefined();
     expect(loaded.options.requireReadBeforeEdit).toBeUndefined();
+    expect(loaded.options.allowPlaceholders).toBeUndefined();
+    expect(loaded.trust?.ignored).toContain('allowPlaceholders: true');
     expect(loaded.options.policy?.rules).toEqual([{ path: 'src/locked.ts', action: 'deny' }]);
 
     const { approver, asked } = scriptedApprover('deny', 'deny');
