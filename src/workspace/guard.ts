@@ -43,6 +43,8 @@ export interface ResolvedPath {
   relative: string;
   /** The file exists now (a regular file). */
   exists: boolean;
+  /** Device and inode of the file checked (when it exists): an open that finds another file refuses it. */
+  identity?: { dev: number; ino: number };
 }
 
 /** `**\/` also matches zero folders, so these cover `.git` at the top and nested ones. */
@@ -135,7 +137,15 @@ export class Guard {
         { path: relative },
       );
     }
-    return { absolute: walked.path, root, relative, exists: !walked.missing };
+    const identity =
+      walked.stats && !walked.missing ? { dev: walked.stats.dev, ino: walked.stats.ino } : null;
+    return {
+      absolute: walked.path,
+      root,
+      relative,
+      exists: !walked.missing,
+      ...(identity ? { identity } : {}),
+    };
   }
 
   async recheck(resolved: ResolvedPath): Promise<void> {

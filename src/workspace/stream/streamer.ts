@@ -4,17 +4,28 @@
  * tool set: it holds the line-index cache and the options.
  */
 import type { BigIntStats } from 'node:fs';
-import { fstatSync, statSync } from 'node:fs';
+import { constants, fstatSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Diff } from '../../core/diff.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
 import { type ProgressCallback, ProgressReporter } from '../../core/progress.js';
 import { type Fingerprint, statFingerprint } from '../fingerprint.js';
 import { isErrno, mapFsError, staleError } from '../fs-errors.js';
-import { O_READ, removeAtExit, tempPathFor } from '../io.js';
-import type { FileBase } from '../read.js';
+import {
+  changedError,
+  type FileIdentity,
+  identityOf,
+  type PinnedFolder,
+  pinParent,
+  pinsByDescriptor,
+  sameIdentity,
+} from '../guarded-open.js';
+import { O_READ, removeAtExit, tempNameFor } from '../io.js';
+import { type FileBase, rootOf } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
+import { sweepDeadTemps } from '../temp-sweep.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
 import { discardPrepared, type PreparedWrite } from './write/prepared.js';
@@ -53,6 +64,8 @@ export interface StreamFile {
   handle: FileHandle;
   path: string;
   display: string;
+  /** The canonical root it lies in: its temp file is made through its pinned folder (guarded-open.ts). */
+  root?: string;
   stats: BigIntStats;
   fingerprint: Fingerprint;
   size: number;
@@ -146,7 +159,7 @@ export class Streamer {
   async open(
     path: string,
     display: string,
-    options: { prefer?: 'stream' | 'memory' } = {},
+    options: { prefer?: 'stream' | 'memory'; root?: string; identity?: FileIdentity } = {},
   ): Promise<StreamFile | null> {
     let size: number;
     try {
@@ -157,16 +170,25 @@ export class Streamer {
       throw mapFsError(error, { display, action: 'read' });
     }
     if (!this.wants(size, options.prefer)) return null;
+    const place = { root: options.root, display };
     let handle: FileHandle;
     try {
-      handle = await open(path, O_READ);
+      // Through the pinned folder, the name not followed (guarded-open.ts); the stat above only chose the path.
+      const pinned = pinParent(path, place);
+      if (!pinned) return null;
+      try {
+        handle = await open(pinned.folder.entry(basename(path)), O_READ | constants.O_NOFOLLOW);
+      } finally {
+        pinned.folder.close();
+      }
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
-      throw mapFsError(error, { display, action: 'read' });
+      throw mapFsError(isErrno(error, 'ELOOP') ? changedError(display) : error, { display, action: 'read' });
     }
     try {
       // The open file's own stats decide: the path may have been replaced since the stat above.
       const stats = fstatSync(handle.fd, { bigint: true });
+      if (options.identity && !sameIdentity(identityOf(stats), options.identity)) throw changedError(display);
       if (!stats.isFile() || !this.wants(Number(stats.size), options.prefer)) {
         await handle.close();
         return null;
@@ -175,6 +197,7 @@ export class Streamer {
         handle,
         path,
         display,
+        ...rootOf(options.root),
         stats,
         fingerprint: statFingerprint(stats),
         size: Number(stats.size),
@@ -223,6 +246,33 @@ export class Streamer {
   ): Promise<StreamedChange> {
     const progress = this.progress(file, signal);
     const index = await this.index(file, encoding, progress);
+    const place = { root: file.root, display: file.display };
+    // The temp file is made, written and read back through the file's folder held open (guarded-open.ts):
+    // a folder on the way swapped for a link meanwhile cannot put it elsewhere.
+    const pinned = pinParent(file.path, place);
+    if (!pinned) throw staleError(file.display, 'deleted');
+    const folder = pinned.folder;
+    try {
+      const change = await this.prepare(file, plan, progress, index, folder);
+      // A prepared change holds the folder until it is committed or discarded (then closed there).
+      if (!change.prepared) folder.close();
+      return change;
+    } catch (error) {
+      folder.close();
+      throw error;
+    }
+  }
+
+  private async prepare(
+    file: StreamFile,
+    plan: StreamPlanner,
+    progress: ProgressReporter,
+    index: LineIndex,
+    folder: PinnedFolder,
+  ): Promise<StreamedChange> {
+    // A streamed edit killed half way leaves a full-size copy: cleared before another is made.
+    sweepDeadTemps(folder, { always: true });
+    const tempName = tempNameFor(file.path);
     let planned = await plan({
       handle: file.handle,
       index,
@@ -234,7 +284,7 @@ export class Streamer {
     for (;;) {
       try {
         result = await writeWithSpans(file.handle, index, planned.spans(), {
-          temp: tempPathFor(file.path),
+          temp: folder.entry(tempName),
           owner: {
             uid: Number(file.stats.uid),
             gid: Number(file.stats.gid),
@@ -244,7 +294,8 @@ export class Streamer {
           patchDir: planned.reversible ? this.patchDir : null,
           keep: DIFF_PLACES,
           progress,
-          sourcePath: file.path,
+          // The file already open (no second open by name), where the system can name it so.
+          sourcePath: pinsByDescriptor ? `/proc/self/fd/${file.handle.fd}` : file.path,
           kernelCopyMin: this.options.kernelCopyMin,
           kernelCopy: this.options.kernelCopy,
         });
@@ -256,14 +307,15 @@ export class Streamer {
       }
     }
     const prepared: PreparedWrite = {
-      temp: result.temp,
+      temp: join(dirname(file.path), tempName),
       patch: result.patch,
       size: result.size,
       index: result.index,
       indexes: this.indexes,
+      folder,
     };
     // Until it is committed or discarded; removed if the process exits first.
-    removeAtExit(prepared.temp);
+    removeAtExit(prepared.temp, () => unlinkSync(folder.entry(tempName)));
     try {
       // The bytes the spans were planned on must be the bytes that were copied.
       if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {
@@ -276,7 +328,9 @@ export class Streamer {
         const none: Diff = { hunks: [], added: 0, removed: 0, identical: true };
         return { base, kind: 'noop', diff: none, stats: { added: 0, removed: 0 }, prepared: null };
       }
-      const temp = await open(prepared.temp, 'r');
+      const temp = await open(folder.entry(tempName), constants.O_RDONLY | constants.O_NOFOLLOW);
+      // The commit renames only this very temp file.
+      prepared.identity = identityOf(await temp.stat());
       let diff: Diff;
       let shownAll: boolean;
       try {
@@ -312,6 +366,12 @@ export class Streamer {
   }
 
   private baseOf(file: StreamFile): FileBase {
-    return { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
+    return {
+      path: file.path,
+      exists: true,
+      fingerprint: file.fingerprint,
+      display: file.display,
+      ...rootOf(file.root),
+    };
   }
 }
