@@ -19,6 +19,7 @@ import { readSnapshot, type Snapshot } from './read.js';
 import { applyReverse, undoPlan } from './reverse-patch.js';
 import {
   discardPrepared,
+  type PartialDiff,
   type StreamedChange,
   type Streamer,
   type StreamFile,
@@ -52,6 +53,12 @@ export interface FileChange {
   tiers?: MatchTier[];
   /** What people and the model should know about it (e.g. its diff shows part of the change). */
   note?: string;
+  /**
+   * Set when `diff` shows only part of the change (a streamed change of more places than a diff keeps):
+   * nobody can be asked to approve it as shown, so the gate refuses to ask (it may still be written when
+   * policy or a session grant allows it without asking).
+   */
+  partialDiff?: PartialDiff;
   /** How history records it: a step that can be undone, or an undo (history steps back). */
   history: 'record' | 'step-back';
 }
@@ -346,6 +353,7 @@ function streamedChange(
   if (streamed.replacements !== undefined) change.replacements = streamed.replacements;
   if (streamed.tiers) change.tiers = streamed.tiers;
   if (streamed.note) change.note = streamed.note;
+  if (streamed.partialDiff) change.partialDiff = streamed.partialDiff;
   return change;
 }
 

@@ -118,6 +118,16 @@ export interface StreamedChange {
   prepared: PreparedWrite | null;
   /** For people and the model, e.g. that the diff shows only part of the change. */
   note?: string;
+  /** Set when the diff shows only part of the change: see FileChange.partialDiff. */
+  partialDiff?: PartialDiff;
+}
+
+/** A diff that shows only part of its change: how many places the change has, and how many the diff shows. */
+export interface PartialDiff {
+  places: number;
+  shown: number;
+  /** The file's size, for the message. */
+  size: number;
 }
 
 /** Changed places kept for the preview diff. */
@@ -357,6 +367,7 @@ export class Streamer {
       };
       if (!shownAll) {
         change.note = `The diff shows only part of this change (${result.count} places in ${formatBytes(file.size)}); the line counts of the rest are estimates.`;
+        change.partialDiff = { places: result.count, shown: result.places.length, size: file.size };
       }
       return change;
     } catch (error) {
