@@ -2,6 +2,7 @@
 // The editgate command. Kept tiny at the top: each command's module is imported only when it runs, so
 // `editgate --help` costs little more than starting Node.
 import { readFileSync } from 'node:fs';
+import { removeLeftoversOnSignals } from '../workspace/exit-cleanup.js';
 
 /**
  * The commands, in the order --help lists them: one line each here, and the command itself in
@@ -100,6 +101,8 @@ function isHelpOrVersion(arg: string): boolean {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Ctrl-C or a SIGTERM in the middle of a streamed edit must not leave a full-size temp copy behind.
+  removeLeftoversOnSignals();
   const { command, args: rest } = findCommand(argv);
   if (command === '--help' || command === '-h') {
     process.stdout.write(help());

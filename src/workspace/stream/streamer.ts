@@ -22,7 +22,7 @@ import {
   pinsByDescriptor,
   sameIdentity,
 } from '../guarded-open.js';
-import { O_READ, removeAtExit, tempNameFor } from '../io.js';
+import { letGo, O_READ, removeAtExit, tempNameFor } from '../io.js';
 import { type FileBase, rootOf } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
 import { sweepDeadTemps } from '../temp-sweep.js';
@@ -283,6 +283,7 @@ export class Streamer {
     // A streamed edit killed half way leaves a full-size copy: cleared before another is made.
     sweepDeadTemps(folder, { always: true });
     const tempName = tempNameFor(file.path);
+    const tempPath = join(dirname(file.path), tempName);
     let planned = await plan({
       handle: file.handle,
       index,
@@ -291,6 +292,9 @@ export class Streamer {
       chunkSize: this.chunkSize,
     });
     let result: Awaited<ReturnType<typeof writeWithSpans>>;
+    // From its first byte until it is committed or discarded, the temp file is removed if the process exits
+    // or is ended by a signal (exit-cleanup.ts) first.
+    removeAtExit(tempPath, () => unlinkSync(folder.entry(tempName)));
     for (;;) {
       try {
         result = await writeWithSpans(file.handle, index, planned.spans(), {
@@ -312,20 +316,24 @@ export class Streamer {
         break;
       } catch (error) {
         // The writer threw its temp file away; the plan has another way (exact found nothing: tolerant).
-        if (!(error instanceof Replan)) throw error;
-        planned = await error.next();
+        if (!(error instanceof Replan)) {
+          letGo(tempPath);
+          throw error;
+        }
+        planned = await error.next().catch((failed: unknown) => {
+          letGo(tempPath);
+          throw failed;
+        });
       }
     }
     const prepared: PreparedWrite = {
-      temp: join(dirname(file.path), tempName),
+      temp: tempPath,
       patch: result.patch,
       size: result.size,
       index: result.index,
       indexes: this.indexes,
       folder,
     };
-    // Until it is committed or discarded; removed if the process exits first.
-    removeAtExit(prepared.temp, () => unlinkSync(folder.entry(tempName)));
     try {
       // The bytes the spans were planned on must be the bytes that were copied.
       if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {
