@@ -2,7 +2,6 @@
 // The editgate command. Kept tiny at the top: each command's module is imported only when it runs, so
 // `editgate --help` costs little more than starting Node.
 import { readFileSync } from 'node:fs';
-import { removeLeftoversOnSignals } from '../workspace/exit-cleanup.js';
 
 /**
  * The commands, in the order --help lists them: one line each here, and the command itself in
@@ -22,6 +21,19 @@ const COMMANDS: Record<string, string> = {
   review: 'Serve the web review page for a root: other editgate processes send their changes to it',
   proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
 };
+
+/** Commands that may write a file (and so leave a temp file if interrupted); diff, read, help load less. */
+const WRITING_COMMANDS = new Set([
+  'edit',
+  'write',
+  'lines',
+  'undo',
+  'apply',
+  'mcp',
+  'chat',
+  'review',
+  'proxy',
+]);
 
 /**
  * Global options that take a value (GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...` finds
@@ -101,8 +113,6 @@ function isHelpOrVersion(arg: string): boolean {
 }
 
 async function main(argv: string[]): Promise<number> {
-  // Ctrl-C or a SIGTERM in the middle of a streamed edit must not leave a full-size temp copy behind.
-  removeLeftoversOnSignals();
   const { command, args: rest } = findCommand(argv);
   if (command === '--help' || command === '-h') {
     process.stdout.write(help());
@@ -138,6 +148,11 @@ async function runCommand(command: string, args: string[]): Promise<number> {
       `editgate: unknown command "${command}". Run editgate --help to see the commands.\n`,
     );
     return 2;
+  }
+  if (WRITING_COMMANDS.has(command)) {
+    // Ctrl-C or a SIGTERM in the middle of a streamed edit must not leave a full-size temp copy behind.
+    const { removeLeftoversOnSignals } = await import('../workspace/exit-cleanup.js');
+    removeLeftoversOnSignals();
   }
   const module = (await import(`./commands/${command}.js`)) as { run: (args: string[]) => Promise<number> };
   return module.run(args);
