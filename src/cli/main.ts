@@ -24,6 +24,19 @@ const COMMANDS: Record<string, string> = {
     "Show what a folder's editgate.config.json would do, and trust it (until then only its tightening rules apply)",
 };
 
+/** Commands that may write a file (and so leave a temp file if interrupted); diff, read, help load less. */
+const WRITING_COMMANDS = new Set([
+  'edit',
+  'write',
+  'lines',
+  'undo',
+  'apply',
+  'mcp',
+  'chat',
+  'review',
+  'proxy',
+]);
+
 /**
  * Global options that take a value (GLOBAL_OPTIONS in usage.ts), so `editgate --root DIR edit ...` finds
  * "edit" as the command. Listed here so that --help loads no module but this one; a test checks the two.
@@ -139,6 +152,11 @@ async function runCommand(command: string, args: string[]): Promise<number> {
       `editgate: unknown command "${command}". Run editgate --help to see the commands.\n`,
     );
     return 2;
+  }
+  if (WRITING_COMMANDS.has(command)) {
+    // Ctrl-C or a SIGTERM in the middle of a streamed edit must not leave a full-size temp copy behind.
+    const { removeLeftoversOnSignals } = await import('../workspace/exit-cleanup.js');
+    removeLeftoversOnSignals();
   }
   const module = (await import(`./commands/${command}.js`)) as { run: (args: string[]) => Promise<number> };
   return module.run(args);

@@ -1,5 +1,5 @@
 import type { Diff } from '../core/diff.js';
-import { cancelledError } from '../core/errors.js';
+import { cancelledError, isEditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Proposal, ProposedFile } from './proposal.js';
 
@@ -153,10 +153,13 @@ export async function askApprover(
   } catch (error) {
     answer = Promise.reject(error);
   }
-  const decided = answer.then(normalizeDecision, (error: unknown) => ({
+  const decided = answer.then(normalizeDecision, (error: unknown) => {
+    // A front end that cannot show the change whole does not ask (gate/shown-whole.ts): its refusal stands
+    // as it is, not as a person's denial.
+    if (isEditgateError(error, 'TOO_LARGE')) throw error;
     // An approver that fails has not said yes.
-    deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})`,
-  }));
+    return { deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})` };
+  });
   if (!signal) return decided;
   let onAbort: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {

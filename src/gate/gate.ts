@@ -25,6 +25,7 @@ import { type Policy, PolicyEngine } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
+import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
 
 export type { Approval, ChangeOutcome } from './commit.js';
@@ -203,6 +204,8 @@ export class Gate {
   async decide(proposal: Proposal, signal?: AbortSignal): Promise<Approval> {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
+    // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
+    if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
     let decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
     const edits = typeof decision === 'object' && 'edited' in decision ? decision.edited : undefined;
     if (edits) {
@@ -287,6 +290,8 @@ export class Gate {
     if (proposal.kind === 'noop') return { proposal };
     try {
       await this.screen(proposal);
+      // A staged change is approved in the client from what it was shown: it must be shown whole.
+      await this.refuseUnseen(proposal);
       throwIfCancelled(request.signal);
     } catch (error) {
       await this.discard(proposal);
@@ -307,6 +312,15 @@ export class Gate {
       await this.discard(proposal);
       throw error;
     }
+  }
+
+  /** A change whose diff shows only part of it is not put to a person (shown-whole.ts): refused, audited. */
+  private async refuseUnseen(proposal: Proposal): Promise<void> {
+    const partial = partialDiffIn(proposal);
+    if (!partial) return;
+    const error = partialDiffError(partial);
+    await this.audit.record(proposal, { decision: 'deny', decidedBy: 'editgate', reason: error.message });
+    throw error;
   }
 
   /** A proposal that will not be committed (denied, failed, cancelled): remove what it left on disk. */

@@ -1,9 +1,13 @@
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { markInvisible } from '../core/invisible.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
 
-/** How much of a diff goes into the prompt; the change itself is always complete. */
+/**
+ * The longest diff the form carries. A longer one is not cut: a person is never asked to approve what they
+ * cannot see, so such a change is refused without asking, saying how to split it (gate/shown-whole.ts).
+ */
 export const MAX_PROMPT_DIFF_LINES = 200;
 export const MAX_PROMPT_DIFF_CHARS = 16_000;
 
@@ -47,25 +51,25 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
   };
 }
 
-/** The unified diff, cut at a line boundary when long, saying so. */
-export function capDiff(unifiedDiff: string): string {
-  const lines = unifiedDiff.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const kept: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    if (kept.length >= MAX_PROMPT_DIFF_LINES || chars + line.length + 1 > MAX_PROMPT_DIFF_CHARS) break;
-    kept.push(line);
-    chars += line.length + 1;
-  }
-  if (kept.length === lines.length) return kept.join('\n');
-  return `${kept.join('\n')}\n… diff cut here: ${kept.length} of ${lines.length} lines shown. The change is complete; allowing it writes all of it.`;
+/** The diffs the form shows, every file's (a change set has several), whole. */
+function diffsOf(request: ApprovalRequest): string[] {
+  const files = request.files ?? [request];
+  return files.map((file) => file.unifiedDiff.trimEnd()).filter((diff) => diff !== '');
+}
+
+/** How long the diffs are, when more than the form carries; null when they fit. */
+export function tooLongForPrompt(request: ApprovalRequest): { lines: number; chars: number } | null {
+  const text = diffsOf(request).join('\n');
+  const lines = text === '' ? 0 : text.split('\n').length;
+  return lines > MAX_PROMPT_DIFF_LINES || text.length > MAX_PROMPT_DIFF_CHARS
+    ? { lines, chars: text.length }
+    : null;
 }
 
 const VERB = { create: 'create', modify: 'modify', delete: 'delete', read: 'read' } as const;
 
 /**
- * The prompt text: what, where, how big, what the person must know (the note), and the diff. Every
+ * The prompt text: what, where, how big, what the person must know (notes), and every diff, whole. Every
  * control and invisible character in it is spelled out (core/invisible.ts): the client shows it as it is.
  */
 export function promptMessage(request: ApprovalRequest): string {
@@ -74,11 +78,16 @@ export function promptMessage(request: ApprovalRequest): string {
       `${request.question ?? `Read ${request.path}?`}\n\n${request.tool} needs to read ${request.path}.`,
     );
   }
-  const parts = [
-    `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`,
-  ];
-  if (request.note) parts.push(`Note: ${request.note}`);
-  if (request.unifiedDiff) parts.push(capDiff(request.unifiedDiff));
+  const head = `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`;
+  const parts = [head];
+  if (request.note) parts.push(request.note);
+  if (request.files) {
+    for (const file of request.files) {
+      const what = `${file.path} (${file.kind}, +${file.stats.added} -${file.stats.removed})`;
+      parts.push(file.note ? `${what}: ${file.note}` : what);
+      if (file.unifiedDiff) parts.push(file.unifiedDiff.trimEnd());
+    }
+  } else if (request.unifiedDiff) parts.push(request.unifiedDiff.trimEnd());
   return markInvisible(parts.join('\n\n'), { keepCrlf: true });
 }
 
@@ -117,6 +126,14 @@ export type Elicit = (
  */
 export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver {
   return async (request) => {
+    const tooLong = request.kind === 'read' ? null : tooLongForPrompt(request);
+    if (tooLong) {
+      throw diffTooLongToShowError(request.path, tooLong, {
+        lines: MAX_PROMPT_DIFF_LINES,
+        chars: MAX_PROMPT_DIFF_CHARS,
+        instead: 'ask the user to review long diffs in the browser (editgate mcp --approve web)',
+      });
+    }
     const call = currentCall();
     if (call) call.status = `waiting for the user to approve ${request.path}`;
     try {

@@ -18,7 +18,7 @@
  * and, for calls that cannot be shown as a diff (cards): checkPath (Guard.resolve: roots and deny globs),
  * screenCall (the policy rules, PolicyEngine.evaluate) and auditCall (appendAudit).
  */
-import { open } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import { diffLines, formatUnifiedDiff } from '../core/diff.js';
 import { EditgateError, isEditgateError } from '../core/errors.js';
@@ -31,9 +31,10 @@ import type { Proposal } from '../gate/proposal.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 import { changedWindow } from '../workspace/commit.js';
 import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
-import { isErrno } from '../workspace/fs-errors.js';
 import { Guard } from '../workspace/guard.js';
+import { openGuarded } from '../workspace/guarded-open.js';
 import { History } from '../workspace/history.js';
+import { closeQuietly, O_READ, readAt } from '../workspace/io.js';
 import type { Snapshot } from '../workspace/read.js';
 import type { ReversePatch } from '../workspace/reverse-patch.js';
 import { Streamer } from '../workspace/stream/index.js';
@@ -116,21 +117,22 @@ function encodingNotes(base: Snapshot, written: { text: string; codec: TextCodec
   return notes;
 }
 
-/** The file's bytes and fingerprint from one open, or null when it does not exist. */
-async function readCurrent(absolute: string): Promise<{ bytes: Buffer; fingerprint: Fingerprint } | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
+/**
+ * The file's bytes and fingerprint from one open, or null when it does not exist. Opened through its pinned
+ * folder (workspace/guarded-open.ts): a folder on the way swapped for a link cannot make this read outside.
+ */
+async function readCurrent(
+  absolute: string,
+  root: string,
+): Promise<{ bytes: Buffer; fingerprint: Fingerprint } | null> {
+  const fd = openGuarded(absolute, O_READ, { root });
+  if (fd === null) return null;
   try {
-    handle = await open(absolute, 'r');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return null;
-    throw error;
-  }
-  try {
-    const stats = await handle.stat();
-    const bytes = await handle.readFile();
+    const stats = fstatSync(fd);
+    const bytes = await readAt(fd, 0, stats.size);
     return { bytes, fingerprint: { size: bytes.length, mtimeMs: stats.mtimeMs, hash: sha256(bytes) } };
   } finally {
-    await handle.close();
+    closeQuietly(fd);
   }
 }
 
@@ -263,7 +265,7 @@ export class WriteGate {
   async recheck(pending: PendingWrite): Promise<void> {
     const { proposal } = pending;
     const { resolved, base } = changeOf(proposal);
-    const now = await readCurrent(resolved.absolute);
+    const now = await readCurrent(resolved.absolute, resolved.root);
     if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
       throw new EditgateError(
         'STALE',
@@ -283,7 +285,7 @@ export class WriteGate {
     const { proposal, before, expected } = pending;
     const { resolved, base } = changeOf(proposal);
     const absolute = resolved.absolute;
-    const actual = await readCurrent(absolute);
+    const actual = await readCurrent(absolute, resolved.root);
     const matches = actual?.bytes.equals(expected) === true;
     const changed = !sameBytes(before, actual?.bytes ?? null);
     let undoable = false;

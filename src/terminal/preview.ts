@@ -75,6 +75,7 @@ export async function showPreview(request: ApprovalRequest, options: PreviewOpti
   } else {
     lines.push(...renderRequestDiff(request, display, display.width, await highlighterFor(request, display)));
   }
+  if (request.note) lines.push(paint(visibleText(request.note), palette.note, display.level));
   if (options.note) lines.push(paint(options.note, palette.note, display.level));
   options.output.write(`${lines.join('\n')}\n`);
 }

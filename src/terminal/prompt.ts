@@ -81,7 +81,8 @@ async function ask(
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
 
-  const lines = [formatCallLine(request, display)];
+  // What the person must know about the change (e.g. that it is large) comes before the diff, always.
+  const lines = [formatCallLine(request, display), ...notesOf(request, display, palette)];
   const room = Math.max(MIN_DIFF_ROWS, display.height - lines.length - question.length - 1);
   if (diff.length <= room) lines.push(...diff);
   else {
@@ -124,6 +125,13 @@ async function ask(
     keys.close();
     restoreRaw();
   }
+}
+
+/** The request's note and its files' notes, one styled line each (wrapped by the terminal). */
+function notesOf(request: ApprovalRequest, display: Display, palette: Palette): string[] {
+  const notes = request.note ? [request.note] : [];
+  for (const file of request.files ?? []) if (file.note) notes.push(`${file.path}: ${file.note}`);
+  return notes.map((note) => paint(visibleText(note), palette.note, display.level));
 }
 
 /** Keys that end (as an input does) when `signal` aborts, so every reader of them unwinds as on EOF. */

@@ -14,9 +14,10 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { isAlive, removeQuietly } from './commit.js';
+import { removeQuietly } from './commit.js';
 import { isErrno } from './fs-errors.js';
 import { closeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
+import { isAlive } from './temp-sweep.js';
 
 /** One file of a change set, as its journal keeps it. */
 export interface JournalEntry {

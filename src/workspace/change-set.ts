@@ -17,8 +17,8 @@
  * A process killed between 2 and 6 leaves the journal: the next editgate process in that root rolls the
  * set back before its first call, so every file is old or every file is new.
  */
-import { type BigIntStats, fstatSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { type BigIntStats, constants, fstatSync, linkSync, renameSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { cancelledError, EditgateError } from '../core/errors.js';
 import { encodeText } from '../core/text.js';
 import {
@@ -38,16 +38,23 @@ import {
   type NewContent,
   oldBytes,
   type Replaced,
-  removeEmptyFolders,
   removeQuietly,
-  sweepDeadTempsOnce,
   type Written,
 } from './commit.js';
 import { contentFingerprint, sha256, statFingerprint } from './fingerprint.js';
-import { appearedError, isErrno, mapFsError } from './fs-errors.js';
-import { closeQuietly, letGo, O_READ, syncFile, syncFolder, tempPathFor, writeWhole } from './io.js';
+import { appearedError, isErrno, mapFsError, staleError } from './fs-errors.js';
+import {
+  assertStillAt,
+  type GuardedPlace,
+  openIn,
+  type PinnedFolder,
+  pinParent,
+  removeEmptyFolders,
+} from './guarded-open.js';
+import { closeQuietly, letGo, O_READ, syncFile, syncFolder, tempNameFor, writeWhole } from './io.js';
 import { type FileLock, withFileLock } from './lock.js';
 import { discardPrepared } from './stream/index.js';
+import { sweepDeadTemps } from './temp-sweep.js';
 
 /** One file of a change set: the file as it was, and what takes its place. */
 export interface SetMember {
@@ -69,6 +76,10 @@ interface Staged {
   kind: JournalEntry['kind'];
   bytes?: Uint8Array;
   replaced: Replaced | null;
+  /** Where the file's name is taken: its folder pinned from the root under the locks (guarded-open.ts). */
+  place: GuardedPlace;
+  folder?: PinnedFolder;
+  /** Absolute names, for the journal (a rollback by another process); in this one, `folder` holds them. */
   temp?: string;
   /** The temp file, open: its fstat after the rename is the new file's fingerprint. */
   fd?: number;
@@ -106,12 +117,14 @@ export async function commitChanges(
       const journal = await writeJournal(options.journalDir, order.map(entryOf));
       try {
         for (const item of order) await writeTemp(item);
-        const folders = new Set(order.map((item) => dirname(item.member.base.path)));
+        const folders = new Map(order.map((item) => [item.folder!.path, item.folder!]));
         for (const item of order) await item.member.verify?.();
+        // Each folder written in is still the one at its checked path (not moved away since it was pinned).
+        for (const item of order) assertStillAt(item.folder!, item.place);
         for (const lock of locks) lock.assertHeld();
         if (options.signal?.aborted) throw cancelledError();
         for (const item of order) renameInto(item);
-        for (const folder of folders) await syncFolder(folder);
+        for (const folder of folders.values()) await syncFolder(folder.self());
       } catch (error) {
         const renamed = order.filter((item) => item.renamed);
         const failed = rollBack(renamed.map(entryOf));
@@ -147,6 +160,7 @@ function stage(member: SetMember): Staged {
     display: base.display,
     kind: content.type === 'delete' ? 'delete' : base.exists ? 'modify' : 'create',
     replaced: null,
+    place: { root: base.root, display: base.display },
     renamed: false,
   };
   if (content.type === 'prepared') {
@@ -185,8 +199,15 @@ async function withLocks<T>(
 }
 
 async function checked(item: Staged): Promise<BigIntStats | null> {
+  const { base } = item.member;
   try {
-    return await checkBase(item.member.base, item.replaced);
+    // Every name of this file is taken in its folder as opened from the root (guarded-open.ts).
+    const pinned = pinParent(base.path, item.place, { create: !base.exists && item.kind !== 'delete' });
+    // Its folder is gone: so is the file the change was made from.
+    if (!pinned) throw staleError(base.display, 'deleted');
+    item.folder = pinned.folder;
+    item.createdFolder = pinned.created;
+    return await checkBase(base, item.folder, item.replaced);
   } catch (error) {
     throw mapFsError(error, { display: item.display, action: 'write' });
   }
@@ -196,8 +217,8 @@ async function checked(item: Staged): Promise<BigIntStats | null> {
 function nameFiles(item: Staged): void {
   const { base, content } = item.member;
   if (content.type === 'prepared') item.temp = content.prepared.temp;
-  else if (item.bytes) item.temp = tempPathFor(base.path);
-  if (base.exists) item.orig = tempPathFor(base.path, 'orig');
+  else if (item.bytes) item.temp = join(dirname(base.path), tempNameFor(base.path));
+  if (base.exists) item.orig = join(dirname(base.path), tempNameFor(base.path, 'orig'));
 }
 
 async function writeTemp(item: Staged): Promise<void> {
@@ -205,12 +226,17 @@ async function writeTemp(item: Staged): Promise<void> {
   try {
     if (item.member.content.type === 'prepared') {
       // Written and fsynced by the streaming path; held open for its fingerprint after the rename.
-      item.fd = openSync(item.temp!, O_READ);
+      item.fd = openIn(item.folder!, basename(item.temp!), O_READ, item.place);
       return;
     }
     if (!item.bytes) return;
-    if (!base.exists) item.createdFolder = mkdirSync(dirname(base.path), { recursive: true });
-    item.fd = openSync(item.temp!, 'wx', item.current ? 0o600 : 0o666);
+    item.fd = openIn(
+      item.folder!,
+      basename(item.temp!),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      item.place,
+      item.current ? 0o600 : 0o666,
+    );
     await writeWhole(item.fd, item.bytes);
     if (item.current) copyOwner(item.fd, item.current);
     const synced = syncFile(item.fd);
@@ -229,16 +255,19 @@ function entryOf(item: Staged): JournalEntry {
 }
 
 function renameInto(item: Staged): void {
-  const { path } = item.member.base;
+  // Names in the file's pinned folder: wherever its path leads now, this is the folder the guard checked.
+  const folder = item.folder!;
+  const at = (absolute: string) => folder.entry(basename(absolute));
+  const path = at(item.member.base.path);
   try {
     // Linked only now: the guard's recheck (verify) refuses a file with a second link.
-    if (item.orig) linkSync(path, item.orig);
+    if (item.orig) linkSync(path, at(item.orig));
     if (item.kind === 'delete') unlinkSync(path);
-    else if (item.kind === 'modify') renameSync(item.temp!, path);
+    else if (item.kind === 'modify') renameSync(at(item.temp!), path);
     else {
       // The temp name stays until the journal is gone: it is how a rollback knows the file it created.
       try {
-        linkSync(item.temp!, path);
+        linkSync(at(item.temp!), path);
       } catch (error) {
         if (isErrno(error, 'EEXIST')) throw appearedError(item.display);
         throw error;
@@ -294,16 +323,21 @@ function setError(error: unknown, staged: readonly Staged[]): EditgateError {
 function cleanUp(item: Staged, keepOriginals: boolean): void {
   if (item.fd !== undefined) closeQuietly(item.fd);
   item.fd = undefined;
-  if (item.orig && !keepOriginals) removeQuietly(item.orig);
+  const at = (absolute: string) => (item.folder ? item.folder.entry(basename(absolute)) : absolute);
+  if (item.orig && !keepOriginals) removeQuietly(at(item.orig));
   const content = item.member.content;
   if (content.type === 'prepared') void discardPrepared(content.prepared);
-  else if (item.temp) removeQuietly(item.temp);
-  if (item.createdFolder) removeEmptyFolders(dirname(item.member.base.path), item.createdFolder);
+  else if (item.temp) removeQuietly(at(item.temp));
+  item.folder?.close();
+  item.folder = undefined;
+  if (item.createdFolder) removeEmptyFolders(dirname(item.member.base.path), item.createdFolder, item.place);
 }
 
 function written(item: Staged): Written {
-  const { base, content } = item.member;
-  sweepDeadTempsOnce(base.path);
+  const { content } = item.member;
+  if (item.folder) sweepDeadTemps(item.folder);
+  item.folder?.close();
+  item.folder = undefined;
   if (item.kind === 'delete') return { fingerprint: null, reverse: null };
   const stats = fstatSync(item.fd!, { bigint: true });
   closeQuietly(item.fd!);

@@ -15,25 +15,26 @@
  * 4. rename over the target (link(2) for a new file, so it is created exclusively and appears whole;
  *    unlink for a deletion), then a folder fsync.
  *
+ * Every name is taken in the target's folder as pinned by guarded-open.ts (opened from the root, no link
+ * followed): the stale check's open, the temp file, the rename or link, the folder fsync; right before the
+ * rename the pinned folder must still be the one at the checked path.
+ *
  * On any failure before step 4 the temp file is removed and the target is as it was. A written change
  * returns the new fingerprint (from an fstat of the new file itself, never a second read) and its reverse
  * patch: for text, the one span of bytes it replaced, found by comparing old and new bytes.
  */
 import {
   type BigIntStats,
+  constants,
   fchmodSync,
   fchownSync,
   fstatSync,
   linkSync,
   lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
   renameSync,
-  rmdirSync,
   unlinkSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { cancelledError } from '../core/errors.js';
 import { encodeText, type TextCodec } from '../core/text.js';
 import {
@@ -45,11 +46,23 @@ import {
   statToken,
 } from './fingerprint.js';
 import { appearedError, isErrno, mapFsError, staleError } from './fs-errors.js';
-import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempPathFor, writeWhole } from './io.js';
+import {
+  assertStillAt,
+  changedError,
+  type GuardedPlace,
+  identityOf,
+  openIn,
+  type PinnedFolder,
+  pinParent,
+  removeEmptyFolders,
+  sameIdentity,
+} from './guarded-open.js';
+import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempNameFor, writeWhole } from './io.js';
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
 import { assertRegularFile, type FileBase, type Snapshot } from './read.js';
 import { type ReversePatch, reverseRecords } from './reverse-patch.js';
 import { discardPrepared, type LineIndexCache, type PreparedWrite, readRange } from './stream/index.js';
+import { sweepDeadTemps } from './temp-sweep.js';
 
 /** What a change puts in place of the file. */
 export type NewContent =
@@ -121,12 +134,14 @@ export interface Window {
 
 async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitOptions): Promise<Written> {
   const { path, display } = base;
+  const place = placeOf(base);
+  const name = basename(path);
   const old = oldBytes(base);
   const window = old
     ? changedWindow(old, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
     : null;
   let hash: string | undefined;
-  const folder = dirname(path);
+  let folder: PinnedFolder | undefined;
   let temp: string | undefined;
   let fd: number | undefined;
   let createdFolder: string | undefined;
@@ -135,28 +150,38 @@ async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitO
     const stats = await withFileLock(
       path,
       async (lock) => {
-        const current = await checkBase(base, old && window ? { bytes: old, window } : null);
-        if (!base.exists) createdFolder = mkdirSync(folder, { recursive: true });
-        temp = tempPathFor(path);
+        // Every name below is taken in this folder as opened from the root (guarded-open.ts).
+        const pinned = pinParent(path, place, { create: !base.exists });
+        if (!pinned) throw staleError(display, 'deleted');
+        folder = pinned.folder;
+        createdFolder = pinned.created;
+        const current = await checkBase(base, folder, old && window ? { bytes: old, window } : null);
+        temp = tempNameFor(path);
         // A new file gets the usual 0666 minus umask; a replacement starts private and gets the old mode.
-        fd = openSync(temp, 'wx', current ? 0o600 : 0o666);
+        fd = openIn(
+          folder,
+          temp,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+          place,
+          current ? 0o600 : 0o666,
+        );
         await writeWhole(fd, bytes);
         if (current) copyOwner(fd, current);
         // The hash is needed only once the file is written: worked out while the disk flushes.
         const synced = syncFile(fd);
         hash = sha256(bytes);
         await synced;
-        await beforeIrreversible(options, lock);
+        await beforeIrreversible(options, lock, folder, place);
         if (base.exists) {
-          renameSync(temp, path);
+          renameSync(folder.entry(temp), folder.entry(name));
         } else {
           try {
-            linkSync(temp, path);
+            linkSync(folder.entry(temp), folder.entry(name));
           } catch (error) {
             if (isErrno(error, 'EEXIST')) throw appearedError(display);
             throw error;
           }
-          unlinkSync(temp);
+          unlinkSync(folder.entry(temp));
         }
         temp = undefined;
         committed = true;
@@ -169,7 +194,7 @@ async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitO
       },
       { ...options.lock, canonical: true },
     );
-    sweepDeadTempsOnce(path);
+    if (folder) sweepDeadTemps(folder);
     const fingerprint = contentFingerprint(bytes, stats, hash ?? sha256(bytes));
     const reverse: ReversePatch | null =
       old && window
@@ -188,9 +213,11 @@ async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitO
     return { fingerprint, reverse };
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
-    if (temp) removeQuietly(temp);
-    if (!committed && createdFolder) removeEmptyFolders(folder, createdFolder);
+    if (temp && folder) removeQuietly(folder.entry(temp));
+    if (!committed && createdFolder) removeEmptyFolders(dirname(path), createdFolder, place);
     throw mapFsError(error, { display, action: base.exists ? 'write' : 'create' });
+  } finally {
+    folder?.close();
   }
 }
 
@@ -200,20 +227,38 @@ async function commitPrepared(
   options: CommitOptions,
 ): Promise<Written> {
   const { path, display } = base;
+  const place = placeOf(base);
   let committed = false;
+  let folder: PinnedFolder | undefined;
   try {
     const fingerprint = await withFileLock(
       path,
       async (lock) => {
-        await checkBase(base, prepared.patch ? { patch: { kind: 'file', path: prepared.patch } } : null);
-        await beforeIrreversible(options, lock);
+        const pinned = pinParent(path, place);
+        if (!pinned) throw staleError(display, 'deleted');
+        folder = pinned.folder;
+        await checkBase(
+          base,
+          folder,
+          prepared.patch ? { patch: { kind: 'file', path: prepared.patch } } : null,
+        );
+        await beforeIrreversible(options, lock, folder, place);
+        // The temp file is where the streaming path made it: in this very folder, held open since.
+        const made = prepared.folder ?? folder;
+        if (!sameIdentity(made.identity(), folder.identity())) throw changedError(display);
         // Held open across the rename: its fstat afterwards is the new file's fingerprint (rename moves ctime).
-        const temp = openSync(prepared.temp, O_READ);
+        const tempName = basename(prepared.temp);
+        const temp = openIn(made, tempName, O_READ, place);
         try {
-          renameSync(prepared.temp, path);
+          // Only the very temp file the streaming path made and diffed is renamed into place.
+          const stats = fstatSync(temp, { bigint: true });
+          if (prepared.identity && !sameIdentity(identityOf(stats), prepared.identity))
+            throw changedError(display);
+          renameSync(made.entry(tempName), folder.entry(basename(path)));
           committed = true;
           letGo(prepared.temp);
-          await syncFolder(dirname(path));
+          prepared.folder?.close();
+          await syncFolder(folder);
           return statFingerprint(fstatSync(temp, { bigint: true }));
         } finally {
           closeQuietly(temp);
@@ -221,36 +266,52 @@ async function commitPrepared(
       },
       { ...options.lock, canonical: true },
     );
+    if (folder) sweepDeadTemps(folder);
     (options.indexes ?? prepared.indexes)?.set(path, { ...prepared.index, key: fingerprint.hash });
     return { fingerprint, reverse: prepared.patch ? { kind: 'file', path: prepared.patch } : null };
   } catch (error) {
     if (!committed) await discardPrepared(prepared);
     throw mapFsError(error, { display, action: 'write' });
+  } finally {
+    folder?.close();
   }
 }
 
 async function commitDeletion(base: CommitBase, options: CommitOptions): Promise<Written> {
   const { path, display } = base;
+  const place = placeOf(base);
+  let folder: PinnedFolder | undefined;
   try {
     await withFileLock(
       path,
       async (lock) => {
+        const pinned = pinParent(path, place);
+        if (!pinned) throw staleError(display, 'deleted');
+        folder = pinned.folder;
         // A deletion replaces every byte: all of them must still be the ones the change was computed from.
         const old = 'text' in base && base.exists ? encodeText(base.text, base.codec) : null;
         await checkBase(
           base,
+          folder,
           old ? { bytes: old, window: { start: 0, oldEnd: old.length, newEnd: 0 } } : null,
         );
-        await beforeIrreversible(options, lock);
-        unlinkSync(path);
-        await syncFolder(dirname(path));
+        await beforeIrreversible(options, lock, folder, place);
+        unlinkSync(folder.entry(basename(path)));
+        await syncFolder(folder);
       },
       { ...options.lock, canonical: true },
     );
     return { fingerprint: null, reverse: null };
   } catch (error) {
     throw mapFsError(error, { display, action: 'delete' });
+  } finally {
+    folder?.close();
   }
+}
+
+/** Where the commit walks from: the base's root (guarded-open.ts). */
+function placeOf(base: FileBase): GuardedPlace {
+  return { root: base.root, display: base.display };
 }
 
 /** What the replaced bytes were: old bytes and the window a text change replaced, or a streamed patch. */
@@ -265,11 +326,16 @@ const SPAN_CHECK_BYTES = 64 << 20;
 const SPAN_CHECK_RECORDS = 10_000;
 
 /** The target's stats when it still is what `base` describes (null: it still does not exist); STALE otherwise. */
-export async function checkBase(base: FileBase, replaced: Replaced | null): Promise<BigIntStats | null> {
+export async function checkBase(
+  base: FileBase,
+  folder: PinnedFolder,
+  replaced: Replaced | null,
+): Promise<BigIntStats | null> {
   const display = base.display;
+  const name = basename(base.path);
   if (!base.exists) {
     try {
-      lstatSync(base.path);
+      lstatSync(folder.entry(name));
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
       throw error;
@@ -279,7 +345,7 @@ export async function checkBase(base: FileBase, replaced: Replaced | null): Prom
   const expected = base.fingerprint;
   let fd: number;
   try {
-    fd = openSync(base.path, O_READ);
+    fd = openIn(folder, name, O_READ, placeOf(base));
   } catch (error) {
     if (isErrno(error, 'ENOENT')) throw staleError(display, 'deleted');
     throw error;
@@ -380,64 +446,21 @@ export function copyOwner(fd: number, current: BigIntStats): void {
   fchmodSync(fd, Number(current.mode) & 0o7777);
 }
 
-async function beforeIrreversible(options: CommitOptions, lock: FileLock): Promise<void> {
+async function beforeIrreversible(
+  options: CommitOptions,
+  lock: FileLock,
+  folder: PinnedFolder,
+  place: GuardedPlace,
+): Promise<void> {
   await options.verify?.();
+  // The folder written in is still the one at the checked path (not moved away since it was pinned).
+  assertStillAt(folder, place);
   lock.assertHeld();
   if (options.signal?.aborted) throw cancelledError();
-}
-
-/**
- * Temp files left in a folder by writers that were killed (SIGKILL, power loss) are removed once per folder
- * and process, after its first successful write there: a folder is not listed on every edit. Only those
- * whose pid is gone: a live writer's temp file is never touched.
- */
-const swept = new Set<string>();
-
-export function sweepDeadTempsOnce(path: string): void {
-  const folder = dirname(path);
-  if (swept.has(folder)) return;
-  swept.add(folder);
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = /^\..*\.editgate-(\d+)-[0-9a-f]+\.tmp$/.exec(name);
-    if (!match) continue;
-    const pid = Number(match[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    removeQuietly(join(folder, name));
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return !isErrno(error, 'ESRCH');
-  }
 }
 
 export function removeQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {}
-}
-
-export function removeEmptyFolders(deepest: string, top: string): void {
-  // mkdir -p created `top` and everything under it down to `deepest`; rmdir only ever removes empty ones.
-  let folder = deepest;
-  for (;;) {
-    try {
-      rmdirSync(folder);
-    } catch {
-      return;
-    }
-    const parent = dirname(folder);
-    if (folder === top || parent === folder) return;
-    folder = parent;
-  }
 }

@@ -51,6 +51,8 @@ export interface ResolvedPath {
   exists: boolean;
   /** With rule roots (GuardOptions.ruleRoots): the path relative to the one holding it, for policy rules. */
   ruleRelative?: string;
+  /** Device and inode of the file checked (when it exists): an open that finds another file refuses it. */
+  identity?: { dev: number; ino: number };
 }
 
 /** `**\/` also matches zero folders, so these cover `.git` at the top and nested ones. */
@@ -164,6 +166,7 @@ export class Guard {
     const resolved: ResolvedPath = { absolute: walked.path, root, relative, exists: !walked.missing };
     const ruleRelative = this.ruleRelativeOf(walked.path);
     if (ruleRelative !== undefined) resolved.ruleRelative = ruleRelative;
+    if (walked.stats && !walked.missing) resolved.identity = { dev: walked.stats.dev, ino: walked.stats.ino };
     return resolved;
   }
 

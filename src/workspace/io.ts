@@ -10,6 +10,7 @@ import { closeSync, constants, fsync, openSync, read, readSync, unlinkSync, writ
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
+import { openGuarded, type PinnedFolder } from './guarded-open.js';
 
 /** Up to this many bytes are read or written in one synchronous call. */
 const SYNC_BYTES = 1 << 20;
@@ -23,11 +24,11 @@ const writeAsync = promisify(write);
 
 /**
  * The file opened for reading (a descriptor), or null when it does not exist; any other failure as an
- * EditgateError worded for a read.
+ * EditgateError worded for a read. With `root`, through its pinned folder (guarded-open.ts).
  */
-export function openExisting(path: string, display: string | undefined): number | null {
+export function openExisting(path: string, display: string | undefined, root?: string): number | null {
   try {
-    return openSync(path, O_READ);
+    return openGuarded(path, O_READ, { root, display });
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
     throw mapFsError(error, { display, action: 'read' });
@@ -71,7 +72,12 @@ export function syncFile(fd: number): Promise<void> {
  * is already done, so a folder fsync failure (some filesystems do not support it) must not report
  * "nothing written".
  */
-export async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string | PinnedFolder): Promise<void> {
+  if (typeof folder !== 'string') {
+    // Already open (pinned): its own descriptor, no second open by name.
+    await fsyncAsync(folder.fd).catch(() => {});
+    return;
+  }
   let fd: number;
   try {
     fd = openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -102,12 +108,14 @@ let tempCount = 0;
  * change set's kept original of the file (`kind` 'orig') ends in `.orig`, which only its journal removes.
  */
 export function tempPathFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string {
+  return join(dirname(path), tempNameFor(path, kind));
+}
+
+/** The temp file's name alone (in the target's folder), for opening it through a pinned folder. */
+export function tempNameFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string {
   // Keep the name short enough that the temp name fits wherever the target name fits.
   const unique = `${tempPrefix}${(tempCount++).toString(16).padStart(4, '0')}`;
-  return join(
-    dirname(path),
-    `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.${kind}`,
-  );
+  return `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.${kind}`;
 }
 
 function truncateBytes(name: string, maxBytes: number): string {
@@ -124,20 +132,29 @@ function truncateBytes(name: string, maxBytes: number): string {
  * Files this process made that must not outlive it (prepared temp files, reverse patches of a history kept
  * in memory): removed when the process exits, unless let go first (committed, kept on disk, removed).
  */
-const leftAtExit = new Set<string>();
+const leftAtExit = new Map<string, (() => void) | undefined>();
 let exitHooked = false;
 
-export function removeAtExit(path: string): void {
-  leftAtExit.add(path);
+/** `remove`: how to remove it (a temp file through its pinned folder); else unlinked by its path. */
+export function removeAtExit(path: string, remove?: () => void): void {
+  leftAtExit.set(path, remove);
   if (exitHooked) return;
   exitHooked = true;
-  process.once('exit', () => {
-    for (const file of leftAtExit) {
-      try {
-        unlinkSync(file);
-      } catch {}
-    }
-  });
+  process.once('exit', removeLeftovers);
+}
+
+/**
+ * Removes now what removeAtExit listed (synchronously: also from a signal handler that is about to end
+ * the process, see exit-cleanup.ts). Never throws.
+ */
+export function removeLeftovers(): void {
+  for (const [file, remove] of leftAtExit) {
+    try {
+      if (remove) remove();
+      else unlinkSync(file);
+    } catch {}
+  }
+  leftAtExit.clear();
 }
 
 /** The file is no longer this process's to remove. */

@@ -7,6 +7,7 @@ import { EditgateError } from '../core/errors.js';
 import { decodeText, defaultCodec, type TextCodec } from '../core/text.js';
 import { contentFingerprint, type Fingerprint, statToken } from './fingerprint.js';
 import { mapFsError } from './fs-errors.js';
+import { changedError, type FileIdentity, identityOf, sameIdentity } from './guarded-open.js';
 import { closeQuietly, openExisting, readAt } from './io.js';
 
 /** What a commit needs to know about the file it replaces: where it is, and which version it was. */
@@ -16,6 +17,11 @@ export interface FileBase {
   fingerprint: Fingerprint | null;
   /** Workspace-relative name used in messages (never the absolute path). */
   display?: string;
+  /**
+   * The canonical workspace root the file lies in: every open of it walks from there, never following a
+   * link (guarded-open.ts). Absent for a path the caller vouches for.
+   */
+  root?: string;
 }
 
 export interface Snapshot extends FileBase {
@@ -42,21 +48,26 @@ export interface ReadOptions {
    * taken at, its hash is reused instead of hashing the bytes again.
    */
   known?: Fingerprint | null;
+  /** The root the file lies in: opened through its pinned folder (see FileBase.root). */
+  root?: string;
+  /** The file the guard checked: one opened with another device or inode is refused (OUTSIDE_ROOT, changed). */
+  identity?: FileIdentity;
 }
 
 /** Read and decode a file once. A missing file gives an empty, non-existing Snapshot. */
 export async function readSnapshot(path: string, options: ReadOptions = {}): Promise<Snapshot> {
-  const display = options.display;
-  const fd = openExisting(path, display);
+  const { display, root } = options;
+  const fd = openExisting(path, display, root);
   if (fd === null) {
     const codec = options.encoding ? { ...defaultCodec(), encoding: options.encoding } : defaultCodec();
-    return { path, exists: false, text: '', codec, mode: null, fingerprint: null, display };
+    return { path, exists: false, text: '', codec, mode: null, fingerprint: null, display, ...rootOf(root) };
   }
   let bytes: Buffer;
   let stats: BigIntStats;
   try {
     stats = fstatSync(fd, { bigint: true });
     assertRegularFile(stats, display);
+    if (options.identity && !sameIdentity(identityOf(stats), options.identity)) throw changedError(display);
     bytes = await readAt(fd, 0, Number(stats.size));
   } catch (error) {
     throw mapFsError(error, { display, action: 'read' });
@@ -75,7 +86,13 @@ export async function readSnapshot(path: string, options: ReadOptions = {}): Pro
     fingerprint: contentFingerprint(bytes, stats, same ? known.hash : undefined),
     display,
     bytes,
+    ...rootOf(root),
   };
+}
+
+/** `root` as a field only when there is one (snapshots compared whole in tests stay as they were). */
+export function rootOf(root: string | undefined): { root?: string } {
+  return root === undefined ? {} : { root };
 }
 
 /** Only regular files are read or replaced: a folder is IS_DIRECTORY, a device, FIFO or socket refused. */

@@ -15,6 +15,7 @@ import { commitChanges } from './change-set.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
 import { isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
+import type { FileIdentity } from './guarded-open.js';
 import type { ChangeSetRef, History, HistoryEntry } from './history.js';
 import { Ledger } from './ledger.js';
 import { lockFolder } from './lock.js';
@@ -22,6 +23,7 @@ import { readSnapshot, type Snapshot } from './read.js';
 import { applyReverse, undoPlan } from './reverse-patch.js';
 import {
   discardPrepared,
+  type PartialDiff,
   type StreamedChange,
   type Streamer,
   type StreamFile,
@@ -55,6 +57,12 @@ export interface FileChange {
   tiers?: MatchTier[];
   /** What people and the model should know about it (e.g. its diff shows part of the change). */
   note?: string;
+  /**
+   * Set when `diff` shows only part of the change (a streamed change of more places than a diff keeps):
+   * nobody can be asked to approve it as shown, so the gate refuses to ask (it may still be written when
+   * policy or a session grant allows it without asking).
+   */
+  partialDiff?: PartialDiff;
   /** How history records it: a step that can be undone, or an undo (history steps back). */
   history: 'record' | 'step-back';
 }
@@ -118,18 +126,46 @@ export class Workspace {
 
   /** An existing file opened to read: in memory, or for streaming when it is huge. Close a streamed one. */
   async open(resolved: ResolvedPath, options: { encoding?: string } = {}): Promise<OpenedFile> {
-    const file = await this.openStreamed(resolved);
-    if (file) return { kind: 'stream', file };
-    const snapshot = await readSnapshot(resolved.absolute, {
-      encoding: options.encoding,
-      display: resolved.relative,
-      known: this.ledger.get(resolved.absolute)?.fingerprint,
+    return this.checked(resolved, async (checked) => {
+      const file = await this.openStreamed(checked);
+      if (file) return { kind: 'stream', file };
+      const snapshot = await readSnapshot(checked.absolute, {
+        encoding: options.encoding,
+        display: checked.relative,
+        known: this.ledger.get(checked.absolute)?.fingerprint,
+        ...guardedRead(checked),
+      });
+      return { kind: 'memory', snapshot };
     });
-    return { kind: 'memory', snapshot };
   }
 
   /** The change `spec` makes to the file as it is now, computed on the file's own path. */
-  async edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+  edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+    return this.checked(resolved, (checked) => this.editChecked(checked, spec, options));
+  }
+
+  /**
+   * `work` on the file the guard checked. Every open goes through the file's pinned folder and refuses a file
+   * other than the one checked (guarded-open.ts); when that happens (an editor saved the file in between, or
+   * a folder on the way is being swapped), the path is checked again once and the work done on what that
+   * check finds, or refused.
+   */
+  private async checked<T>(resolved: ResolvedPath, work: (checked: ResolvedPath) => Promise<T>): Promise<T> {
+    try {
+      return await work(resolved);
+    } catch (error) {
+      if (!isChangedOnTheWay(error)) throw error;
+      const again = await this.guard.resolve(resolved.absolute);
+      if (again.absolute !== resolved.absolute) throw error;
+      return work(again);
+    }
+  }
+
+  private async editChecked(
+    resolved: ResolvedPath,
+    spec: EditSpec,
+    options: PrepareOptions,
+  ): Promise<FileChange> {
     throwIfCancelled(options.signal);
     const file = resolved.exists ? await this.openStreamed(resolved) : null;
     if (file) {
@@ -147,6 +183,7 @@ export class Workspace {
       encoding: spec.encoding ?? this.ledger.get(resolved.absolute)?.encoding,
       display: resolved.relative,
       known: this.ledger.get(resolved.absolute)?.fingerprint,
+      ...guardedRead(resolved),
     });
     if (options.requireRead && base.exists) {
       this.ledger.check(resolved.absolute, base.fingerprint, {
@@ -212,7 +249,11 @@ export class Workspace {
    * The change that puts back the content from before editgate's latest change to the file, if the file
    * still is what editgate wrote (else STALE). History steps back when it is committed.
    */
-  async undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+  undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+    return this.checked(resolved, (checked) => this.undoChecked(checked, options));
+  }
+
+  private async undoChecked(resolved: ResolvedPath, options: { signal?: AbortSignal }): Promise<FileChange> {
     throwIfCancelled(options.signal);
     const path = resolved.absolute;
     const display = resolved.relative;
@@ -234,6 +275,7 @@ export class Workspace {
             exists: true,
             fingerprint: file.fingerprint,
             display: file.display,
+            root: resolved.root,
           });
         const streamed = await this.streamer.change(
           file,
@@ -246,7 +288,7 @@ export class Workspace {
         await file.close();
       }
     }
-    const base = await readSnapshot(path, { display, known: entry.after });
+    const base = await readSnapshot(path, { display, known: entry.after, ...guardedRead(resolved) });
     if (!base.exists || base.fingerprint?.hash !== entry.after.hash) throw changedSinceWritten(display);
     if (entry.created) return deletion(resolved, base, base.text);
     const before = await applyReverse(encodeText(base.text, base.codec), reverseOf(entry, display));
@@ -351,7 +393,10 @@ export class Workspace {
   private openStreamed(resolved: ResolvedPath, prefer?: 'stream' | 'memory'): Promise<StreamFile | null> {
     const seen = this.ledger.get(resolved.absolute)?.fingerprint;
     const preferred = prefer ?? (seen ? (isStatFingerprint(seen) ? 'stream' : 'memory') : undefined);
-    return this.streamer.open(resolved.absolute, resolved.relative, { prefer: preferred });
+    return this.streamer.open(resolved.absolute, resolved.relative, {
+      prefer: preferred,
+      ...guardedRead(resolved),
+    });
   }
 
   private tooLarge(spec: EditSpec, file: StreamFile): EditgateErrorType {
@@ -365,6 +410,20 @@ export class Workspace {
       )
     );
   }
+}
+
+/** How a file the guard resolved is opened: from its root, expecting the file the guard checked. */
+function guardedRead(resolved: ResolvedPath): { root: string; identity?: FileIdentity } {
+  return resolved.identity ? { root: resolved.root, identity: resolved.identity } : { root: resolved.root };
+}
+
+/** The guarded open's refusal: the file or a folder on the way is not the one the guard checked. */
+function isChangedOnTheWay(error: unknown): boolean {
+  return (
+    error instanceof EditgateError &&
+    error.code === 'OUTSIDE_ROOT' &&
+    (error.details as { reason?: unknown } | undefined)?.reason === 'changed'
+  );
 }
 
 function streamedChange(
@@ -386,6 +445,7 @@ function streamedChange(
   if (streamed.replacements !== undefined) change.replacements = streamed.replacements;
   if (streamed.tiers) change.tiers = streamed.tiers;
   if (streamed.note) change.note = streamed.note;
+  if (streamed.partialDiff) change.partialDiff = streamed.partialDiff;
   return change;
 }
 

@@ -32,7 +32,7 @@ describe('approval', () => {
   });
 
   it('the request carries the old and new text of a change held in memory, none for a streamed one', async () => {
-    const ws = await makeWorkspace({ ...files, 'big.txt': 'x\n'.repeat(600) });
+    const ws = await makeWorkspace({ ...files, 'big.txt': `${'x\n'.repeat(600)}marker\n` });
     const { approver, asked } = scriptedApprover('once', 'once');
     const tools = ws.tools({ approve: approver, streamThreshold: 1000 });
     await readAll(tools, 'a.txt');
@@ -40,7 +40,16 @@ describe('approval', () => {
     expect(asked[0]!.texts).toEqual({ before: 'alpha\n', after: 'ALPHA\n' });
     expect(asked[0]!.note).toBeUndefined();
     expect(asked[0]!.files).toBeUndefined();
-    // 600 replacements in a streamed file: the diff shows the first 200 places, and the note says so.
+    await readAll(tools, 'big.txt');
+    const streamed = await tools.execute('edit_file', {
+      file_path: 'big.txt',
+      old_string: 'marker',
+      new_string: 'MARKER',
+    });
+    expect(streamed.ok).toBe(true);
+    expect(asked[1]!.texts).toBeUndefined();
+    // 600 replacements in a streamed file: the diff could show the first 200 places only, so nobody is
+    // asked (issue #13, item 3; test/gate/shown-whole.test.ts).
     await readAll(tools, 'big.txt');
     const result = await tools.execute('edit_file', {
       file_path: 'big.txt',
@@ -48,9 +57,8 @@ describe('approval', () => {
       new_string: 'y',
       replace_all: true,
     });
-    expect(result.ok).toBe(true);
-    expect(asked[1]!.texts).toBeUndefined();
-    expect(asked[1]!.note).toMatch(/^The diff shows only part of this change \(600 places/);
+    expect(result).toMatchObject({ ok: false, code: 'TOO_LARGE', details: { places: 600, shown: 200 } });
+    expect(asked).toHaveLength(2);
   });
 
   it('denied by the user without a reason: nothing written, DENIED_USER', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -141,15 +141,22 @@ describe('approval through elicitation', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   });
 
-  it('caps a very long diff in the prompt, saying so, and still writes all of it', async () => {
+  it('never asks about a diff longer than the form shows: refused, saying to split it, nothing written', async () => {
     const root = workspace();
     const content = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const short = 'line 1\nline 2\n';
     const { client, asked } = await eliciting(root, [choose('Allow once')]);
-    expect((await call(client, 'write_file', { file_path: 'long.txt', content })).isError).toBe(false);
-    expect(asked[0]!.message).toContain('write_file wants to create long.txt (+1000 -0)');
-    expect(asked[0]!.message).toContain('diff cut here');
-    expect(asked[0]!.message).not.toContain('line 1000');
-    expect(readFileSync(join(root, 'long.txt'), 'utf8')).toBe(content);
+    const refused = await call(client, 'write_file', { file_path: 'long.txt', content });
+    expect(refused.structured?.code).toBe('TOO_LARGE');
+    expect(refused.text).toContain('never asks anyone to approve a change they cannot see whole');
+    expect(refused.text).toContain('Split it');
+    expect(asked).toEqual([]);
+    expect(existsSync(join(root, 'long.txt'))).toBe(false);
+    // A first part whose diff fits is asked about, whole.
+    expect((await call(client, 'write_file', { file_path: 'long.txt', content: short })).isError).toBe(false);
+    expect(asked[0]!.message).toContain('write_file wants to create long.txt (+2 -0)');
+    expect(asked[0]!.message).toContain('+line 2');
+    expect(readFileSync(join(root, 'long.txt'), 'utf8')).toBe(short);
   });
 
   it('asks the read question when the policy asks before reading', async () => {

@@ -8,7 +8,13 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseDuration, parseSize } from '../../src/cli/commands/mcp.js';
 import { chooseApprovalMode, supportsFormElicitation } from '../../src/mcp/approval-mode.js';
-import { capDiff, decisionFromAnswer, MAX_PROMPT_DIFF_LINES, promptMessage } from '../../src/mcp/elicit.js';
+import {
+  decisionFromAnswer,
+  elicitationApprover,
+  MAX_PROMPT_DIFF_LINES,
+  promptMessage,
+  tooLongForPrompt,
+} from '../../src/mcp/elicit.js';
 import { checkRequest } from '../../src/mcp/http-guard.js';
 import { narrowRoots } from '../../src/mcp/roots.js';
 
@@ -69,12 +75,45 @@ describe('elicitation prompt', () => {
     );
   });
 
-  it('cuts long diffs at a line, saying how much is shown', () => {
-    const long = Array.from({ length: 500 }, (_, i) => `+line ${i}`).join('\n');
-    const capped = capDiff(long);
-    expect(capped.split('\n')).toHaveLength(MAX_PROMPT_DIFF_LINES + 1);
-    expect(capped).toContain(`${MAX_PROMPT_DIFF_LINES} of 500 lines shown`);
-    expect(capDiff('+a\n+b\n')).toBe('+a\n+b');
+  it('carries the note, and every file of a change set with its own note', () => {
+    const note = 'The diff shows only part of this change (300 places in 40 MB).';
+    expect(promptMessage({ ...request, note })).toBe(
+      `edit_file wants to modify src/a.ts (+1 -2)\n\n${note}\n\n${request.unifiedDiff.trimEnd()}`,
+    );
+    const second = {
+      ...request,
+      path: 'src/b.ts',
+      unifiedDiff: '--- a/src/b.ts\n+++ b/src/b.ts\n',
+      note: 'B',
+    };
+    const message = promptMessage({ ...request, files: [{ ...request }, second] });
+    expect(message).toContain('src/b.ts (modify, +1 -2): B');
+    expect(message).toContain('+++ b/src/b.ts');
+    expect(message).toContain('+c');
+  });
+
+  it('never cuts a diff: one longer than the form carries is refused without asking, saying to split it', async () => {
+    // 200 one-line fixes, then the payload at place 201: the form would have shown only the fixes.
+    const lines = Array.from({ length: 200 }, (_, i) => `-teh ${i}\n+the ${i}`);
+    lines.push('-safe()\n+payload()');
+    const long = { ...request, unifiedDiff: `${lines.join('\n')}\n` };
+    expect(tooLongForPrompt(long)).toEqual({ lines: 402, chars: expect.any(Number) });
+    expect(tooLongForPrompt(request)).toBeNull();
+    let asked = 0;
+    const approver = elicitationApprover(async () => {
+      asked++;
+      return { action: 'accept', content: { decision: 'Allow once' } };
+    }, 1000);
+    await expect(approver(long)).rejects.toMatchObject({
+      code: 'TOO_LARGE',
+      details: { reason: 'diff-too-long', lines: 402 },
+    });
+    await expect(approver(long)).rejects.toThrow(
+      new RegExp(`more than the approval form shows \\(${MAX_PROMPT_DIFF_LINES} lines.*Split it`),
+    );
+    expect(asked).toBe(0);
+    expect(await approver(request)).toBe('once');
+    expect(asked).toBe(1);
   });
 
   it('maps every answer to a decision; only an explicit allow allows', () => {

@@ -99,6 +99,17 @@ describe('createTerminalApprover', () => {
     ]);
   });
 
+  it('shows the note and every file note before the diff', async () => {
+    const { input, approver, text } = setup();
+    input.write('n');
+    const note = 'The file is 40 MB; its diff shows every changed place.';
+    const { path, diff, unifiedDiff, stats } = request;
+    const files = [{ path, kind: 'modify' as const, diff, unifiedDiff, stats, note: 'one of two files' }];
+    expect(await approver({ ...request, note, files })).toBe('deny');
+    const lines = text().split('\n');
+    expect(lines.slice(1, 3)).toEqual([note, 'src/app.ts: one of two files']);
+  });
+
   it('maps each key to its decision', async () => {
     expect(await answer('a')).toBe('file');
     expect(await answer('A')).toBe('all');

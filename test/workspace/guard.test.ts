@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -72,12 +73,14 @@ describe('Guard.create', () => {
 });
 
 describe('resolve inside the root', () => {
-  it('resolves an existing file relative to the root', async () => {
+  it('resolves an existing file relative to the root, with the identity of the file it checked', async () => {
+    const checked = lstatSync(path.join(root, 'src', 'a.ts'));
     expect(await guard.resolve('src/a.ts')).toEqual<ResolvedPath>({
       absolute: path.join(root, 'src', 'a.ts'),
       root,
       relative: 'src/a.ts',
       exists: true,
+      identity: { dev: checked.dev, ino: checked.ino },
     });
   });
 
@@ -378,6 +381,10 @@ describe('multiple roots', () => {
       root: second,
       relative: 'b.txt',
       exists: true,
+      identity: {
+        dev: lstatSync(path.join(second, 'b.txt')).dev,
+        ino: lstatSync(path.join(second, 'b.txt')).ino,
+      },
     });
     expect((await g.resolve('src/a.ts')).root).toBe(root);
     await symlink(path.join(second, 'b.txt'), 'to-second.txt');

@@ -16,6 +16,7 @@ export type { LineIndex, LineIndexCache } from './read/line-index.js';
 export { type ReadLine, readLines } from './read/read-lines.js';
 export {
   type ChangePlan,
+  type PartialDiff,
   type PlanContext,
   type StreamedChange,
   Streamer,

@@ -4,17 +4,28 @@
  * tool set: it holds the line-index cache and the options.
  */
 import type { BigIntStats } from 'node:fs';
-import { fstatSync, statSync } from 'node:fs';
+import { constants, fstatSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Diff } from '../../core/diff.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { MatchTier } from '../../core/match.js';
 import { type ProgressCallback, ProgressReporter } from '../../core/progress.js';
 import { type Fingerprint, statFingerprint } from '../fingerprint.js';
 import { isErrno, mapFsError, staleError } from '../fs-errors.js';
-import { O_READ, removeAtExit, tempPathFor } from '../io.js';
-import type { FileBase } from '../read.js';
+import {
+  changedError,
+  type FileIdentity,
+  identityOf,
+  type PinnedFolder,
+  pinParent,
+  pinsByDescriptor,
+  sameIdentity,
+} from '../guarded-open.js';
+import { letGo, O_READ, removeAtExit, tempNameFor } from '../io.js';
+import { type FileBase, rootOf } from '../read.js';
 import { defaultPatchDir } from '../reverse-patch.js';
+import { sweepDeadTemps } from '../temp-sweep.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from './limits.js';
 import { buildLineIndex, DEFAULT_INDEX_STRIDE, type LineIndex, LineIndexCache } from './read/line-index.js';
 import { discardPrepared, type PreparedWrite } from './write/prepared.js';
@@ -53,6 +64,8 @@ export interface StreamFile {
   handle: FileHandle;
   path: string;
   display: string;
+  /** The canonical root it lies in: its temp file is made through its pinned folder (guarded-open.ts). */
+  root?: string;
   stats: BigIntStats;
   fingerprint: Fingerprint;
   size: number;
@@ -105,6 +118,16 @@ export interface StreamedChange {
   prepared: PreparedWrite | null;
   /** For people and the model, e.g. that the diff shows only part of the change. */
   note?: string;
+  /** Set when the diff shows only part of the change: see FileChange.partialDiff. */
+  partialDiff?: PartialDiff;
+}
+
+/** A diff that shows only part of its change: how many places the change has, and how many the diff shows. */
+export interface PartialDiff {
+  places: number;
+  shown: number;
+  /** The file's size, for the message. */
+  size: number;
 }
 
 /** Changed places kept for the preview diff. */
@@ -146,7 +169,7 @@ export class Streamer {
   async open(
     path: string,
     display: string,
-    options: { prefer?: 'stream' | 'memory' } = {},
+    options: { prefer?: 'stream' | 'memory'; root?: string; identity?: FileIdentity } = {},
   ): Promise<StreamFile | null> {
     let size: number;
     try {
@@ -157,16 +180,25 @@ export class Streamer {
       throw mapFsError(error, { display, action: 'read' });
     }
     if (!this.wants(size, options.prefer)) return null;
+    const place = { root: options.root, display };
     let handle: FileHandle;
     try {
-      handle = await open(path, O_READ);
+      // Through the pinned folder, the name not followed (guarded-open.ts); the stat above only chose the path.
+      const pinned = pinParent(path, place);
+      if (!pinned) return null;
+      try {
+        handle = await open(pinned.folder.entry(basename(path)), O_READ | constants.O_NOFOLLOW);
+      } finally {
+        pinned.folder.close();
+      }
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
-      throw mapFsError(error, { display, action: 'read' });
+      throw mapFsError(isErrno(error, 'ELOOP') ? changedError(display) : error, { display, action: 'read' });
     }
     try {
       // The open file's own stats decide: the path may have been replaced since the stat above.
       const stats = fstatSync(handle.fd, { bigint: true });
+      if (options.identity && !sameIdentity(identityOf(stats), options.identity)) throw changedError(display);
       if (!stats.isFile() || !this.wants(Number(stats.size), options.prefer)) {
         await handle.close();
         return null;
@@ -175,6 +207,7 @@ export class Streamer {
         handle,
         path,
         display,
+        ...rootOf(options.root),
         stats,
         fingerprint: statFingerprint(stats),
         size: Number(stats.size),
@@ -223,6 +256,34 @@ export class Streamer {
   ): Promise<StreamedChange> {
     const progress = this.progress(file, signal);
     const index = await this.index(file, encoding, progress);
+    const place = { root: file.root, display: file.display };
+    // The temp file is made, written and read back through the file's folder held open (guarded-open.ts):
+    // a folder on the way swapped for a link meanwhile cannot put it elsewhere.
+    const pinned = pinParent(file.path, place);
+    if (!pinned) throw staleError(file.display, 'deleted');
+    const folder = pinned.folder;
+    try {
+      const change = await this.prepare(file, plan, progress, index, folder);
+      // A prepared change holds the folder until it is committed or discarded (then closed there).
+      if (!change.prepared) folder.close();
+      return change;
+    } catch (error) {
+      folder.close();
+      throw error;
+    }
+  }
+
+  private async prepare(
+    file: StreamFile,
+    plan: StreamPlanner,
+    progress: ProgressReporter,
+    index: LineIndex,
+    folder: PinnedFolder,
+  ): Promise<StreamedChange> {
+    // A streamed edit killed half way leaves a full-size copy: cleared before another is made.
+    sweepDeadTemps(folder, { always: true });
+    const tempName = tempNameFor(file.path);
+    const tempPath = join(dirname(file.path), tempName);
     let planned = await plan({
       handle: file.handle,
       index,
@@ -231,10 +292,13 @@ export class Streamer {
       chunkSize: this.chunkSize,
     });
     let result: Awaited<ReturnType<typeof writeWithSpans>>;
+    // From its first byte until it is committed or discarded, the temp file is removed if the process exits
+    // or is ended by a signal (exit-cleanup.ts) first.
+    removeAtExit(tempPath, () => unlinkSync(folder.entry(tempName)));
     for (;;) {
       try {
         result = await writeWithSpans(file.handle, index, planned.spans(), {
-          temp: tempPathFor(file.path),
+          temp: folder.entry(tempName),
           owner: {
             uid: Number(file.stats.uid),
             gid: Number(file.stats.gid),
@@ -244,26 +308,32 @@ export class Streamer {
           patchDir: planned.reversible ? this.patchDir : null,
           keep: DIFF_PLACES,
           progress,
-          sourcePath: file.path,
+          // The file already open (no second open by name), where the system can name it so.
+          sourcePath: pinsByDescriptor ? `/proc/self/fd/${file.handle.fd}` : file.path,
           kernelCopyMin: this.options.kernelCopyMin,
           kernelCopy: this.options.kernelCopy,
         });
         break;
       } catch (error) {
         // The writer threw its temp file away; the plan has another way (exact found nothing: tolerant).
-        if (!(error instanceof Replan)) throw error;
-        planned = await error.next();
+        if (!(error instanceof Replan)) {
+          letGo(tempPath);
+          throw error;
+        }
+        planned = await error.next().catch((failed: unknown) => {
+          letGo(tempPath);
+          throw failed;
+        });
       }
     }
     const prepared: PreparedWrite = {
-      temp: result.temp,
+      temp: tempPath,
       patch: result.patch,
       size: result.size,
       index: result.index,
       indexes: this.indexes,
+      folder,
     };
-    // Until it is committed or discarded; removed if the process exits first.
-    removeAtExit(prepared.temp);
     try {
       // The bytes the spans were planned on must be the bytes that were copied.
       if (statFingerprint(await file.handle.stat({ bigint: true })).hash !== file.fingerprint.hash) {
@@ -276,7 +346,9 @@ export class Streamer {
         const none: Diff = { hunks: [], added: 0, removed: 0, identical: true };
         return { base, kind: 'noop', diff: none, stats: { added: 0, removed: 0 }, prepared: null };
       }
-      const temp = await open(prepared.temp, 'r');
+      const temp = await open(folder.entry(tempName), constants.O_RDONLY | constants.O_NOFOLLOW);
+      // The commit renames only this very temp file.
+      prepared.identity = identityOf(await temp.stat());
       let diff: Diff;
       let shownAll: boolean;
       try {
@@ -303,6 +375,7 @@ export class Streamer {
       };
       if (!shownAll) {
         change.note = `The diff shows only part of this change (${result.count} places in ${formatBytes(file.size)}); the line counts of the rest are estimates.`;
+        change.partialDiff = { places: result.count, shown: result.places.length, size: file.size };
       }
       return change;
     } catch (error) {
@@ -312,6 +385,12 @@ export class Streamer {
   }
 
   private baseOf(file: StreamFile): FileBase {
-    return { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
+    return {
+      path: file.path,
+      exists: true,
+      fingerprint: file.fingerprint,
+      display: file.display,
+      ...rootOf(file.root),
+    };
   }
 }

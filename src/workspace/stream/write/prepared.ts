@@ -5,7 +5,9 @@
  * anything left when the process exits is removed then (temp files of killed processes are swept by the
  * next write to the same file, as for the normal path).
  */
-import { unlink } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { FileIdentity, PinnedFolder } from '../../guarded-open.js';
 import { letGo } from '../../io.js';
 import { removePatch } from '../../reverse-patch.js';
 import type { LineIndex, LineIndexCache } from '../read/line-index.js';
@@ -21,11 +23,21 @@ export interface PreparedWrite {
   index: LineIndex;
   /** The cache the committed content's index goes into. */
   indexes?: LineIndexCache;
+  /**
+   * The folder the temp file was made in, held open until the change is committed or discarded: the temp
+   * file is renamed and removed through it, wherever the folder's path leads by then (guarded-open.ts).
+   */
+  folder?: PinnedFolder;
+  /** The temp file as made (device and inode): the commit renames only this very file. */
+  identity?: FileIdentity;
 }
 
 /** Remove everything a prepared change left on disk. Never throws. */
 export async function discardPrepared(prepared: PreparedWrite): Promise<void> {
   letGo(prepared.temp);
-  await unlink(prepared.temp).catch(() => {});
+  try {
+    unlinkSync(prepared.folder ? prepared.folder.entry(basename(prepared.temp)) : prepared.temp);
+  } catch {}
+  prepared.folder?.close();
   if (prepared.patch) await removePatch(prepared.patch);
 }
