@@ -107,6 +107,7 @@ export async function runFileCommand<T extends OptionSpecs>(
     session = await openCliSession(line.globals, {
       stdinBusy: call.stdinBusy,
       command: `editgate ${command.name}`,
+      oneChange: true,
       requireReadBeforeEdit: command.requireReadBeforeEdit,
       dryRun,
     });

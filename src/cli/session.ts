@@ -34,6 +34,8 @@ export interface CliSessionOptions {
   stdinBusy: boolean;
   /** The command, as the web review page says who asks ("editgate edit"). */
   command?: string;
+  /** The command makes one change and ends (edit, write, lines, undo): no session grants are offered. */
+  oneChange?: boolean;
   /**
    * Whether an edit needs a read_file first. The direct commands (edit, lines) don't: the person typed the
    * text or the lines themselves. The file is still checked for changes between the diff and the write.
@@ -69,7 +71,12 @@ export async function openCliSession(
 
   const configFile = config.path === undefined ? undefined : displayPath(config.path);
   const terminal = person
-    ? createTerminalApprover({ ...display, output: person.output, input: person.input })
+    ? createTerminalApprover({
+        ...display,
+        output: person.output,
+        input: person.input,
+        sessionGrants: !options.oneChange,
+      })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.
   // A dry run asks no one, so it opens no page.

@@ -27,6 +27,11 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
 
 export interface TerminalApproverOptions extends DisplayOptions {
   input: TerminalInput;
+  /**
+   * Offer "this file" and "every edit" for the session (a, A). Default true; false where the session is one
+   * change (a single CLI command), so no choice is offered that would mean nothing.
+   */
+  sessionGrants?: boolean;
 }
 
 export interface Choice {
@@ -65,18 +70,20 @@ async function ask(
   const render = (width: number) => renderRequestDiff(request, display, width, highlighter);
   const diff = render(display.width);
 
-  const choices: Choice[] = [
-    { key: 'y', label: 'yes' },
-    {
-      key: 'a',
-      label: request.files
-        ? `yes, and don't ask again for these ${request.files.length} files`
-        : "yes, and don't ask again for this file",
-    },
-    { key: 'A', label: 'yes to every edit this session' },
-    { key: 'n', label: 'no' },
-    { key: 'r', label: 'no, with a reason for the agent' },
-  ];
+  const sessionGrants = options.sessionGrants !== false;
+  const choices: Choice[] = [{ key: 'y', label: 'yes' }];
+  if (sessionGrants) {
+    choices.push(
+      {
+        key: 'a',
+        label: request.files
+          ? `yes, and don't ask again for these ${request.files.length} files`
+          : "yes, and don't ask again for this file",
+      },
+      { key: 'A', label: 'yes to every edit this session' },
+    );
+  }
+  choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -173,13 +180,17 @@ async function readDecision(
       case 'y':
         return 'once';
       case 'a':
+        if (options.sessionGrants === false) break;
         return 'file';
       case 'A':
+        if (options.sessionGrants === false) break;
         return 'all';
       case 'n':
         return 'deny';
       case 'r': {
         const reason = await readReason(keys, options, display, palette);
+        // Esc went back to the question: it is still open, and any answer may follow.
+        if (reason === BACK) break;
         return reason ? { deny: reason } : 'deny';
       }
       case 'v':
@@ -202,18 +213,22 @@ async function readDecision(
   }
 }
 
+/** readReason's answer when Esc took the person back to the question. */
+const BACK = Symbol('back to the question');
+
 /**
  * A one-line editor for the reason: characters, Backspace, Ctrl-U (clear), Ctrl-W (last word), Enter to
- * send. Esc, Ctrl-C or the input ending cancel the reason; the edit is still refused.
+ * send. Esc goes back to the question (the person may have pressed r by mistake); Ctrl-C or the input
+ * ending cancel the reason, and the edit is still refused.
  */
 async function readReason(
   keys: KeyReader,
   options: TerminalApproverOptions,
   display: Display,
   palette: Palette,
-): Promise<string | undefined> {
+): Promise<string | undefined | typeof BACK> {
   const { output } = options;
-  const label = 'Reason (Enter to send, Esc to cancel): ';
+  const label = 'Reason (Enter to send, Esc to go back): ';
   const painted = paint(label, palette.question, display.level);
   // Only a terminal can redraw the line; elsewhere the reason shows once, in the answer line.
   const live = output.isTTY === true;
@@ -238,7 +253,12 @@ async function readReason(
       if (live) output.write('\n');
       return text.trim();
     }
-    if (key.name === 'escape' || key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') {
+    if (key.name === 'escape') {
+      if (live) output.write('\n');
+      output.write(`${paint('Back to the question.', palette.note, display.level)}\n`);
+      return BACK;
+    }
+    if (key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') {
       if (live) output.write('\n');
       return undefined;
     }

@@ -126,17 +126,35 @@ describe('createTerminalApprover', () => {
     expect(await answer('r日本\x7f語\r')).toEqual({ deny: '日語' });
   });
 
-  it('still denies when the reason is cancelled or empty', async () => {
-    expect(await answer('rnever mind\x1b')).toBe('deny');
+  it('still denies when the reason is cancelled (Ctrl-C) or empty', async () => {
     expect(await answer('rabc\x03')).toBe('deny');
     expect(await answer('r   \r')).toBe('deny');
+  });
+
+  it('Esc in the reason goes back to the question, which any answer then ends', async () => {
+    expect(await answer('rnever mind\x1by')).toBe('once');
+    expect(await answer('r\x1bn')).toBe('deny');
+    const { input, approver, text } = setup();
+    input.write('rtypo\x1brreal reason\r');
+    expect(await approver(request)).toEqual({ deny: 'real reason' });
+    expect(text()).toContain('Back to the question.');
+  });
+
+  it('offers no session grants where the session is one change: a and A are not shown and do nothing', async () => {
+    expect(await answer('aAy', { sessionGrants: false })).toBe('once');
+    const { input, approver, text } = setup({ sessionGrants: false });
+    input.write('n');
+    await approver(request);
+    expect(text()).not.toContain("don't ask again");
+    expect(text()).not.toContain('every edit this session');
+    expect(text()).toContain('y yes');
   });
 
   it('prints the reason in the answer line', async () => {
     const { input, approver, text } = setup();
     input.write('ruse the helper instead\r');
     await approver(request);
-    expect(text()).toContain('Reason (Enter to send, Esc to cancel): \n');
+    expect(text()).toContain('Reason (Enter to send, Esc to go back): \n');
     expect(text().endsWith('✗ No: use the helper instead\n')).toBe(true);
   });
 
