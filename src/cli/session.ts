@@ -92,7 +92,8 @@ export async function openCliSession(
           ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
           { where: 'in the browser', ask: web.ask },
         ])
-      : (terminal ?? denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE))));
+      : (terminal ??
+        denyWithoutTerminal(configFile ?? displayPath(join(globals.root, CONFIG_FILE)), process.stderr));
 
   // Streamed work on huge files (indexing, searching, writing) shows a bar on the terminal after a second.
   const progress = person ? createProgressBar(person.output, display) : undefined;

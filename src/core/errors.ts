@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'DENIED_POLICY'
   | 'DENIED_USER'
   | 'DENIED_HOOK'
+  | 'DENIED_NO_APPROVER' // approval was needed and no one could be asked (no terminal): not a person's no
   | 'BINARY'
   | 'ENCODING'
   | 'INVALID_INPUT'

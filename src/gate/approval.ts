@@ -157,6 +157,8 @@ export async function askApprover(
     // A front end that cannot show the change whole does not ask (gate/shown-whole.ts): its refusal stands
     // as it is, not as a person's denial.
     if (isEditgateError(error, 'TOO_LARGE')) throw error;
+    // Nobody could be asked (no terminal): that refusal says so and how to approve; it is no one's denial.
+    if (isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
     // An approver that fails has not said yes.
     return { deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})` };
   });

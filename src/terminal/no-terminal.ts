@@ -1,12 +1,31 @@
+import { EditgateError } from '../core/errors.js';
+import { markInvisible } from '../core/invisible.js';
 import type { ApprovalRequest, Approver } from '../gate/approval.js';
 
 /**
  * The approver for when no person can be asked (no terminal on input or output): it never blocks and
- * never guesses, it refuses, and the message says how to approve next time. The reason reaches the model,
- * which can pass it on to its user.
+ * never guesses, it refuses with DENIED_NO_APPROVER (no one said no: no one was asked), and the message
+ * says how to approve next time. The reason reaches the model, which can pass it on to its user. With
+ * `refused`, the diff of what was refused is written there first (standard error, so a CI log shows it),
+ * its invisible characters spelled out.
  */
-export function denyWithoutTerminal(configFile = 'editgate.config.json'): Approver {
-  return (request) => ({ deny: noTerminalMessage(request, configFile) });
+export function denyWithoutTerminal(
+  configFile = 'editgate.config.json',
+  refused?: { write(text: string): unknown },
+): Approver {
+  return (request) => {
+    if (refused && request.kind !== 'read') {
+      const diffs = request.files ? request.files.map((file) => file.unifiedDiff) : [request.unifiedDiff];
+      const diff = markInvisible(diffs.join(''), { keepCrlf: true });
+      refused.write(
+        `editgate: refused (no terminal to ask), this change:\n${diff}${diff.endsWith('\n') ? '' : '\n'}`,
+      );
+    }
+    throw new EditgateError('DENIED_NO_APPROVER', noTerminalMessage(request, configFile), {
+      path: request.path,
+      reason: 'no-terminal',
+    });
+  };
 }
 
 /** `configFile`: the config file a policy rule would go in, as the person named it (--config) or the default. */

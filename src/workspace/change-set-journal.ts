@@ -47,16 +47,20 @@ export async function writeJournal(folder: string, entries: JournalEntry[]): Pro
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const file = join(folder, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
   const body: JournalFile = { version: 1, pid: process.pid, entries };
-  const fd = openSync(file, 'wx', 0o600);
+  // Written whole under a temp name, then renamed: a process killed while writing it leaves no journal a
+  // reader could not parse, only a temp file (before any file of the set was touched) that recovery removes.
+  const temp = `${file}${WRITING}`;
+  const fd = openSync(temp, 'wx', 0o600);
   try {
     await writeWhole(fd, Buffer.from(JSON.stringify(body)));
     await syncFile(fd);
+    closeQuietly(fd);
+    renameSync(temp, file);
   } catch (error) {
     closeQuietly(fd);
-    removeQuietly(file);
+    removeQuietly(temp);
     throw error;
   }
-  closeQuietly(fd);
   await syncFolder(folder);
   return { file, entries };
 }
@@ -86,6 +90,8 @@ function rollForward(entries: readonly JournalEntry[]): void {
 }
 
 const DONE = '.done';
+/** The name a journal has while it is being written (writeJournal). */
+const WRITING = '.writing';
 
 /** A journal of a set that did not get renamed into place: gone, and the removal made durable. */
 export async function removeJournal(journal: Journal): Promise<void> {
@@ -141,6 +147,13 @@ export async function recoverChangeSets(folder: string, roots: readonly string[]
   }
   let recovered = 0;
   for (const name of names) {
+    if (name.endsWith(WRITING)) {
+      // A journal its writer died writing: nothing of its set was touched yet.
+      const pid = Number(name.split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid))
+        removeQuietly(join(folder, name));
+      continue;
+    }
     const committed = name.endsWith(DONE);
     if (!committed && !name.endsWith('.json')) continue;
     const file = join(folder, name);

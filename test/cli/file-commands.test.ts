@@ -43,6 +43,12 @@ describe('editgate edit', () => {
     expect(run.stderr).toContain('there is no terminal to ask');
     expect(run.stderr).toContain('--yes');
     expect(run.stderr).toContain('policy rule');
+    // No one was asked, so no one said no: its own code, and the refused diff on stderr for a CI log.
+    expect(run.stderr).toContain('DENIED_NO_APPROVER');
+    expect(run.stderr).not.toContain('DENIED_USER');
+    expect(run.stderr).toContain('editgate: refused (no terminal to ask), this change:');
+    expect(run.stderr).toContain('-const a = 1;');
+    expect(run.stderr).toContain('+const a = 42;');
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
     expect(statSync(join(ws.root, 'app.ts')).mtimeMs).toBe(before);
   });

@@ -353,12 +353,27 @@ describe('showPreview', () => {
 });
 
 describe('denyWithoutTerminal', () => {
-  it('denies, saying how to approve', async () => {
-    const decision = await denyWithoutTerminal()(request);
-    expect(decision).toEqual({ deny: noTerminalMessage(request) });
+  it('refuses with DENIED_NO_APPROVER (no one was asked), saying how to approve', async () => {
+    await expect(async () => denyWithoutTerminal()(request)).rejects.toMatchObject({
+      code: 'DENIED_NO_APPROVER',
+      message: noTerminalMessage(request),
+    });
     const message = noTerminalMessage(request);
     expect(message).toContain('The edit to src/app.ts needs approval');
     expect(message).toContain('--yes');
     expect(message).toContain('editgate.config.json');
+  });
+
+  it('writes the refused diff where it is told, with invisible characters spelled out', async () => {
+    let written = '';
+    const sink = { write: (text: string) => (written += text) };
+    const hidden = { ...request, unifiedDiff: `${request.unifiedDiff}+\u202eevil\x1b[2J\n` };
+    await expect(async () => denyWithoutTerminal('c.json', sink)(hidden)).rejects.toMatchObject({
+      code: 'DENIED_NO_APPROVER',
+    });
+    expect(written).toContain('editgate: refused (no terminal to ask), this change:');
+    expect(written).toContain(request.unifiedDiff.split('\n')[2]!);
+    expect(written).not.toContain('\u202e');
+    expect(written).not.toContain('\x1b');
   });
 });

@@ -159,6 +159,16 @@ describe('commitChanges', () => {
     },
   );
 
+  it('a journal its writer died writing (a temp name) is removed by the next process; a live writer’s is kept', async () => {
+    const ws = await workspace({ 'a.txt': 'a1\n' });
+    // Killed while writing the journal: half of it, under the name it has until it is whole.
+    await writeFile(join(ws.journals, '999999999-abc.json.writing'), '{"version":1,"pid":9999');
+    await writeFile(join(ws.journals, `${process.pid}-def.json.writing`), '{"version":1');
+    expect(await recoverChangeSets(ws.journals, [ws.root])).toBe(0);
+    expect(await readdir(ws.journals)).toEqual([`${process.pid}-def.json.writing`]);
+    expect(await ws.text('a.txt')).toBe('a1\n');
+  });
+
   it('a journal left by a dead process is rolled back by the next one: every file old again', async () => {
     const ws = await workspace({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
     // What a process killed between its two renames leaves: a renamed, b not, both originals kept.
