@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createEditTools } from '../../src/index.js';
-import { startReviewServer } from '../../src/web/index.js';
-import { makeWorkspace } from '../tools/workspace-fixture.js';
+import { reviewWorkspace } from '../web/review-fixture.js';
 import { readmeBlocks } from './blocks.js';
 
 // The README's JSON API script (Web review > JSON API) is run as written, with curl and jq, against a live
@@ -22,28 +20,17 @@ function apiScript(): string {
 
 describe('the README’s JSON API script', () => {
   it('signs in with the link and denies the pending change with its reason', async () => {
-    const ws = await makeWorkspace({ 'a.txt': 'one\n' });
-    const review = await startReviewServer({ root: ws.root });
-    try {
-      const tools = createEditTools({ root: ws.root, approve: (request) => review.ask(request) });
-      await tools.execute('read_file', { file_path: 'a.txt' });
-      const result = tools.execute('write_file', { file_path: 'a.txt', content: 'two\n' });
-      await new Promise<void>((resolve) => {
-        if (review.queue.list().length > 0) resolve();
-        else review.queue.subscribe(() => resolve());
-      });
+    const { ws, server, propose } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
 
-      const script = apiScript().replace(/^link='[^']*'/m, `link='${review.url}'`);
-      expect(script).toContain(review.url);
-      await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: ws.root, timeout: 30_000 });
+    const script = apiScript().replace(/^link='[^']*'/m, `link='${server.url}'`);
+    expect(script).toContain(server.url);
+    await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: ws.root, timeout: 30_000 });
 
-      const outcome = await result;
-      expect(outcome.ok).toBe(false);
-      expect(outcome.ok === false && outcome.code).toBe('DENIED_USER');
-      expect(outcome.message).toContain('not today');
-      expect(await ws.text('a.txt')).toBe('one\n');
-    } finally {
-      await review.close();
-    }
+    const outcome = await change.result;
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok === false && outcome.code).toBe('DENIED_USER');
+    expect(outcome.message).toContain('not today');
+    expect(await ws.text('a.txt')).toBe('one\n');
   });
 });

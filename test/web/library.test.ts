@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/index.js';
 import { startReviewServer } from '../../src/web/index.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
-import { http, signIn } from './review-fixture.js';
+import { firstQueued, http, signIn } from './review-fixture.js';
 
 describe('the review page from the library', () => {
   it('as the README shows it: an approver for createEditTools, answered through the page', async () => {
@@ -12,11 +12,7 @@ describe('the review page from the library', () => {
       const tools = createEditTools({ root: ws.root, approve: (request) => review.ask(request) });
       await tools.execute('read_file', { file_path: 'a.txt' });
       const result = tools.execute('write_file', { file_path: 'a.txt', content: 'two\n' });
-      const queued = await new Promise<string>((resolve) => {
-        const listed = review.queue.list()[0];
-        if (listed) resolve(listed.id);
-        else review.queue.subscribe((event) => resolve(event.item.id));
-      });
+      const queued = await firstQueued(review);
       const person = await signIn(review);
       const answer = await person.decide(queued, { hash: review.queue.get(queued)!.hash, decision: 'once' });
       expect(answer.status).toBe(200);

@@ -124,3 +124,12 @@ export async function reviewWorkspace(files: Record<string, string> = {}) {
   };
   return { ws, server, tools, propose };
 }
+
+/** The id of the first change the page lists, once one arrives. */
+export function firstQueued(server: Pick<ReviewServer, 'queue'>): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const listed = server.queue.list()[0];
+    if (listed) resolve(listed.id);
+    else server.queue.subscribe((event) => resolve(event.item.id));
+  });
+}

@@ -3,7 +3,7 @@ import { createEditTools } from '../../src/index.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { startReviewServer } from '../../src/web/review-server.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
-import { http, reviewWorkspace, signIn } from './review-fixture.js';
+import { firstQueued, http, reviewWorkspace, signIn } from './review-fixture.js';
 
 const FILE = { 'app.ts': 'const a = 1;\n' };
 const EDIT = { file_path: 'app.ts', old_string: 'a = 1', new_string: 'a = 2' };
@@ -269,11 +269,7 @@ describe('a change whose file changed before the page got it', () => {
         old_string: 'a = 1',
         new_string: 'a = 2',
       });
-      const id = await new Promise<string>((resolve) => {
-        const listed = server.queue.list()[0];
-        if (listed) resolve(listed.id);
-        else server.queue.subscribe((event) => resolve(event.item.id));
-      });
+      const id = await firstQueued(server);
       while (server.queue.get(id)!.status === 'pending')
         await new Promise((resolve) => setTimeout(resolve, 20));
       expect(server.queue.get(id)!.status).toBe('stale');
@@ -302,11 +298,7 @@ describe('a change whose file changed before the page got it', () => {
       const path = `${second.root}/two.txt`;
       await tools.execute('read_file', { file_path: path });
       const result = tools.execute('write_file', { file_path: path, content: 'TWO\n' });
-      const id = await new Promise<string>((resolve) => {
-        const listed = server.queue.list()[0];
-        if (listed) resolve(listed.id);
-        else server.queue.subscribe((event) => resolve(event.item.id));
-      });
+      const id = await firstQueued(server);
       expect(server.queue.get(id)!.status).toBe('pending');
       await second.put('two.txt', 'changed\n');
       while (server.queue.get(id)!.status === 'pending')
