@@ -120,11 +120,13 @@ describe('the HTTP server (issue #13)', () => {
     const { url } = await library({ sessionIdleMs: 20 });
     const { sessionId } = await post(url, {}, INITIALIZE);
     expect(sessionId).toBeTruthy();
-    // Polled, not timed: the session is gone once the reaper has run.
+    // Polled, not timed: the session is gone once the reaper has run. Each ping is a request, which keeps
+    // the session alive, so the wait before it is well past the idle time (a 10 ms wait let a fast machine
+    // keep the session open for ever).
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
     let status = 0;
-    for (let i = 0; i < 500 && status !== 404; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 50 && status !== 404; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
       status = (
         await post(
           url,
