@@ -38,15 +38,6 @@ export type MatchTier =
   | 'unescaped'
   | 'blank-lines';
 
-export const TOLERANT_TIERS: readonly MatchTier[] = [
-  'trailing-whitespace',
-  'indentation',
-  'typographic',
-  'line-numbers',
-  'unescaped',
-  'blank-lines',
-];
-
 /** The tier in words, for messages: "found <description>". */
 export function describeTier(tier: MatchTier): string {
   switch (tier) {
@@ -78,10 +69,25 @@ export interface FindOptions {
    * lines in the part of the file after the hunk before.
    */
   accept?: (start: number, end: number) => boolean;
+  /**
+   * For callers that see the file a block at a time (the streaming path): a one-place step (see
+   * FoundMatches.onePlace) returns every match it finds in this text, since "exactly one place" can only be
+   * judged file-wide. The caller judges it, and when it fails, searches again from the next step.
+   */
+  everyPlace?: boolean;
+  /** The first tolerant step to try (1 is the first; see FoundMatches.step); exact matching is then skipped. */
+  fromStep?: number;
 }
 
 export interface FoundMatches {
   tier: MatchTier;
+  /**
+   * Which step found the matches: 0 exact, then the tolerant steps in order from 1. A tier may take two
+   * steps (unescaped: plain escapes first, template-literal escapes only when those find nothing).
+   */
+  step: number;
+  /** The step accepts its text only at exactly one place in the file (several places decide nothing). */
+  onePlace: boolean;
   /**
    * [start, end) offsets, ascending by start. Without replaceAll: every match, overlapping ones included, so
    * a count is honest ("aa" is twice in "aaa"). With replaceAll: scanning left to right, each match that
@@ -101,9 +107,8 @@ export function findMatches(text: string, oldText: string, options: FindOptions 
   const found = findInView(view, oldText, options);
   if (!found) return null;
   return {
-    tier: found.tier,
+    ...found,
     ranges: found.ranges.map(([start, end]) => [view.toOriginal(start), view.toOriginal(end)]),
-    rewrite: found.rewrite,
   };
 }
 
@@ -119,14 +124,22 @@ export function findInView(
   }
   const accepted = (found: FoundMatches | null) =>
     found && options.accept ? keepOnly(found, (range) => options.accept!(range[0], range[1])) : found;
-  const exact = indexAll(view.text, old);
-  let found: FoundMatches | null = accepted(
-    exact.length > 0 ? { tier: 'exact', ranges: exact, rewrite: (newText) => newText } : null,
-  );
+  const fromStep = options.fromStep ?? 0;
+  let found: FoundMatches | null = null;
+  if (fromStep === 0) {
+    const exact = indexAll(view.text, old);
+    found = accepted(
+      exact.length > 0
+        ? { tier: 'exact', step: 0, onePlace: false, ranges: exact, rewrite: (newText) => newText }
+        : null,
+    );
+  }
   if (!found && options.matching !== 'exact') {
-    for (const tier of TIERS) {
-      found = accepted(tier(view, old));
-      if (found) break;
+    for (let step = Math.max(fromStep, 1); step <= STEPS.length && !found; step++) {
+      const { find, onePlace } = STEPS[step - 1]!;
+      const matches = find(view, old);
+      if (!matches || (onePlace && !options.everyPlace && matches.ranges.length !== 1)) continue;
+      found = accepted({ ...matches, step, onePlace });
     }
   }
   if (!found || !options.replaceAll) return found;
@@ -151,7 +164,7 @@ function keepOnly(found: FoundMatches, keep: (range: [number, number]) => boolea
   if (kept.length === 0) return null;
   if (kept.length === found.ranges.length) return found;
   return {
-    tier: found.tier,
+    ...found,
     ranges: kept.map((i) => found.ranges[i]!),
     rewrite: (newText, index) => found.rewrite(newText, kept[index]!),
   };
@@ -159,15 +172,24 @@ function keepOnly(found: FoundMatches, keep: (range: [number, number]) => boolea
 
 // ── the tiers, in order ──────────────────────────────────────────────────────────────────────────────────
 
-type Tier = (view: NeutralView, old: string) => FoundMatches | null;
+/** A tier's search: its matches (every place it matches), or null. */
+type TierSearch = (view: NeutralView, old: string) => TierMatches | null;
+type TierMatches = Omit<FoundMatches, 'step' | 'onePlace'>;
 
-const TIERS: readonly Tier[] = [
-  trailingWhitespace,
-  indentation,
-  typographic,
-  lineNumbers,
-  unescaped,
-  blankLines,
+/** The tolerant steps in the order they are tried; the first that finds anything decides. */
+const STEPS: readonly { find: TierSearch; onePlace: boolean }[] = [
+  { find: trailingWhitespace, onePlace: false },
+  { find: indentation, onePlace: false },
+  { find: typographic, onePlace: false },
+  { find: lineNumbers, onePlace: false },
+  { find: (view, old) => (hasEscapes(old) ? unescapedMatches(view, old, false) : null), onePlace: false },
+  // `\${` and `${` mean different things: the template-literal escapes are read as slips only at one place.
+  {
+    find: (view, old) => (hasTemplateEscapes(old) ? unescapedMatches(view, old, true) : null),
+    onePlace: true,
+  },
+  // Several places decide nothing when the only thing known is the lines between the blank ones.
+  { find: blankLines, onePlace: true },
 ];
 
 /** Old text as whole lines: the pieces between "\n", and whether it ends with a line break. */
@@ -243,7 +265,7 @@ function regionLines(view: NeutralView, [start, end]: [number, number]): string[
 }
 
 /** Whole lines equal once trailing spaces and tabs are dropped on both sides. */
-function trailingWhitespace(view: NeutralView, old: string): FoundMatches | null {
+function trailingWhitespace(view: NeutralView, old: string): TierMatches | null {
   const { lines, endsWithNewline } = oldLinesOf(old);
   const keys = lines.map(trimTrailingBlanks);
   if (keys.every((key) => key === '')) return null;
@@ -259,7 +281,7 @@ function trailingWhitespace(view: NeutralView, old: string): FoundMatches | null
 }
 
 /** Whole lines with equal content whose indentation differs by one uniform shift (see IndentShift). */
-function indentation(view: NeutralView, old: string): FoundMatches | null {
+function indentation(view: NeutralView, old: string): TierMatches | null {
   const { lines, endsWithNewline } = oldLinesOf(old);
   const contents = lines.map(lineContent);
   if (contents.every((content) => content === '')) return null;
@@ -290,7 +312,7 @@ function indentation(view: NeutralView, old: string): FoundMatches | null {
  * has no typographic characters at all (so they came from the model, not the file) the new text's are made
  * ASCII too, so "smart quotes" the model invented never land in code.
  */
-function typographic(view: NeutralView, old: string): FoundMatches | null {
+function typographic(view: NeutralView, old: string): TierMatches | null {
   const foldedOld = foldTypography(old);
   const fileHasTypography = hasTypography(view.text);
   if (!fileHasTypography && foldedOld === old) return null;
@@ -323,7 +345,7 @@ function typographic(view: NeutralView, old: string): FoundMatches | null {
  * stripLineNumbers), the stripped text must match exactly, on whole lines; prefixes are stripped from the
  * new text's lines too.
  */
-function lineNumbers(view: NeutralView, old: string): FoundMatches | null {
+function lineNumbers(view: NeutralView, old: string): TierMatches | null {
   const { lines, endsWithNewline } = oldLinesOf(old);
   const stripped = stripLineNumbers(lines);
   if (!stripped || stripped.every((line) => trimTrailingBlanks(line) === '')) return null;
@@ -345,18 +367,10 @@ function lineNumbers(view: NeutralView, old: string): FoundMatches | null {
 /**
  * Old text with `\n`, `\"`... written as two characters: unescaped, it must match exactly. The new text is
  * unescaped only when it is itself over-escaped (isOverEscaped); otherwise it goes in as written. Only when
- * that finds nothing, the template-literal escapes (a backquote or `$` after a backslash) are unescaped too,
- * and accepted only where the result is in the file exactly once (`\${` and `${` mean different things).
+ * that finds nothing (the next step), the template-literal escapes (a backquote or `$` after a backslash) are
+ * unescaped too (`template`), and that step is accepted only at exactly one place.
  */
-function unescaped(view: NeutralView, old: string): FoundMatches | null {
-  const plain = hasEscapes(old) ? unescapedMatches(view, old, false) : null;
-  if (plain) return plain;
-  if (!hasTemplateEscapes(old)) return null;
-  const template = unescapedMatches(view, old, true);
-  return template && template.ranges.length === 1 ? template : null;
-}
-
-function unescapedMatches(view: NeutralView, old: string, template: boolean): FoundMatches | null {
+function unescapedMatches(view: NeutralView, old: string, template: boolean): TierMatches | null {
   const target = toLf(unescapeText(old, { template }));
   if (target === '' || target === old) return null;
   const ranges = indexAll(view.text, target);
@@ -371,10 +385,10 @@ function unescapedMatches(view: NeutralView, old: string, template: boolean): Fo
 
 /**
  * Old text with blank lines at its start or end that the file does not have there: without them it must be
- * in the file exactly, on whole lines, and at exactly one place (several places decide nothing here). The
+ * in the file exactly, on whole lines (and, a one-place step, at exactly one place). The
  * same blank lines are taken off the new text when it has them too, so they are not added to the file.
  */
-function blankLines(view: NeutralView, old: string): FoundMatches | null {
+function blankLines(view: NeutralView, old: string): TierMatches | null {
   const ends = blankEnds(old);
   if (!ends) return null;
   const { core, leading, trailing } = ends;
@@ -383,7 +397,7 @@ function blankLines(view: NeutralView, old: string): FoundMatches | null {
   const ranges = indexAll(text, core).filter(
     ([start]) => leading === '' || start === 0 || text[start - 1] === '\n',
   );
-  if (ranges.length !== 1) return null;
+  if (ranges.length === 0) return null;
   return {
     tier: 'blank-lines',
     ranges,

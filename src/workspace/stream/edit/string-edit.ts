@@ -90,7 +90,7 @@ export async function planStringEdit(
       noChange: () => noChangeError(tier),
       spans: replaceAll
         ? async function* () {
-            for await (const match of tolerantReplacements(handle, index, oldText, newLf, tier, {
+            for await (const match of tolerantReplacements(handle, index, oldText, newLf, plan.step, {
               chunkSize,
             })) {
               yield {

@@ -5,12 +5,16 @@
  * finds anything decides" holds file-wide: the winning tier is the earliest one any block found, and only
  * its matches count (a block that found an earlier tier would have been reported as that tier).
  *
+ * A one-place step (blank-lines, template-literal escapes) is judged file-wide too: a block returns every
+ * place the step matches, and when the file holds several, the step finds nothing and the file is searched
+ * again from the next step, as in memory. (Judged per block, two places in two blocks would each look alone.)
+ *
  * Blocks are decoded only when one of the old text's anchors (a piece of it that each tier's match must
  * contain verbatim) is in their bytes, so most of a huge file is only scanned with memchr.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { type ClosestRegion, findClosest } from '../../../core/closest.js';
-import { findMatches, type MatchTier, TOLERANT_TIERS } from '../../../core/match.js';
+import { findMatches, type MatchTier } from '../../../core/match.js';
 import { neutralView, toLf } from '../../../core/neutral.js';
 import type { ProgressReporter } from '../../../core/progress.js';
 import {
@@ -38,6 +42,8 @@ export interface TolerantMatch {
 
 export interface TolerantPlan {
   tier: MatchTier;
+  /** The step of core's matcher that found the matches (FoundMatches.step); replacements are found by it. */
+  step: number;
   /** Every match of the tier, overlapping ones included (what uniqueness counts). */
   count: number;
   /** Left-to-right non-overlapping matches (what replace_all replaces). */
@@ -63,39 +69,61 @@ export async function planTolerant(
   newLf: string,
   options: TolerantOptions,
 ): Promise<{ plan: TolerantPlan | null; closest: ClosestRegion | null }> {
+  let fromStep = 1;
+  let closest: ClosestRegion | null = null;
+  for (;;) {
+    const found = await planFromStep(handle, index, oldText, newLf, options, fromStep);
+    closest ??= found.closest;
+    const { plan, onePlace } = found;
+    if (!plan || !onePlace || plan.count === 1) return { plan, closest };
+    fromStep = plan.step + 1;
+  }
+}
+
+async function planFromStep(
+  handle: FileHandle,
+  index: LineIndex,
+  oldText: string,
+  newLf: string,
+  options: TolerantOptions,
+  fromStep: number,
+): Promise<{ plan: TolerantPlan | null; onePlace: boolean; closest: ClosestRegion | null }> {
   const keep = options.keep ?? 1000;
   const old = toLf(oldText);
   const anchors = anchorsOf(old);
   let plan: TolerantPlan | null = null;
-  let rank = Number.POSITIVE_INFINITY;
+  let onePlace = false;
   let lastEnd = -1;
   let closest: ClosestRegion | null = null;
   let closestTries = 0;
   for await (const block of blocksOf(handle, index, old, anchors, options)) {
-    if (closestTries < CLOSEST_BLOCKS && anchors.closest && block.text.includes(anchors.closest)) {
+    if (
+      fromStep === 1 &&
+      closestTries < CLOSEST_BLOCKS &&
+      anchors.closest &&
+      block.text.includes(anchors.closest)
+    ) {
       closestTries++;
       const found = closestIn(block, old);
       if (found && (!closest || found.similarity > closest.similarity)) closest = found;
     }
-    const matches = matchesIn(block, oldText, newLf);
-    if (!matches) continue;
-    const blockRank = TOLERANT_TIERS.indexOf(matches.tier);
-    if (blockRank > rank) continue;
-    if (blockRank < rank) {
-      rank = blockRank;
-      plan = { tier: matches.tier, count: 0, replaceable: 0, first: [] };
+    const matches = matchesIn(block, oldText, newLf, fromStep);
+    if (!matches || (plan && matches.step > plan.step)) continue;
+    if (!plan || matches.step < plan.step) {
+      plan = { tier: matches.tier, step: matches.step, count: 0, replaceable: 0, first: [] };
+      onePlace = matches.onePlace;
       lastEnd = -1;
     }
     for (const match of matches.list) {
-      plan!.count++;
+      plan.count++;
       if (match.start >= lastEnd) {
-        plan!.replaceable++;
+        plan.replaceable++;
         lastEnd = match.end;
       }
-      if (plan!.first.length < keep) plan!.first.push(match);
+      if (plan.first.length < keep) plan.first.push(match);
     }
   }
-  return { plan, closest };
+  return { plan, onePlace, closest };
 }
 
 /** For replace_all: the tier's left-to-right non-overlapping matches, found again block by block. */
@@ -104,14 +132,14 @@ export async function* tolerantReplacements(
   index: LineIndex,
   oldText: string,
   newLf: string,
-  tier: MatchTier,
+  step: number,
   options: TolerantOptions,
 ): AsyncGenerator<TolerantMatch> {
   const old = toLf(oldText);
   let lastEnd = -1;
   for await (const block of blocksOf(handle, index, old, anchorsOf(old), options)) {
-    const matches = matchesIn(block, oldText, newLf);
-    if (!matches || matches.tier !== tier) continue;
+    const matches = matchesIn(block, oldText, newLf, step);
+    if (!matches || matches.step !== step) continue;
     for (const match of matches.list) {
       if (match.start < lastEnd) continue;
       lastEnd = match.end;
@@ -149,14 +177,18 @@ function blocksOf(
   });
 }
 
-/** The matches of the first tier that matches in this block and start in it, with file offsets. */
+/**
+ * The matches of the first step (from `fromStep`) that matches in this block and start in it, with file
+ * offsets; a one-place step's every match (the caller counts them file-wide).
+ */
 function matchesIn(
   block: LineBlock,
   oldText: string,
   newLf: string,
-): { tier: MatchTier; list: TolerantMatch[] } | null {
-  const found = findMatches(block.text, oldText, { matching: 'tolerant' });
-  if (!found || found.tier === 'exact') return null;
+  fromStep: number,
+): { tier: MatchTier; step: number; onePlace: boolean; list: TolerantMatch[] } | null {
+  const found = findMatches(block.text, oldText, { matching: 'tolerant', everyPlace: true, fromStep });
+  if (!found) return null;
   const list: TolerantMatch[] = [];
   // Offsets are characters of the block text: walk them in order, converting to bytes and counting lines.
   let char = 0;
@@ -176,7 +208,7 @@ function matchesIn(
       inserted: () => found.rewrite(newLf, i),
     });
   });
-  return list.length > 0 ? { tier: found.tier, list } : null;
+  return list.length > 0 ? { tier: found.tier, step: found.step, onePlace: found.onePlace, list } : null;
 }
 
 /** Line terminators in text (a match never starts between "\r" and "\n", so pieces never split one). */
