@@ -18,7 +18,7 @@ async function bothPaths(text: string, edit: { old_string: string; new_string: s
     await tools.execute('read_file', { file_path: 'f.txt' });
     const result: ToolResult = await tools.execute('edit_file', { file_path: 'f.txt', ...edit });
     results.push({
-      outcome: result.ok ? `ok ${result.details.tiers?.join(',')}` : result.code,
+      outcome: result.ok ? `ok ${(result.details.tiers as string[] | undefined)?.join(',')}` : result.code,
       bytes: (await workspace.bytes('f.txt')).toString('utf8'),
     });
   }
@@ -41,13 +41,15 @@ describe('one-place tolerant steps on the streaming path', () => {
   });
 
   it('refuse template-escaped old text found at two far places, and accept it at one', async () => {
+    // What the model sent: the template literal with its `${` written escaped, as \${.
+    const escapedOld = ['`\\$', '{name}!`'].join('');
     const twice = `const a = \`\${name}!\`;\n${filler}const b = \`\${name}!\`;\n`;
-    const refused = await bothPaths(twice, { old_string: '`\\${name}!`', new_string: '`hi`' });
+    const refused = await bothPaths(twice, { old_string: escapedOld, new_string: '`hi`' });
     expect(refused.memory.outcome).not.toMatch(/^ok/);
     expect(refused.streamed).toEqual(refused.memory);
 
     const once = `const a = \`\${name}!\`;\n${filler}`;
-    const accepted = await bothPaths(once, { old_string: '`\\${name}!`', new_string: '`hi`' });
+    const accepted = await bothPaths(once, { old_string: escapedOld, new_string: '`hi`' });
     expect(accepted.memory).toEqual({ outcome: 'ok unescaped', bytes: `const a = \`hi\`;\n${filler}` });
     expect(accepted.streamed).toEqual(accepted.memory);
   });
