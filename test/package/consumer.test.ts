@@ -80,9 +80,11 @@ beforeAll(async () => {
   manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest;
 }, 300_000);
 
+// The app's node_modules is tens of thousands of files: on a loaded 2-core machine removing it took over
+// the default 30 s hook time (a fresh-clone CI run failed on it, every test having passed).
 afterAll(() => {
   if (base) rmSync(base, { recursive: true, force: true });
-});
+}, 180_000);
 
 /** Every file under a folder, relative to it. */
 function filesUnder(folder: string): string[] {
