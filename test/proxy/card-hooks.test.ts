@@ -167,6 +167,22 @@ describe('before-change hooks see calls that get a card', () => {
     ]);
   });
 
+  it('the same script for a write it can show as a diff: it sees the diff, vetoes under frozen/, observes after', async () => {
+    const { client, path, payloads } = await hooked({ 'a.txt': 'a\n', 'frozen/b.txt': 'b\n' }, [allowOnce()]);
+    const vetoed = await call(client, 'write_file', { path: path('frozen/b.txt'), content: 'B\n' });
+    expect(vetoed.text).toContain('DENIED_HOOK');
+    expect(readFileSync(path('frozen/b.txt'), 'utf8')).toBe('b\n');
+    const written = await call(client, 'write_file', { path: path('a.txt'), content: 'A\n' });
+    expect(written.isError).toBe(false);
+    expect(written.text).toContain('checked write_file on a.txt');
+    expect(payloads().map((payload) => [payload.event, payload.kind, payload.tool])).toEqual([
+      ['beforeChange', 'modify', 'write_file'],
+      ['beforeChange', 'modify', 'write_file'],
+      ['afterChange', 'modify', 'write_file'],
+    ]);
+    expect((payloads()[2] as Payload & { unifiedDiff: string }).unifiedDiff).toContain('+A');
+  });
+
   it('a tool no one knows: the hook gets its arguments and no paths', async () => {
     const upstream = () =>
       inProcessUpstream(() => {
