@@ -155,21 +155,27 @@ export class ToolCallHandler {
     }
     if (plan.kind === 'forward') return forward();
     if (plan.kind === 'failed') return plan.result;
-    const noDiff = (note: string) =>
+    // The file it writes, when known, is checked and named to hooks and policy as a card's paths are.
+    const noDiff = (note: string, path?: string) =>
       this.card(
         call,
-        { kind: 'card', basis: 'it writes files, and this call cannot be shown as a diff' },
+        {
+          kind: 'card',
+          basis: 'it writes files, and this call cannot be shown as a diff',
+          ...(path === undefined ? {} : { paths: async () => [path] }),
+        },
         { note, sessionGrant: false },
       );
-    if (plan.kind === 'card') return noDiff(plan.note);
+    if (plan.kind === 'card') return noDiff(plan.note, plan.path);
 
     let pending: PendingWrite;
     try {
       pending = await writeGate.propose({ tool, path: plan.path, input: args, expected: plan.expected });
     } catch (error) {
-      if (error instanceof CannotShow) return noDiff(`editgate cannot show a diff: ${error.message}.`);
+      if (error instanceof CannotShow)
+        return noDiff(`editgate cannot show a diff: ${error.message}.`, plan.path);
       if (isEditgateError(error, 'BINARY') || isEditgateError(error, 'ENCODING')) {
-        return noDiff(`editgate cannot show a diff: ${error.message}`);
+        return noDiff(`editgate cannot show a diff: ${error.message}`, plan.path);
       }
       if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
       throw error;

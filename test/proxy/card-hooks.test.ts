@@ -183,6 +183,16 @@ describe('before-change hooks see calls that get a card', () => {
     expect((payloads()[2] as Payload & { unifiedDiff: string }).unifiedDiff).toContain('+A');
   });
 
+  it('a write that gets a card because it cannot be shown (not text) names its file to the hook', async () => {
+    const { client, questions, path, payloads } = await hooked({ 'frozen/keep.txt': 'k\n' }, [allowOnce()]);
+    const vetoed = await call(client, 'write_file', { path: path('frozen/blob.bin'), content: 'a\u0000b' });
+    expect(vetoed.text).toContain('DENIED_HOOK');
+    expect(vetoed.text).toContain('frozen/blob.bin is frozen');
+    expect(existsSync(path('frozen/blob.bin'))).toBe(false);
+    expect(questions).toEqual([]);
+    expect(payloads()[0]).toMatchObject({ kind: 'call', tool: 'write_file', paths: ['frozen/blob.bin'] });
+  });
+
   it('a tool no one knows: the hook gets its arguments and no paths', async () => {
     const upstream = () =>
       inProcessUpstream(() => {
