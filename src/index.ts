@@ -17,8 +17,11 @@ export { type AnsweredElsewhere, type AnswerSource, firstAnswer } from './gate/f
 export type { Screening } from './gate/gate.js';
 export { SessionGrants } from './gate/grants.js';
 export type {
+  AfterCallHook,
   AfterChangeHook,
+  BeforeCallHook,
   BeforeChangeHook,
+  CallWithoutDiff,
   Hooks,
   WrittenChange,
   /** The old name of WrittenChange (what an after-change hook sees). */

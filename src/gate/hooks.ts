@@ -18,9 +18,30 @@ export type BeforeChangeHook = (proposal: Proposal) => BeforeChangeVerdict | Pro
 // biome-ignore lint/suspicious/noConfusingVoidType: as above, an observer that returns nothing is the common case.
 export type AfterChangeHook = (outcome: WrittenChange) => void | string | Promise<void | string>;
 
+/**
+ * A call that cannot be shown as a diff (editgate proxy's cards: another server's move_file, an unknown
+ * tool): the tool, the server, its arguments, and the paths it names when they are known.
+ */
+export interface CallWithoutDiff {
+  tool: string;
+  server: string;
+  arguments: Record<string, unknown>;
+  /** Root-relative paths the call names ('/'-separated); empty when editgate cannot tell. */
+  paths: string[];
+  absolutePaths: string[];
+}
+
+export type BeforeCallHook = (call: CallWithoutDiff) => BeforeChangeVerdict | Promise<BeforeChangeVerdict>;
+// biome-ignore lint/suspicious/noConfusingVoidType: as above.
+export type AfterCallHook = (call: CallWithoutDiff) => void | string | Promise<void | string>;
+
 export interface Hooks {
   beforeChange?: BeforeChangeHook;
   afterChange?: AfterChangeHook;
+  /** Before a call with no diff (a proxy card) is asked about or forwarded; may deny like beforeChange. */
+  beforeCall?: BeforeCallHook;
+  /** After such a call succeeded. */
+  afterCall?: AfterCallHook;
 }
 
 /** A hook that is an external command: JSON on stdin, a JSON decision (or text) on stdout. */
@@ -141,8 +162,37 @@ export function beforeChangePayload(proposal: Proposal): Record<string, unknown>
  * times out or prints nothing denies (fail closed) unless `failOpen` is set.
  */
 export function commandBeforeChangeHook(spec: CommandHookSpec, cwd: string): BeforeChangeHook {
-  return async (proposal) => {
-    const run = await runCommand(spec, beforeChangePayload(proposal), cwd);
+  return commandVeto(spec, cwd, beforeChangePayload);
+}
+
+/** The JSON a command hook receives for a call with no diff: `kind: 'call'`, and no diff or content. */
+export function callPayload(
+  event: 'beforeChange' | 'afterChange',
+  call: CallWithoutDiff,
+): Record<string, unknown> {
+  return {
+    event,
+    kind: 'call',
+    tool: call.tool,
+    server: call.server,
+    arguments: call.arguments,
+    paths: call.paths,
+    absolutePaths: call.absolutePaths,
+  };
+}
+
+/** The same before-change command, for a call with no diff: the same answers, the same fail-closed rule. */
+export function commandBeforeCallHook(spec: CommandHookSpec, cwd: string): BeforeCallHook {
+  return commandVeto(spec, cwd, (call: CallWithoutDiff) => callPayload('beforeChange', call));
+}
+
+function commandVeto<T>(
+  spec: CommandHookSpec,
+  cwd: string,
+  payloadOf: (subject: T) => unknown,
+): (subject: T) => Promise<BeforeChangeVerdict> {
+  return async (subject) => {
+    const run = await runCommand(spec, payloadOf(subject), cwd);
     const failure = describeFailure(spec, run);
     if (failure) {
       if (spec.failOpen) return undefined;
@@ -179,8 +229,21 @@ export function commandBeforeChangeHook(spec: CommandHookSpec, cwd: string): Bef
  * appended to the model's message; a failure is reported the same way, since the change is already written.
  */
 export function commandAfterChangeHook(spec: CommandHookSpec, cwd: string): AfterChangeHook {
-  return async (outcome) => {
-    const run = await runCommand(spec, { event: 'afterChange', ...outcome }, cwd);
+  return commandObserver(spec, cwd, (outcome: WrittenChange) => ({ event: 'afterChange', ...outcome }));
+}
+
+/** The same after-change command, for a call with no diff that succeeded. */
+export function commandAfterCallHook(spec: CommandHookSpec, cwd: string): AfterCallHook {
+  return commandObserver(spec, cwd, (call: CallWithoutDiff) => callPayload('afterChange', call));
+}
+
+function commandObserver<T>(
+  spec: CommandHookSpec,
+  cwd: string,
+  payloadOf: (subject: T) => unknown,
+): (subject: T) => Promise<string | undefined> {
+  return async (subject) => {
+    const run = await runCommand(spec, payloadOf(subject), cwd);
     const failure = describeFailure(spec, run);
     const text = run.stdout.trim();
     let message = text;
@@ -198,11 +261,13 @@ export function commandAfterChangeHook(spec: CommandHookSpec, cwd: string): Afte
 }
 
 /** Runs several before-change hooks in order; the first denial wins. */
-export function combineBeforeChange(hooks: BeforeChangeHook[]): BeforeChangeHook | undefined {
+export function combineBeforeChange<T = Proposal>(
+  hooks: Array<(subject: T) => BeforeChangeVerdict | Promise<BeforeChangeVerdict>>,
+): ((subject: T) => Promise<BeforeChangeVerdict>) | undefined {
   if (hooks.length === 0) return undefined;
-  return async (proposal) => {
+  return async (subject) => {
     for (const hook of hooks) {
-      const verdict = await hook(proposal);
+      const verdict = await hook(subject);
       if (verdict && typeof verdict === 'object' && 'deny' in verdict) return verdict;
     }
     return undefined;
@@ -210,12 +275,15 @@ export function combineBeforeChange(hooks: BeforeChangeHook[]): BeforeChangeHook
 }
 
 /** Runs several after-change hooks in order and joins what they said. */
-export function combineAfterChange(hooks: AfterChangeHook[]): AfterChangeHook | undefined {
+export function combineAfterChange<T = WrittenChange>(
+  // biome-ignore lint/suspicious/noConfusingVoidType: as AfterChangeHook.
+  hooks: Array<(subject: T) => void | string | Promise<void | string>>,
+): ((subject: T) => Promise<string | undefined>) | undefined {
   if (hooks.length === 0) return undefined;
-  return async (outcome) => {
+  return async (subject) => {
     const said: string[] = [];
     for (const hook of hooks) {
-      const text = await hook(outcome);
+      const text = await hook(subject);
       if (typeof text === 'string' && text.trim()) said.push(text.trim());
     }
     return said.length > 0 ? said.join('\n') : undefined;

@@ -104,6 +104,7 @@ async function planEditFile(args: Args, context: PlanContext): Promise<WritePlan
     return {
       kind: 'card',
       note: `editgate could not read the server's preview: ${(error as Error).message}.`,
+      path: target,
     };
   }
   return {

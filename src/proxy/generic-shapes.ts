@@ -238,7 +238,7 @@ export function genericShape(keys: ShapeKeys, basis = describe(keys)): WriteShap
       }
       const expected = expectedFor(keys, args);
       if (typeof expected === 'string')
-        return { kind: 'card', note: `editgate cannot show a diff: ${expected}.` };
+        return { kind: 'card', note: `editgate cannot show a diff: ${expected}.`, path: target };
       return { kind: 'write', path: target, expected };
     },
   };

@@ -14,6 +14,7 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type EditgateError, isEditgateError } from '../core/errors.js';
+import type { CallWithoutDiff } from '../gate/hooks.js';
 import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
 import type { ToolCatalog } from './catalog.js';
@@ -154,21 +155,27 @@ export class ToolCallHandler {
     }
     if (plan.kind === 'forward') return forward();
     if (plan.kind === 'failed') return plan.result;
-    const noDiff = (note: string) =>
+    // The file it writes, when known, is checked and named to hooks and policy as a card's paths are.
+    const noDiff = (note: string, path?: string) =>
       this.card(
         call,
-        { kind: 'card', basis: 'it writes files, and this call cannot be shown as a diff' },
+        {
+          kind: 'card',
+          basis: 'it writes files, and this call cannot be shown as a diff',
+          ...(path === undefined ? {} : { paths: async () => [path] }),
+        },
         { note, sessionGrant: false },
       );
-    if (plan.kind === 'card') return noDiff(plan.note);
+    if (plan.kind === 'card') return noDiff(plan.note, plan.path);
 
     let pending: PendingWrite;
     try {
       pending = await writeGate.propose({ tool, path: plan.path, input: args, expected: plan.expected });
     } catch (error) {
-      if (error instanceof CannotShow) return noDiff(`editgate cannot show a diff: ${error.message}.`);
+      if (error instanceof CannotShow)
+        return noDiff(`editgate cannot show a diff: ${error.message}.`, plan.path);
       if (isEditgateError(error, 'BINARY') || isEditgateError(error, 'ENCODING')) {
-        return noDiff(`editgate cannot show a diff: ${error.message}`);
+        return noDiff(`editgate cannot show a diff: ${error.message}`, plan.path);
       }
       if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
       throw error;
@@ -234,28 +241,52 @@ export class ToolCallHandler {
     toolClass: Extract<ToolClass, { kind: 'card' }>,
     shown: { note?: string; sessionGrant: boolean },
   ): Promise<CallToolResult> {
-    const { tool, args, plans, forward } = call;
+    const { tool, args, plans } = call;
     const { writeGate, approvals } = this.context;
     const paths: string[] = [];
+    const absolutePaths: string[] = [];
+    /** A path outside the roots or under a deny glob, or a policy rule: audited as policy's refusal. */
+    const refusedByPolicy = async (error: EditgateError) => {
+      await writeGate.auditCall(tool, paths, {
+        decision: 'deny',
+        decidedBy: 'policy',
+        reason: error.message,
+      });
+      return refusal(tool, error);
+    };
     try {
       for (const absolute of (await toolClass.paths?.(args, plans)) ?? []) {
         paths.push(await writeGate.checkPath(absolute));
+        absolutePaths.push(absolute);
       }
+    } catch (error) {
+      if (isEditgateError(error)) return refusedByPolicy(error);
+      if (error instanceof UpstreamUnavailable) return refusal(tool, error);
+      throw error;
+    }
+    const hooked: CallWithoutDiff = {
+      tool,
+      server: this.context.server,
+      arguments: args,
+      paths,
+      absolutePaths,
+    };
+    // Before-change hooks first, as for a change: they veto before policy, grants or the person.
+    try {
+      await writeGate.vetoCall(hooked);
+    } catch (error) {
+      if (isEditgateError(error)) return refusal(tool, error);
+      throw error;
+    }
+    const forward = () => this.forwardCall(call, hooked);
+    try {
       const screened = writeGate.screenCall(tool, paths);
       if (screened === 'allow') {
         await writeGate.auditCall(tool, paths, { decision: 'policy', decidedBy: 'policy' });
         return forward();
       }
     } catch (error) {
-      if (isEditgateError(error)) {
-        await writeGate.auditCall(tool, paths, {
-          decision: 'deny',
-          decidedBy: 'policy',
-          reason: error.message,
-        });
-        return refusal(tool, error);
-      }
-      if (error instanceof UpstreamUnavailable) return refusal(tool, error);
+      if (isEditgateError(error)) return refusedByPolicy(error);
       throw error;
     }
     if (shown.sessionGrant && this.context.grantedTools.has(tool)) {
@@ -290,5 +321,13 @@ export class ToolCallHandler {
         : `editgate proxy did not run ${tool} (${code}): the user denied this call. Do not retry it as is; ask the user what they want instead.`,
       true,
     );
+  }
+
+  /** A card's call, allowed: forwarded, and once the server carried it out, the after-change hooks. */
+  private async forwardCall(call: Call, hooked: CallWithoutDiff): Promise<CallToolResult> {
+    const result = await call.forward();
+    if (result.isError) return result;
+    const said = await this.context.writeGate.afterCall(hooked);
+    return said ? { ...result, content: [...result.content, { type: 'text', text: said }] } : result;
   }
 }

@@ -14,13 +14,14 @@ export interface PlanContext {
  * - forward: this call writes nothing (a dry run), so it goes through as it is;
  * - write: it replaces the file at `path` (absolute) with `expected(current bytes)`, which throws
  *   CannotShow when that cannot be known exactly;
- * - card: it writes, but not in a way editgate can show as a diff (`note` says why);
+ * - card: it writes, but not in a way editgate can show as a diff (`note` says why; `path`, absolute, the
+ *   file it writes when known, so roots, deny globs, policy and hooks apply to it);
  * - failed: the server's own preview failed: its result is the answer, and nothing is asked or forwarded.
  */
 export type WritePlan =
   | { kind: 'forward'; why: string }
   | { kind: 'write'; path: string; expected: (current: Buffer | null) => Buffer }
-  | { kind: 'card'; note: string }
+  | { kind: 'card'; note: string; path?: string }
   | { kind: 'failed'; result: CallToolResult };
 
 /** Thrown by a plan's `expected` when the new content cannot be known exactly: a card is shown instead. */

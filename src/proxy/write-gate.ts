@@ -16,7 +16,8 @@
  *             `editgate undo` reads), append the audit line, run the after-change hooks
  *
  * and, for calls that cannot be shown as a diff (cards): checkPath (Guard.resolve: roots and deny globs),
- * screenCall (the policy rules, PolicyEngine.evaluate) and auditCall (appendAudit).
+ * vetoCall (the before-change hooks, given the call: DENIED_HOOK), screenCall (the policy rules,
+ * PolicyEngine.evaluate), auditCall (appendAudit) and afterCall (the after-change hooks).
  */
 import { fstatSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
 import { appendAudit } from '../gate/audit.js';
 import { type Approval, Gate } from '../gate/gate.js';
+import type { CallWithoutDiff } from '../gate/hooks.js';
 import { PolicyEngine } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import type { ConfiguredOptions } from '../tools/config.js';
@@ -375,6 +377,41 @@ export class WriteGate {
         .sort((a, b) => b.length - a.length)
         .find((candidate) => given === candidate || given.startsWith(`${candidate}${path.sep}`));
       return root === undefined ? '.' : path.relative(root, given).split(path.sep).join('/') || '.';
+    }
+  }
+
+  /**
+   * The before-change hooks for a call without a diff, run first as for a change (before policy, grants and
+   * the person): DENIED_HOOK, audited, when one denies.
+   */
+  async vetoCall(call: CallWithoutDiff): Promise<void> {
+    const verdict = await this.options.config.hooks?.beforeCall?.(call);
+    if (!verdict || typeof verdict !== 'object' || !('deny' in verdict)) return;
+    await this.auditCall(call.tool, call.paths, {
+      decision: 'deny',
+      decidedBy: 'hook',
+      reason: verdict.deny,
+    });
+    throw new EditgateError(
+      'DENIED_HOOK',
+      `A before-change hook refused this call of ${call.tool}: ${verdict.deny}`,
+      {
+        tool: call.tool,
+        reason: verdict.deny,
+      },
+    );
+  }
+
+  /** The after-change hooks for a call without a diff that the server carried out: what they said. */
+  async afterCall(call: CallWithoutDiff): Promise<string | undefined> {
+    const afterCall = this.options.config.hooks?.afterCall;
+    if (!afterCall) return undefined;
+    try {
+      const said = await afterCall(call);
+      return typeof said === 'string' && said.trim() ? said.trim() : undefined;
+    } catch (error) {
+      // The call is carried out; a failing observer must not turn that into a failure.
+      return `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 

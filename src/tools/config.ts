@@ -8,7 +8,9 @@ import {
   type BeforeChangeHook,
   combineAfterChange,
   combineBeforeChange,
+  commandAfterCallHook,
   commandAfterChangeHook,
+  commandBeforeCallHook,
   commandBeforeChangeHook,
   type Hooks,
 } from '../gate/hooks.js';
@@ -193,5 +195,13 @@ function commandHooks(hooks: NonNullable<EditgateConfig['hooks']>, root: string)
   const after: AfterChangeHook[] = (hooks.afterChange ?? []).map((spec) =>
     commandAfterChangeHook(spec, root),
   );
-  return { beforeChange: combineBeforeChange(before), afterChange: combineAfterChange(after) };
+  // The same commands see editgate proxy's calls that have no diff (cards), with a payload of kind "call".
+  const beforeCall = (hooks.beforeChange ?? []).map((spec) => commandBeforeCallHook(spec, root));
+  const afterCall = (hooks.afterChange ?? []).map((spec) => commandAfterCallHook(spec, root));
+  return {
+    beforeChange: combineBeforeChange(before),
+    afterChange: combineAfterChange(after),
+    beforeCall: combineBeforeChange(beforeCall),
+    afterCall: combineAfterChange(afterCall),
+  };
 }

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandAfterChangeHook, commandBeforeChangeHook } from '../../src/gate/hooks.js';
+import {
+  type CallWithoutDiff,
+  commandAfterCallHook,
+  commandAfterChangeHook,
+  commandBeforeCallHook,
+  commandBeforeChangeHook,
+} from '../../src/gate/hooks.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
 
 // Hooks as commands: JSON on stdin, a JSON decision on stdout, a timeout; fail closed by default.
@@ -81,6 +87,45 @@ describe('command hooks', () => {
     });
     expect(result.ok).toBe(true);
     expect(result.message).toContain('2 lint warnings');
+  });
+});
+
+// The same commands for a call with no diff (editgate proxy's cards): the same answers and fail-closed rule.
+describe('command hooks for a call with no diff', () => {
+  const moveCall: CallWithoutDiff = {
+    tool: 'move_file',
+    server: 'secure-filesystem-server',
+    arguments: { source: '/p/a.txt', destination: '/p/b.txt' },
+    paths: ['a.txt', 'b.txt'],
+    absolutePaths: ['/p/a.txt', '/p/b.txt'],
+  };
+
+  it('gets the call as JSON of kind "call", and allows, denies or fails closed as for a change', async () => {
+    const ws = await makeWorkspace();
+    const payload = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const p=JSON.parse(s);console.log(JSON.stringify(p.event==='beforeChange'&&p.kind==='call'&&p.server==='secure-filesystem-server'&&p.arguments.destination==='/p/b.txt'&&p.paths[1]==='b.txt'&&p.absolutePaths[0]==='/p/a.txt'?{decision:'allow'}:{decision:'deny',reason:s}))})"`;
+    expect(await commandBeforeCallHook({ command: payload }, ws.root)(moveCall)).toBeUndefined();
+    expect(
+      await commandBeforeCallHook(
+        { command: `echo '{"decision":"deny","reason":"no moves"}'` },
+        ws.root,
+      )(moveCall),
+    ).toEqual({ deny: 'no moves' });
+    expect(await commandBeforeCallHook({ command: 'true' }, ws.root)(moveCall)).toEqual({
+      deny: 'before-change hook "true" printed no decision',
+    });
+    expect(
+      await commandBeforeCallHook({ command: 'exit 1', failOpen: true }, ws.root)(moveCall),
+    ).toBeUndefined();
+  });
+
+  it('after the call: what the command prints is what the model reads', async () => {
+    const ws = await makeWorkspace();
+    // Plain text (JSON would be read for its "message"): the payload's fields, spelled out.
+    const spellOut = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const p=JSON.parse(s);console.log([p.event,p.kind,p.tool,p.server,p.paths.join('+'),p.absolutePaths.join('+'),JSON.stringify(p.arguments)].join(' '))})"`;
+    const said = await commandAfterCallHook({ command: spellOut }, ws.root)(moveCall);
+    expect(said).toBe(
+      'afterChange call move_file secure-filesystem-server a.txt+b.txt /p/a.txt+/p/b.txt {"source":"/p/a.txt","destination":"/p/b.txt"}',
+    );
   });
 });
 

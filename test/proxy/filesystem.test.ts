@@ -223,10 +223,47 @@ describe('move_file and create_directory get a card', () => {
   });
 
   it('create_directory too, and a card offers no per-file grant', async () => {
-    const { client, questions, path } = await proxied({}, [allowOnce()]);
+    const { client, questions, offered, path } = await proxied({ 'a.txt': 'a\n' }, [allowOnce(), deny()]);
     await call(client, 'create_directory', { path: path('sub/dir') });
     expect(existsSync(path('sub/dir'))).toBe(true);
     expect(questions[0]).toContain('wants to run create_directory');
+    expect(offered[0]).toEqual(['Allow once', 'Allow create_directory for the session', 'Deny']);
+    // A diff's question, for comparison, offers the file for the session.
+    await call(client, 'write_file', { path: path('a.txt'), content: 'b\n' });
+    expect(offered[1]).toContain('Allow this file for the session');
+  });
+
+  it('policy rules apply to a card: a deny rule refuses it unasked, an allow rule lets it through', async () => {
+    const { client, questions, path, root } = await proxied({ 'locked/a.txt': 'a', 'b.txt': 'b' }, [], {
+      config: (folder) => ({
+        policy: {
+          rules: [
+            { tool: 'move_file', path: 'locked/**', action: 'deny' },
+            { tool: 'create_directory', action: 'allow' },
+          ],
+        },
+        auditLog: join(folder, '..', 'audit.jsonl'),
+      }),
+    });
+    const denied = await call(client, 'move_file', {
+      source: path('locked/a.txt'),
+      destination: path('a.txt'),
+    });
+    expect(denied).toMatchObject({ isError: true });
+    expect(denied.text).toContain('DENIED_POLICY');
+    expect(denied.text).toContain('locked/a.txt');
+    expect(existsSync(path('locked/a.txt'))).toBe(true);
+    expect((await call(client, 'create_directory', { path: path('made') })).isError).toBe(false);
+    expect(existsSync(path('made'))).toBe(true);
+    expect(questions).toEqual([]);
+    const audit = readFileSync(join(root, '..', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tool: string; path: string; decision: string; decidedBy: string });
+    expect(audit.map(({ tool, path: p, decision, decidedBy }) => [tool, p, decision, decidedBy])).toEqual([
+      ['move_file', 'locked/a.txt, a.txt', 'deny', 'policy'],
+      ['create_directory', 'made', 'policy', 'policy'],
+    ]);
   });
 });
 

@@ -94,6 +94,8 @@ export interface Connected {
   proxy: RunningProxy;
   /** The messages of every elicitation the client was shown, in order. */
   questions: string[];
+  /** The decisions each of those questions offered (its form's "decision" choices), in order. */
+  offered: string[][];
   logged: Logged[];
   /** Answers still to give. */
   answers: Answer[];
@@ -118,6 +120,7 @@ export async function connectProxy(
 ): Promise<Connected> {
   const logged: Logged[] = [];
   const questions: string[] = [];
+  const offered: string[][] = [];
   const answers = [...(client.answers ?? [])];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const proxy = await serveProxy(serverSide, {
@@ -132,6 +135,9 @@ export async function connectProxy(
   if (capabilities.elicitation) {
     sdkClient.setRequestHandler(ElicitRequestSchema, (request) => {
       questions.push(request.params.message);
+      const schema = 'requestedSchema' in request.params ? request.params.requestedSchema : undefined;
+      const decision = schema?.properties.decision as { enum?: string[] } | undefined;
+      offered.push(decision?.enum ?? []);
       const answer = answers.shift();
       if (!answer) return { action: 'decline' };
       return typeof answer === 'function' ? answer(request.params.message) : answer;
@@ -143,7 +149,7 @@ export async function connectProxy(
     await sdkClient.close();
     await proxy.closed;
   });
-  return { client: sdkClient, proxy, questions, logged, answers };
+  return { client: sdkClient, proxy, questions, offered, logged, answers };
 }
 
 /** A tool call's result with its text joined. */

@@ -30,8 +30,8 @@ compared with what you approved, and \`editgate undo FILE\` puts back what was t
   - Any other tool that may change something is asked about with a card: the tool, the server and the
     arguments, with "allow this tool for the session" but never a per-file grant.
   - Files outside the roots, or matching the config's "deny" globs, are refused; the config's policy
-    rules, hooks and audit log apply as to editgate's own tools. A denial is an error result with the
-    reason, for the model to read.
+    rules, hooks and audit log apply as to editgate's own tools (hooks see a card's call too: its tool,
+    server, arguments and paths). A denial is an error result with the reason, for the model to read.
 
 Options:
   --root DIR             a workspace root (repeat for more; default: the current folder); writes
