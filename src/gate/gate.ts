@@ -14,6 +14,8 @@ import {
   approvalReason,
   approvalRequestFor,
   askApprover,
+  autoApprover,
+  autoApproverName,
   denialReason,
   grantOf,
 } from './approval.js';
@@ -21,7 +23,7 @@ import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { Hooks } from './hooks.js';
-import { type Policy, PolicyEngine } from './policy.js';
+import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
@@ -84,10 +86,11 @@ export type FileRequest = Pick<ChangeRequest, 'path' | 'requireRead' | 'prepare'
  */
 export type Screening =
   | { ask: true }
-  | { ask: false; approvedBy: 'policy' | 'session' }
+  | { ask: false; approvedBy: 'policy'; rule?: PolicyRule }
+  | { ask: false; approvedBy: 'session'; grant: 'file' | 'all' }
   | { ask: false; approvedBy: 'user'; edited: true };
 
-const ALWAYS: Approver = () => 'once';
+const ALWAYS: Approver = autoApprover("approve: 'allow'");
 
 export class Gate {
   readonly session: SessionGrants;
@@ -171,6 +174,7 @@ export class Gate {
     }
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
+    let allowedBy: PolicyRule | undefined;
     for (const file of proposal.files) {
       const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
@@ -182,19 +186,27 @@ export class Gate {
         );
       }
       if (policy.action !== 'allow') allowed = false;
+      else allowedBy ??= policy.rule;
     }
-    const screened: Approval | 'ask' = allowed
-      ? { decision: 'policy', decidedBy: 'policy' }
-      : proposal.files.every((file) => this.session.coversChange(file.change.path))
-        ? { decision: 'session', decidedBy: 'session' }
-        : 'ask';
+    const screened = allowed
+      ? ({ decision: 'policy', decidedBy: 'policy', ...(allowedBy ? { rule: allowedBy } : {}) } as const)
+      : this.grantCovering(proposal);
     await this.options.onPreview?.(
       proposal,
       screened === 'ask'
         ? { ask: true }
-        : { ask: false, approvedBy: screened.decision as 'policy' | 'session' },
+        : screened.decidedBy === 'policy'
+          ? { ask: false, approvedBy: 'policy', ...(screened.rule ? { rule: screened.rule } : {}) }
+          : { ask: false, approvedBy: 'session', grant: screened.grant },
     );
     return screened;
+  }
+
+  /** The session grant that covers every file of the proposal ('all' over 'file'), or 'ask'. */
+  private grantCovering(proposal: Proposal): (Approval & { grant: 'file' | 'all' }) | 'ask' {
+    const grants = proposal.files.map((file) => this.session.changeGrant(file.change.path));
+    if (grants.some((grant) => grant === null)) return 'ask';
+    return { decision: 'session', decidedBy: 'session', grant: grants.includes('file') ? 'file' : 'all' };
   }
 
   /**
@@ -228,7 +240,10 @@ export class Gate {
         { path: proposal.path, reason: reason || undefined },
       );
     }
-    const approval: Approval = { decision: grant!, decidedBy: 'user' };
+    const auto = autoApproverName(this.approver);
+    const approval: Approval = auto
+      ? { decision: grant!, decidedBy: 'auto', auto }
+      : { decision: grant!, decidedBy: 'user' };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
     if (!edits) return approval;

@@ -61,7 +61,9 @@ describe('editgate edit', () => {
       stateDir: ws.stateDir,
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Approved by a policy rule');
+    expect(run.stdout).toContain(
+      'Approved by the policy rule edit_file on **/*.ts → allow (editgate.config.json).',
+    );
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
   });
 
@@ -226,7 +228,12 @@ describe('editgate write, lines and undo', () => {
     const ok = await runCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '-y', '--json'], at);
     expect(ok.code).toBe(0);
     const result = JSON.parse(ok.stdout);
-    expect(result).toMatchObject({ tool: 'edit_file', ok: true, details: { path: 'app.ts' } });
+    // --yes approved it, not a person: the result and the audit say so (issue #14).
+    expect(result).toMatchObject({
+      tool: 'edit_file',
+      ok: true,
+      details: { path: 'app.ts', decision: 'once', decidedBy: 'auto', auto: '--yes' },
+    });
     expect(result.details.unifiedDiff).toContain('+const a = 2;');
     const failed = await runCli(['edit', 'app.ts', '--old', 'zzz', '--new', 'y', '-y', '--json'], at);
     expect(failed.code).toBe(1);

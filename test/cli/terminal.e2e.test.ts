@@ -289,7 +289,7 @@ describe('editgate apply in a terminal: one session for all its calls', () => {
     const second = text.slice(text.indexOf('edit_file app.ts', text.indexOf('✓ Yes, and no more questions')));
     expect(second).toContain('3   - const c = 3;');
     expect(second).toContain('  3 + const c = 30;');
-    expect(second).toContain('Approved by your answer earlier in this session.');
+    expect(second).toContain('Approved by your answer earlier in this session (yes to this file).');
     expect(second).not.toContain('Apply this edit');
     expect(text.split('Apply this edit to app.ts?')).toHaveLength(2);
   });
