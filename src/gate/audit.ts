@@ -77,4 +77,24 @@ export class AuditLog {
       });
     }
   }
+
+  /**
+   * One line for a refused read: read policy or the person refused reading a file (for a read tool, or to
+   * compute a change to it), so no change was ever proposed.
+   */
+  async recordRead(
+    tool: string,
+    path: string,
+    outcome: Pick<AuditEntry, 'decidedBy' | 'rule' | 'auto' | 'code' | 'reason'>,
+  ): Promise<void> {
+    if (!this.logPath) return;
+    await appendAudit(this.logPath, {
+      time: new Date().toISOString(),
+      tool,
+      path,
+      kind: 'read',
+      decision: 'deny',
+      ...outcome,
+    });
+  }
 }

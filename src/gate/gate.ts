@@ -6,7 +6,7 @@
  * The gate decides without knowing what holds a change's content or which tool made it: tools describe
  * themselves (which only read) and their changes (workspace FileChanges).
  */
-import { EditgateError, throwIfCancelled } from '../core/errors.js';
+import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import {
@@ -16,6 +16,7 @@ import {
   askApprover,
   autoApprover,
   autoApproverName,
+  type Decision,
   denialReason,
   grantOf,
 } from './approval.js';
@@ -108,9 +109,9 @@ export class Gate {
     this.policy = new PolicyEngine(options.policy, options.readOnlyTools);
     this.approver = options.approve === 'allow' ? ALWAYS : options.approve;
     this.requireReads = options.requireReadBeforeEdit ?? true;
-    this.reads = new ReadApproval(this.policy, this.session, this.approver);
-    this.staged = new StagedChanges(options.stagedTtlMs);
     this.audit = new AuditLog(options.auditLog);
+    this.reads = new ReadApproval(this.policy, this.session, this.approver, this.audit);
+    this.staged = new StagedChanges(options.stagedTtlMs);
   }
 
   /** Resolve an existing file for a read tool and apply read policy, reading nothing yet. */
@@ -165,7 +166,12 @@ export class Gate {
   async screen(proposal: Proposal): Promise<Approval | 'ask'> {
     const verdict = await this.options.hooks?.beforeChange?.(proposal);
     if (verdict && typeof verdict === 'object' && 'deny' in verdict) {
-      await this.audit.record(proposal, { decision: 'deny', decidedBy: 'hook', reason: verdict.deny });
+      await this.audit.record(proposal, {
+        decision: 'deny',
+        decidedBy: 'hook',
+        code: 'DENIED_HOOK',
+        reason: verdict.deny,
+      });
       throw new EditgateError(
         'DENIED_HOOK',
         `A before-change hook refused this change to ${proposal.path}: ${verdict.deny}`,
@@ -178,12 +184,19 @@ export class Gate {
     for (const file of proposal.files) {
       const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
-        await this.audit.record(proposal, { decision: 'deny', decidedBy: 'policy' });
-        throw new EditgateError(
+        const refusal = new EditgateError(
           'DENIED_POLICY',
           `Policy does not allow ${proposal.tool} on ${file.path}${policy.rule?.path ? ` (rule: ${policy.rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
           { path: file.path, rule: policy.rule },
         );
+        await this.audit.record(proposal, {
+          decision: 'deny',
+          decidedBy: 'policy',
+          ...(policy.rule ? { rule: policy.rule } : {}),
+          code: refusal.code,
+          reason: refusal.message,
+        });
+        throw refusal;
       }
       if (policy.action !== 'allow') allowed = false;
       else allowedBy ??= policy.rule;
@@ -218,7 +231,22 @@ export class Gate {
     if (screened !== 'ask') return screened;
     // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
     if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
-    let decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+    let decision: Decision;
+    try {
+      decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+    } catch (error) {
+      // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
+      // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
+      if (isEditgateError(error) && error.code !== 'CANCELLED') {
+        await this.audit.record(proposal, {
+          decision: 'deny',
+          decidedBy: 'editgate',
+          code: error.code,
+          reason: error.message,
+        });
+      }
+      throw error;
+    }
     const edits = typeof decision === 'object' && 'edited' in decision ? decision.edited : undefined;
     if (edits) {
       const refused = editRefusal(proposal, edits);
@@ -230,8 +258,14 @@ export class Gate {
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
+    const auto = this.approver === 'deny' ? "approve: 'deny'" : autoApproverName(this.approver);
     if (reason !== null) {
-      await this.audit.record(proposal, { decision: 'deny', decidedBy: 'user', reason: reason || undefined });
+      await this.audit.record(proposal, {
+        decision: 'deny',
+        ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
+        code: 'DENIED_USER',
+        reason: reason || undefined,
+      });
       throw new EditgateError(
         'DENIED_USER',
         reason
@@ -240,7 +274,6 @@ export class Gate {
         { path: proposal.path, reason: reason || undefined },
       );
     }
-    const auto = autoApproverName(this.approver);
     const approval: Approval = auto
       ? { decision: grant!, decidedBy: 'auto', auto }
       : { decision: grant!, decidedBy: 'user' };
@@ -334,7 +367,12 @@ export class Gate {
     const partial = partialDiffIn(proposal);
     if (!partial) return;
     const error = partialDiffError(partial);
-    await this.audit.record(proposal, { decision: 'deny', decidedBy: 'editgate', reason: error.message });
+    await this.audit.record(proposal, {
+      decision: 'deny',
+      decidedBy: 'editgate',
+      code: error.code,
+      reason: error.message,
+    });
     throw error;
   }
 
