@@ -222,6 +222,39 @@ describe('editgate write, lines and undo', () => {
     expect(nothing.stderr).toContain('NOTHING_TO_UNDO');
   });
 
+  it('refusals are told to the person: the code and what happened, no advice meant for a model', async () => {
+    const config = { policy: { rules: [{ path: 'locked.ts', action: 'deny' }] } };
+    const ws = cliWorkspace({
+      'app.ts': 'x();\nx();\n',
+      'locked.ts': APP,
+      '.git/config': 'k\n',
+      'editgate.config.json': JSON.stringify(config),
+    });
+    const at = { cwd: ws.root, stateDir: ws.stateDir };
+    const runs = {
+      denied: await runCli(['edit', 'locked.ts', '--old', 'a', '--new', 'z', '-y'], at),
+      missing: await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at),
+      ambiguous: await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '-y'], at),
+      git: await runCli(['write', '.git/config', '--content', 'z', '-y'], at),
+      absent: await runCli(['read', 'absent.ts'], at),
+    };
+    expect(Object.values(runs).map((run) => run.code)).toEqual([3, 1, 1, 1, 1]);
+    expect(runs.denied.stderr).toContain(
+      'editgate edit: DENIED_POLICY: Policy does not allow edit_file on locked.ts',
+    );
+    expect(runs.missing.stderr).toContain('editgate edit: NOT_FOUND: the text to replace was not found');
+    expect(runs.ambiguous.stderr).toContain('editgate edit: AMBIGUOUS: the text to replace matches 2 places');
+    expect(runs.git.stderr).toContain(
+      "editgate write: OUTSIDE_ROOT: '.git/config' is denied by workspace rule",
+    );
+    expect(runs.absent.stderr).toContain('editgate read: FILE_NOT_FOUND: absent.ts does not exist.');
+    for (const run of Object.values(runs)) {
+      expect(run.stderr).not.toMatch(
+        /read_file|write_file|old_string|replace_all|the user|Do not retry|failed \(/,
+      );
+    }
+  });
+
   it('--json prints one JSON object per result and nothing else on standard output', async () => {
     const ws = cliWorkspace({ 'app.ts': APP });
     const at = { cwd: ws.root, stateDir: ws.stateDir };

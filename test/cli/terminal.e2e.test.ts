@@ -117,7 +117,12 @@ describe('editgate edit in a terminal', () => {
     expect(await run.exited()).toBe(3);
     expect(snapshot(path)).toEqual(before);
     await run.waitForText('✗ No');
-    await run.waitFor(() => run.text().includes('The user denied this change to app.ts.'), 'the denial');
+    // Said to the person who pressed n, not the model's "ask the user what they want instead".
+    await run.waitFor(
+      () => run.text().includes('DENIED_USER: you said no to the change to app.ts; nothing was changed.'),
+      'the denial',
+    );
+    expect(run.text()).not.toContain('ask the user');
   });
 
   it.each([
