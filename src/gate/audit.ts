@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
@@ -76,6 +77,16 @@ export class AuditLog {
         ...(proposal.files.length > 1 ? { changeSet: proposal.id } : {}),
       });
     }
+  }
+
+  /** Lines for a change editgate refused before anyone decided (no one to ask, a diff not shown whole). */
+  recordRefusal(proposal: Proposal, error: EditgateError): Promise<void> {
+    return this.record(proposal, {
+      decision: 'deny',
+      decidedBy: 'editgate',
+      code: error.code,
+      reason: error.message,
+    });
   }
 
   /**

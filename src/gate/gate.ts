@@ -237,14 +237,8 @@ export class Gate {
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
-      if (isEditgateError(error) && error.code !== 'CANCELLED') {
-        await this.audit.record(proposal, {
-          decision: 'deny',
-          decidedBy: 'editgate',
-          code: error.code,
-          reason: error.message,
-        });
-      }
+      if (isEditgateError(error) && error.code !== 'CANCELLED')
+        await this.audit.recordRefusal(proposal, error);
       throw error;
     }
     const edits = typeof decision === 'object' && 'edited' in decision ? decision.edited : undefined;
@@ -367,12 +361,7 @@ export class Gate {
     const partial = partialDiffIn(proposal);
     if (!partial) return;
     const error = partialDiffError(partial);
-    await this.audit.record(proposal, {
-      decision: 'deny',
-      decidedBy: 'editgate',
-      code: error.code,
-      reason: error.message,
-    });
+    await this.audit.recordRefusal(proposal, error);
     throw error;
   }
 
