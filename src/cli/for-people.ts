@@ -23,6 +23,58 @@ export function successForPeople(command: string, result: ToolSuccess): string {
   return lines.join('\n');
 }
 
+/**
+ * A refusal as the person who typed the command reads it: `CODE: what happened`, without the tool's name
+ * and without the sentences that tell a model what to do (read_file, old_string, "ask the user"): the
+ * person is the user, and `hintForPeople` says what to do next in the command's own options.
+ */
+export function failureForPeople(result: ToolFailure): string {
+  return `${result.code}: ${personWording(result) ?? withoutModelAdvice(result.message)}`;
+}
+
+/** The refusals whose every word is about the person: said to them directly. */
+function personWording({ code, message, details }: ToolFailure): string | undefined {
+  if (code !== 'DENIED_USER') return undefined;
+  const reason = typeof details.reason === 'string' && details.reason !== '' ? details.reason : undefined;
+  const path = typeof details.path === 'string' ? details.path : 'the file';
+  const what = message.includes('denied reading') ? `reading ${path}` : `the change to ${path}`;
+  return reason ? `you said no to ${what}: ${reason}` : `you said no to ${what}; nothing was changed.`;
+}
+
+/** Sentences written for a model, as a person reads them; those that only a model can act on go. */
+const PERSON_REWRITES: [RegExp, (...groups: string[]) => string][] = [
+  [/Do not retry(?: it as is)?; ask the user to ([^.]*)\./g, (what) => `${capitalise(what)}.`],
+  [/Ask the user to ([^.]*)\./g, (what) => `${capitalise(what)}.`],
+  [/Tell the user \(they can ([^)]*)\)\./g, (what) => `You can ${what}.`],
+  [/Tell the user: they can ([^.]*)\./g, (what) => `You can ${what}.`],
+  [/Try again; if it keeps failing, tell the user\./g, () => 'Try again.'],
+  [/, or create the file with write_file\./g, () => '.'],
+];
+/** What happened, in a first sentence, names the tool's parameters; a person knows these words instead. */
+const PARAMETER_WORDS: [RegExp, string][] = [
+  [/\bold_string\b/g, 'the text to replace'],
+  [/\bnew_string\b/g, 'the new text'],
+  [/\breplace_all\b/g, '--replace-all'],
+];
+/** Advice only a model can follow: its tools, its parameters, "the user" (the person reading this). */
+const MODEL_ADVICE =
+  /\b(?:read_file|write_file|edit_file|edit_lines|multi_edit|undo_edit|apply_patch|apply_change)\b|\b(?:old|new)_string\b|\breplace_all\b|\bchange_(?:id|hash)\b|\bthe user\b|\bDo not retry\b/i;
+
+function withoutModelAdvice(message: string): string {
+  let text = message.replace(/^[a-z_]+ failed \([A-Z_]+\): /, '');
+  for (const [pattern, rewrite] of PERSON_REWRITES)
+    text = text.replace(pattern, (_, ...groups: string[]) => rewrite(...groups));
+  const [first = '', ...rest] = text.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  let said = first;
+  for (const [word, shown] of PARAMETER_WORDS) said = said.replace(word, shown);
+  // The first sentence says what happened and stays; later ones are advice, kept when a person can take it.
+  return [said, ...rest.filter((sentence) => !MODEL_ADVICE.test(sentence))].join(' ');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** What to do next, in terms of this command's options; undefined when the message already says it. */
 export function hintForPeople(
   command: string,

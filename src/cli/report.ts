@@ -1,6 +1,6 @@
 import type { ToolResult } from '../tools/result.js';
 import { type ExitCode, exitCodeFor } from './exit-codes.js';
-import { hintForPeople, successForPeople } from './for-people.js';
+import { failureForPeople, hintForPeople, successForPeople } from './for-people.js';
 
 /**
  * A tool result as the CLI prints it. For people: the message on standard output when it worked, on
@@ -13,7 +13,8 @@ export interface ReportOptions {
   command: string;
   /**
    * The call, when a person typed it as a command (edit, write, lines, undo): the result is then told in
-   * the command's own words (see for-people.ts). Without it, the tool's message is printed as is
+   * the command's own words, a refusal without the advice meant for a model (see for-people.ts). Without
+   * it, the tool's message is printed as is
    * (editgate apply, where the calls and the messages are a model's).
    */
   typed?: { input: Record<string, unknown>; configFile?: string };
@@ -42,7 +43,8 @@ export function report(tool: string, result: ToolResult, options: ReportOptions)
   } else {
     const hint =
       options.typed && hintForPeople(options.command, result, options.typed.input, options.typed.configFile);
-    stderr.write(`editgate ${options.command}: ${result.message}\n${hint ? `hint: ${hint}\n` : ''}`);
+    const said = options.typed ? failureForPeople(result) : result.message;
+    stderr.write(`editgate ${options.command}: ${said}\n${hint ? `hint: ${hint}\n` : ''}`);
   }
   return exitCodeFor(result);
 }

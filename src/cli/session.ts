@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative } from 'node:path';
-import { type ApprovalRequest, type Approver, approvalRequestFor } from '../gate/approval.js';
+import { type ApprovalRequest, type Approver, approvalRequestFor, autoApprover } from '../gate/approval.js';
+import { describeRule } from '../gate/describe-rule.js';
 import { firstAnswer } from '../gate/first-answer.js';
 import type { Screening } from '../gate/gate.js';
 import type { Proposal } from '../gate/proposal.js';
@@ -86,7 +87,7 @@ export async function openCliSession(
       : undefined;
   if (web) (person?.output ?? process.stderr).write(`${web.announcement.join('\n')}\n`);
   const approve: Approver = globals.yes
-    ? () => 'once' as const
+    ? autoApprover('--yes')
     : web
       ? firstAnswer([
           ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
@@ -142,9 +143,13 @@ export async function openCliSession(
 function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {
   if (!screening.ask) {
     if (screening.approvedBy === 'user') return 'Approved with your own version: this is what is written.';
-    return screening.approvedBy === 'policy'
-      ? `Approved by a policy rule (${configFile ?? 'the config file'}).`
-      : 'Approved by your answer earlier in this session.';
+    if (screening.approvedBy === 'policy') {
+      const rule = screening.rule ? ` ${describeRule(screening.rule)}` : '';
+      return `Approved by the policy rule${rule} (${configFile ?? 'the config file'}).`;
+    }
+    return screening.grant === 'all'
+      ? 'Approved by your answer earlier in this session (yes to every edit).'
+      : 'Approved by your answer earlier in this session (yes to this file).';
   }
   return yes ? 'Approved by --yes.' : undefined;
 }

@@ -65,3 +65,44 @@ export function checkNoNewPlaceholders(oldText: string, newText: string, field: 
     { reason: 'placeholder', field, line: first.line, placeholder: first.text },
   );
 }
+
+/**
+ * edit_lines: each replacement checked against the lines it replaces (`replaced[i]`: the text of edit i's
+ * lines, or at least every placeholder line among them), with the same field names on both paths.
+ */
+export function checkLineEditPlaceholders(
+  edits: readonly { replacement: string }[],
+  replaced: readonly string[],
+): void {
+  edits.forEach(({ replacement }, i) => {
+    const field = edits.length > 1 ? `Edit ${i + 1}: replacement` : 'replacement';
+    checkNoNewPlaceholders(replaced[i] ?? '', replacement, field);
+  });
+}
+
+/** apply_patch: a file the patch adds is new text over none; each hunk's added side over its old side. */
+export function checkPatchPlaceholders(
+  operations: readonly (
+    | { type: 'add'; path: string; content: string }
+    | { type: 'delete'; path: string }
+    | {
+        type: 'update';
+        path: string;
+        hunks: readonly { lines: readonly { kind: ' ' | '-' | '+'; text: string }[] }[];
+      }
+  )[],
+): void {
+  for (const operation of operations) {
+    if (operation.type === 'add') checkNoNewPlaceholders('', operation.content, `${operation.path} (added)`);
+    if (operation.type !== 'update') continue;
+    operation.hunks.forEach((hunk, i) => {
+      const side = (kind: '-' | '+') =>
+        hunk.lines
+          .filter((line) => line.kind === ' ' || line.kind === kind)
+          .map((line) => line.text)
+          .join('\n');
+      const field = `${operation.path} hunk ${i + 1}, the new side`;
+      checkNoNewPlaceholders(side('-'), side('+'), field);
+    });
+  }
+}

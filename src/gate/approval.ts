@@ -91,6 +91,24 @@ export type Approver = (
   context?: { signal?: AbortSignal },
 ) => Decision | Promise<Decision>;
 
+const AUTO_NAME = Symbol('editgate.autoApprover');
+
+/**
+ * An approver that says yes to every change without asking anyone (the CLI's and chat's --yes, the gate's
+ * `approve: 'allow'`). `name` is how the record names it: approvals it gives say `decidedBy: 'auto'` and
+ * `auto: name`, so an audit line or a result tells "nobody was asked" from a person's yes.
+ */
+export function autoApprover(name: string): Approver {
+  return Object.assign((() => 'once') as Approver, { [AUTO_NAME]: name });
+}
+
+/** The name `autoApprover` gave (undefined for any other approver: a person, a page, a program). */
+export function autoApproverName(approver: Approver | 'deny'): string | undefined {
+  if (typeof approver !== 'function') return undefined;
+  const name = (approver as { [AUTO_NAME]?: unknown })[AUTO_NAME];
+  return typeof name === 'string' ? name : undefined;
+}
+
 /** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
 export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
   const request: ApprovalRequest = {

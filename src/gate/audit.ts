@@ -1,6 +1,8 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
+import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
 
 /** One line of the audit log (JSON Lines): who changed what, when, and on whose say-so. */
@@ -11,8 +13,21 @@ export interface AuditEntry {
   kind: string;
   /** How the change was allowed or refused: 'once' | 'file' | 'all' | 'session' | 'policy' | 'deny' | ... */
   decision: string;
-  /** Who decided: 'user' | 'policy' | 'session' | 'hook' | 'auto'. */
+  /**
+   * Who decided: 'user' (a person answered), 'auto' (a yes without asking: `auto` names it, e.g. --yes),
+   * 'policy' (`rule` names the rule), 'session' (`grant`: a yes for this file or for all, given earlier),
+   * 'hook' (a before-change hook refused), 'editgate' (refused before anyone could be asked: `code` says
+   * why, e.g. DENIED_NO_APPROVER when there was no one to ask).
+   */
   decidedBy: string;
+  /** The policy rule that allowed or denied. */
+  rule?: PolicyRule;
+  /** The session grant that allowed: 'file' or 'all'. */
+  grant?: 'file' | 'all';
+  /** The auto-approver that allowed, e.g. '--yes'. */
+  auto?: string;
+  /** A refusal's error code (DENIED_USER, DENIED_POLICY, DENIED_HOOK, DENIED_NO_APPROVER, ...). */
+  code?: string;
   stats?: { added: number; removed: number };
   hashBefore?: string | null;
   hashAfter?: string | null;
@@ -36,7 +51,9 @@ export class AuditLog {
 
   async record(
     proposal: Proposal,
-    outcome: { decision: string; decidedBy: string; reason?: string; written?: (Fingerprint | null)[] },
+    outcome: Pick<AuditEntry, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason'> & {
+      written?: (Fingerprint | null)[];
+    },
   ): Promise<void> {
     const logPath = this.logPath;
     if (!logPath) return;
@@ -49,6 +66,10 @@ export class AuditLog {
         kind: file.kind,
         decision: outcome.decision,
         decidedBy: outcome.decidedBy,
+        ...(outcome.rule ? { rule: outcome.rule } : {}),
+        ...(outcome.grant ? { grant: outcome.grant } : {}),
+        ...(outcome.auto ? { auto: outcome.auto } : {}),
+        ...(outcome.code ? { code: outcome.code } : {}),
         stats: file.stats,
         hashBefore: file.change.base.fingerprint?.hash ?? null,
         hashAfter: outcome.written?.[i]?.hash ?? null,
@@ -56,5 +77,35 @@ export class AuditLog {
         ...(proposal.files.length > 1 ? { changeSet: proposal.id } : {}),
       });
     }
+  }
+
+  /** Lines for a change editgate refused before anyone decided (no one to ask, a diff not shown whole). */
+  recordRefusal(proposal: Proposal, error: EditgateError): Promise<void> {
+    return this.record(proposal, {
+      decision: 'deny',
+      decidedBy: 'editgate',
+      code: error.code,
+      reason: error.message,
+    });
+  }
+
+  /**
+   * One line for a refused read: read policy or the person refused reading a file (for a read tool, or to
+   * compute a change to it), so no change was ever proposed.
+   */
+  async recordRead(
+    tool: string,
+    path: string,
+    outcome: Pick<AuditEntry, 'decidedBy' | 'rule' | 'auto' | 'code' | 'reason'>,
+  ): Promise<void> {
+    if (!this.logPath) return;
+    await appendAudit(this.logPath, {
+      time: new Date().toISOString(),
+      tool,
+      path,
+      kind: 'read',
+      decision: 'deny',
+      ...outcome,
+    });
   }
 }

@@ -7,13 +7,24 @@ import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
+import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
 import type { StagedChange } from './staging.js';
 
-/** Who let a change through: a person's decision, a policy rule, or a grant made earlier in the session. */
+/**
+ * Who let a change through: a person answering the question ('user'), an approver that says yes without
+ * asking anyone ('auto': --yes), a policy rule ('policy', with the rule), or a grant a person gave earlier in
+ * the session ('session', with the grant). Hooks only refuse, so they never approve.
+ */
 export interface Approval {
   decision: 'once' | 'file' | 'all' | 'policy' | 'session';
-  decidedBy: 'user' | 'policy' | 'session';
+  decidedBy: 'user' | 'auto' | 'policy' | 'session';
+  /** decidedBy 'policy': the rule that allowed it (in a change set, the first file's). */
+  rule?: PolicyRule;
+  /** decidedBy 'session': the grant given earlier that covers it: this file, or every change. */
+  grant?: 'file' | 'all';
+  /** decidedBy 'auto': what said yes, e.g. '--yes', or "approve: 'allow'" for a library caller. */
+  auto?: string;
   /**
    * The person approved their own version of the new text: `proposal` is what is written instead of the
    * proposed change, and `unifiedDiff` says what they changed (proposed -> theirs), for the model.
@@ -72,6 +83,8 @@ export async function commitProposal(
   await steps.audit.record(proposal, {
     decision: approval?.decision ?? 'once',
     decidedBy: approval?.decidedBy ?? 'user',
+    ...decidedWith(approval),
+    ...(approval?.reason ? { reason: approval.reason } : {}),
     written: written.map((each) => each.fingerprint),
   });
   const outcome: ChangeOutcome = { proposal, approval, fingerprint };
@@ -97,4 +110,16 @@ export async function commitProposal(
     if (said.length > 0) outcome.hookMessage = said.join('\n');
   }
   return outcome;
+}
+
+/** What an approval names beside who decided (the rule, the grant, the auto-approver), for the record. */
+export function decidedWith(
+  approval: Pick<Approval, 'rule' | 'grant' | 'auto'> | undefined,
+): Pick<Approval, 'rule' | 'grant' | 'auto'> {
+  if (!approval) return {};
+  return {
+    ...(approval.rule ? { rule: approval.rule } : {}),
+    ...(approval.grant ? { grant: approval.grant } : {}),
+    ...(approval.auto ? { auto: approval.auto } : {}),
+  };
 }

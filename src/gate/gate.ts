@@ -6,7 +6,7 @@
  * The gate decides without knowing what holds a change's content or which tool made it: tools describe
  * themselves (which only read) and their changes (workspace FileChanges).
  */
-import { EditgateError, throwIfCancelled } from '../core/errors.js';
+import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import {
@@ -14,6 +14,9 @@ import {
   approvalReason,
   approvalRequestFor,
   askApprover,
+  autoApprover,
+  autoApproverName,
+  type Decision,
   denialReason,
   grantOf,
 } from './approval.js';
@@ -21,7 +24,7 @@ import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { Hooks } from './hooks.js';
-import { type Policy, PolicyEngine } from './policy.js';
+import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
@@ -84,10 +87,11 @@ export type FileRequest = Pick<ChangeRequest, 'path' | 'requireRead' | 'prepare'
  */
 export type Screening =
   | { ask: true }
-  | { ask: false; approvedBy: 'policy' | 'session' }
+  | { ask: false; approvedBy: 'policy'; rule?: PolicyRule }
+  | { ask: false; approvedBy: 'session'; grant: 'file' | 'all' }
   | { ask: false; approvedBy: 'user'; edited: true };
 
-const ALWAYS: Approver = () => 'once';
+const ALWAYS: Approver = autoApprover("approve: 'allow'");
 
 export class Gate {
   readonly session: SessionGrants;
@@ -105,9 +109,9 @@ export class Gate {
     this.policy = new PolicyEngine(options.policy, options.readOnlyTools);
     this.approver = options.approve === 'allow' ? ALWAYS : options.approve;
     this.requireReads = options.requireReadBeforeEdit ?? true;
-    this.reads = new ReadApproval(this.policy, this.session, this.approver);
-    this.staged = new StagedChanges(options.stagedTtlMs);
     this.audit = new AuditLog(options.auditLog);
+    this.reads = new ReadApproval(this.policy, this.session, this.approver, this.audit);
+    this.staged = new StagedChanges(options.stagedTtlMs);
   }
 
   /** Resolve an existing file for a read tool and apply read policy, reading nothing yet. */
@@ -162,7 +166,12 @@ export class Gate {
   async screen(proposal: Proposal): Promise<Approval | 'ask'> {
     const verdict = await this.options.hooks?.beforeChange?.(proposal);
     if (verdict && typeof verdict === 'object' && 'deny' in verdict) {
-      await this.audit.record(proposal, { decision: 'deny', decidedBy: 'hook', reason: verdict.deny });
+      await this.audit.record(proposal, {
+        decision: 'deny',
+        decidedBy: 'hook',
+        code: 'DENIED_HOOK',
+        reason: verdict.deny,
+      });
       throw new EditgateError(
         'DENIED_HOOK',
         `A before-change hook refused this change to ${proposal.path}: ${verdict.deny}`,
@@ -171,30 +180,46 @@ export class Gate {
     }
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
+    let allowedBy: PolicyRule | undefined;
     for (const file of proposal.files) {
       const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
-        await this.audit.record(proposal, { decision: 'deny', decidedBy: 'policy' });
-        throw new EditgateError(
+        const refusal = new EditgateError(
           'DENIED_POLICY',
           `Policy does not allow ${proposal.tool} on ${file.path}${policy.rule?.path ? ` (rule: ${policy.rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
           { path: file.path, rule: policy.rule },
         );
+        await this.audit.record(proposal, {
+          decision: 'deny',
+          decidedBy: 'policy',
+          ...(policy.rule ? { rule: policy.rule } : {}),
+          code: refusal.code,
+          reason: refusal.message,
+        });
+        throw refusal;
       }
       if (policy.action !== 'allow') allowed = false;
+      else allowedBy ??= policy.rule;
     }
-    const screened: Approval | 'ask' = allowed
-      ? { decision: 'policy', decidedBy: 'policy' }
-      : proposal.files.every((file) => this.session.coversChange(file.change.path))
-        ? { decision: 'session', decidedBy: 'session' }
-        : 'ask';
+    const screened = allowed
+      ? ({ decision: 'policy', decidedBy: 'policy', ...(allowedBy ? { rule: allowedBy } : {}) } as const)
+      : this.grantCovering(proposal);
     await this.options.onPreview?.(
       proposal,
       screened === 'ask'
         ? { ask: true }
-        : { ask: false, approvedBy: screened.decision as 'policy' | 'session' },
+        : screened.decidedBy === 'policy'
+          ? { ask: false, approvedBy: 'policy', ...(screened.rule ? { rule: screened.rule } : {}) }
+          : { ask: false, approvedBy: 'session', grant: screened.grant },
     );
     return screened;
+  }
+
+  /** The session grant that covers every file of the proposal ('all' over 'file'), or 'ask'. */
+  private grantCovering(proposal: Proposal): (Approval & { grant: 'file' | 'all' }) | 'ask' {
+    const grants = proposal.files.map((file) => this.session.changeGrant(file.change.path));
+    if (grants.some((grant) => grant === null)) return 'ask';
+    return { decision: 'session', decidedBy: 'session', grant: grants.includes('file') ? 'file' : 'all' };
   }
 
   /**
@@ -206,7 +231,16 @@ export class Gate {
     if (screened !== 'ask') return screened;
     // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
     if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
-    let decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+    let decision: Decision;
+    try {
+      decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+    } catch (error) {
+      // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
+      // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
+      if (isEditgateError(error) && error.code !== 'CANCELLED')
+        await this.audit.recordRefusal(proposal, error);
+      throw error;
+    }
     const edits = typeof decision === 'object' && 'edited' in decision ? decision.edited : undefined;
     if (edits) {
       const refused = editRefusal(proposal, edits);
@@ -218,8 +252,14 @@ export class Gate {
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
+    const auto = this.approver === 'deny' ? "approve: 'deny'" : autoApproverName(this.approver);
     if (reason !== null) {
-      await this.audit.record(proposal, { decision: 'deny', decidedBy: 'user', reason: reason || undefined });
+      await this.audit.record(proposal, {
+        decision: 'deny',
+        ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
+        code: 'DENIED_USER',
+        reason: reason || undefined,
+      });
       throw new EditgateError(
         'DENIED_USER',
         reason
@@ -228,7 +268,9 @@ export class Gate {
         { path: proposal.path, reason: reason || undefined },
       );
     }
-    const approval: Approval = { decision: grant!, decidedBy: 'user' };
+    const approval: Approval = auto
+      ? { decision: grant!, decidedBy: 'auto', auto }
+      : { decision: grant!, decidedBy: 'user' };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
     if (!edits) return approval;
@@ -319,7 +361,7 @@ export class Gate {
     const partial = partialDiffIn(proposal);
     if (!partial) return;
     const error = partialDiffError(partial);
-    await this.audit.record(proposal, { decision: 'deny', decidedBy: 'editgate', reason: error.message });
+    await this.audit.recordRefusal(proposal, error);
     throw error;
   }
 

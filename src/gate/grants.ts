@@ -28,7 +28,13 @@ export class SessionGrants {
   }
 
   coversChange(key: string): boolean {
-    return this.allChanges || this.changeFiles.has(key);
+    return this.changeGrant(key) !== null;
+  }
+
+  /** Which grant covers a change to `key`: 'all' (every change), 'file' (this file), or none. */
+  changeGrant(key: string): 'all' | 'file' | null {
+    if (this.allChanges) return 'all';
+    return this.changeFiles.has(key) ? 'file' : null;
   }
 
   coversRead(key: string): boolean {

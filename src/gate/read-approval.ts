@@ -1,6 +1,14 @@
-import { EditgateError } from '../core/errors.js';
+import { EditgateError, isEditgateError } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import { type Approver, askApprover, denialReason, grantOf } from './approval.js';
+import {
+  type Approver,
+  askApprover,
+  autoApproverName,
+  type Decision,
+  denialReason,
+  grantOf,
+} from './approval.js';
+import type { AuditLog } from './audit.js';
 import type { SessionGrants } from './grants.js';
 import type { PolicyEngine } from './policy.js';
 
@@ -15,6 +23,7 @@ export class ReadApproval {
     private readonly policy: PolicyEngine,
     private readonly grants: SessionGrants,
     private readonly approver: Approver | 'deny',
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -31,14 +40,26 @@ export class ReadApproval {
     const verdict = this.policy.evaluateRead(resolved.ruleRelative ?? path);
     if (verdict.action === 'allow' || this.grants.coversRead(resolved.absolute)) return;
     if (verdict.action === 'deny') {
-      throw new EditgateError(
+      const rule = verdict.rule?.path ? ` (rule: ${verdict.rule.path} → deny)` : '';
+      // A change is refused for what it needs: the file must be read to show its diff.
+      const refusal = new EditgateError(
         'DENIED_POLICY',
-        `Policy does not allow reading ${path}. Do not retry; tell the user if you need it.`,
+        options.forChange
+          ? `Policy does not allow ${tool} on ${path}: reading it is denied${rule}, and a change is only made to a file that can be read and shown. Do not retry; tell the user if the change is needed.`
+          : `Policy does not allow reading ${path}${rule}. Do not retry; tell the user if you need it.`,
         { path, rule: verdict.rule },
       );
+      await this.audit.recordRead(tool, path, {
+        decidedBy: 'policy',
+        ...(verdict.rule ? { rule: verdict.rule } : {}),
+        code: refusal.code,
+        reason: refusal.message,
+      });
+      throw refusal;
     }
-    const decision = await askApprover(
-      this.approver,
+    const decision = await this.ask(
+      tool,
+      path,
       {
         tool,
         path,
@@ -56,11 +77,37 @@ export class ReadApproval {
     if (grant === 'all') this.grants.grantAllReads();
     const reason = denialReason(decision);
     if (reason !== null) {
+      const auto = this.approver === 'deny' ? "approve: 'deny'" : autoApproverName(this.approver);
+      await this.audit.recordRead(tool, path, {
+        ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
+        code: 'DENIED_USER',
+        ...(reason ? { reason } : {}),
+      });
       throw new EditgateError(
         'DENIED_USER',
         reason ? `The user denied reading ${path}: ${reason}` : `The user denied reading ${path}.`,
         { path, reason: reason || undefined },
       );
+    }
+  }
+
+  /** askApprover, with a refusal before anyone decided (no one to ask) written to the audit log. */
+  private async ask(
+    tool: string,
+    path: string,
+    request: Parameters<typeof askApprover>[1],
+    signal?: AbortSignal,
+  ): Promise<Decision> {
+    try {
+      return await askApprover(this.approver, request, signal);
+    } catch (error) {
+      if (isEditgateError(error) && error.code !== 'CANCELLED')
+        await this.audit.recordRead(tool, path, {
+          decidedBy: 'editgate',
+          code: error.code,
+          reason: error.message,
+        });
+      throw error;
     }
   }
 }

@@ -27,7 +27,18 @@ const changeDetails = z.looseObject({
   tiers: z.array(z.string()).optional().describe('Matching tiers used when old_string was not exact'),
   unifiedDiff: z.string(),
   decision: z.string().optional().describe('once | file | all | policy | session'),
-  decidedBy: z.string().optional().describe('user | policy | session'),
+  decidedBy: z
+    .string()
+    .optional()
+    .describe(
+      'user (a person answered) | auto (approved without asking: see auto) | policy (see rule) | session (see grant)',
+    ),
+  rule: z
+    .looseObject({ tool: z.string().optional(), path: z.string().optional(), action: z.string() })
+    .optional()
+    .describe('The policy rule that allowed the change'),
+  grant: z.enum(['file', 'all']).optional().describe('The session grant that allowed the change'),
+  auto: z.string().optional().describe('What approved without asking, e.g. --yes'),
   hash: z.string().optional().describe('Content hash of the file as written'),
   hookMessage: z.string().optional(),
   changeId: z.string().optional().describe('Preview mode: pass to apply_change to write the change'),

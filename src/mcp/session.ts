@@ -15,6 +15,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
+import { describeRule } from '../gate/describe-rule.js';
+import type { PolicyRule } from '../gate/policy.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
 import { type ApprovalMode, chooseApprovalMode } from './approval-mode.js';
@@ -89,7 +91,17 @@ function summary(name: string, result: ToolResult): string {
   const counts = `+${String(d.added)} -${String(d.removed)}`;
   if (d.changeId) return `${name} ${String(d.path)} ${counts}: staged as change ${String(d.changeId)}`;
   if (!d.written) return `${name} ${String(d.path)}: no change`;
-  return `${name} ${String(d.path)} ${counts}: written (${String(d.decision)}, by ${String(d.decidedBy)})`;
+  return `${name} ${String(d.path)} ${counts}: written (${String(d.decision)}, by ${decider(d)})`;
+}
+
+/** Who decided, as a log line names it: "policy (rule edit_file on src/** → allow)", "auto (--yes)". */
+function decider(d: Record<string, unknown>): string {
+  const by = String(d.decidedBy);
+  const rule = d.rule as PolicyRule | undefined;
+  if (by === 'policy' && rule) return `policy (rule ${describeRule(rule)})`;
+  if (by === 'session' && d.grant) return `session (grant: ${d.grant === 'all' ? 'all edits' : 'this file'})`;
+  if (by === 'auto' && d.auto) return `auto (${String(d.auto)})`;
+  return by;
 }
 
 /** The first path-like argument, for progress messages. */

@@ -26,6 +26,7 @@ import { EditgateError, isEditgateError } from '../core/errors.js';
 import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
 import { appendAudit } from '../gate/audit.js';
+import { decidedWith } from '../gate/commit.js';
 import { type Approval, Gate } from '../gate/gate.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import { PolicyEngine } from '../gate/policy.js';
@@ -96,7 +97,7 @@ export interface Settled {
 }
 
 /** The decision that let a write or a call go ahead, as the audit log records it. */
-export type Allowed = Pick<Approval, 'decision' | 'decidedBy'>;
+export type Allowed = Pick<Approval, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto'>;
 
 function encodingNotes(base: Snapshot, written: { text: string; codec: TextCodec }): string[] {
   if (!base.exists) return [];
@@ -260,7 +261,7 @@ export class WriteGate {
   /** Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY or DENIED_USER. */
   async decide(pending: PendingWrite): Promise<Allowed> {
     const approval = await this.gate.decide(pending.proposal);
-    return { decision: approval.decision, decidedBy: approval.decidedBy };
+    return { decision: approval.decision, decidedBy: approval.decidedBy, ...decidedWith(approval) };
   }
 
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */
@@ -328,6 +329,7 @@ export class WriteGate {
         kind: proposal.kind,
         decision: allowed.decision,
         decidedBy: allowed.decidedBy,
+        ...decidedWith(allowed),
         stats,
         hashBefore: base.fingerprint?.hash ?? null,
         hashAfter: actual?.fingerprint.hash ?? null,

@@ -12,6 +12,7 @@ import type { ApprovalRequest, Approver } from '../gate/approval.js';
 export function denyWithoutTerminal(
   configFile = 'editgate.config.json',
   refused?: { write(text: string): unknown },
+  command = 'editgate',
 ): Approver {
   return (request) => {
     if (refused && request.kind !== 'read') {
@@ -21,17 +22,21 @@ export function denyWithoutTerminal(
         `editgate: refused (no terminal to ask), this change:\n${diff}${diff.endsWith('\n') ? '' : '\n'}`,
       );
     }
-    throw new EditgateError('DENIED_NO_APPROVER', noTerminalMessage(request, configFile), {
+    throw new EditgateError('DENIED_NO_APPROVER', noTerminalMessage(request, configFile, command), {
       path: request.path,
       reason: 'no-terminal',
     });
   };
 }
 
-/** `configFile`: the config file a policy rule would go in, as the person named it (--config) or the default. */
+/**
+ * `configFile`: the config file a policy rule would go in, as the person named it (--config) or the default.
+ * `command`: what to run again with --yes ('editgate', 'editgate chat -p').
+ */
 export function noTerminalMessage(
   request: Pick<ApprovalRequest, 'path' | 'kind'>,
   configFile = 'editgate.config.json',
+  command = 'editgate',
 ): string {
   const what =
     request.kind === 'create'
@@ -44,7 +49,7 @@ export function noTerminalMessage(
   const outcome = request.kind === 'read' ? 'the file was not read' : 'nothing was changed';
   return (
     `${what} needs approval, and there is no terminal to ask, so ${outcome}. ` +
-    `To approve without asking, run editgate with --yes, or add a policy rule in ${configFile} ` +
+    `To approve without asking, run ${command} with --yes, or add a policy rule in ${configFile} ` +
     'that allows this path.'
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import { type PatchHunk, type PatchOperation, parsePatch } from '../core/patch.js';
+import { checkPatchPlaceholders } from '../core/placeholders.js';
 import type { FileRequest } from '../gate/gate.js';
 import type { FileChange } from '../workspace/workspace.js';
 import { changeDetails, changeMessage } from './messages.js';
@@ -46,6 +47,8 @@ export const applyPatchTool = defineTool({
  * from, so no read_file is required first: a hunk that does not match the file as it is refuses the patch.
  */
 export function patchRequests(operations: readonly PatchOperation[], context: ToolContext): FileRequest[] {
+  // Placeholders for code left out are refused before any file is read, as edit_file refuses them.
+  if (context.placeholders === 'refuse') checkPatchPlaceholders(operations);
   const requests: FileRequest[] = [];
   for (const operation of operations) {
     const { path } = operation;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
-import { checkNoNewPlaceholders } from '../core/placeholders.js';
+import { checkLineEditPlaceholders } from '../core/placeholders.js';
 import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
@@ -80,7 +80,7 @@ export const editLinesTool = defineTool({
           if (context.placeholders === 'refuse') refuseReplacedPlaceholders(base.text, edits);
           return { text };
         },
-        plan: lineEditPlan(edits),
+        plan: lineEditPlan(edits, context.placeholders),
       }),
     });
     return success(changeMessage(outcome), changeDetails(outcome));
@@ -90,8 +90,8 @@ export const editLinesTool = defineTool({
 /** Each replacement checked against the lines it replaces (validated ranges: applyLineEdits ran first). */
 function refuseReplacedPlaceholders(text: string, edits: readonly LineEdit[]): void {
   const lines = text.split(/(?<=\n)/);
-  edits.forEach(({ range: [start, end], replacement }, i) => {
-    const field = edits.length > 1 ? `Edit ${i + 1}: replacement` : 'replacement';
-    checkNoNewPlaceholders(lines.slice(start - 1, end - 1).join(''), replacement, field);
-  });
+  checkLineEditPlaceholders(
+    edits,
+    edits.map(({ range: [start, end] }) => lines.slice(start - 1, end - 1).join('')),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Diff } from '../core/diff.js';
 import { markInvisible } from '../core/invisible.js';
+import { decidedWith } from '../gate/commit.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
 
@@ -214,6 +215,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     unifiedDiff: capDiffLines(proposal.files.map((file) => file.unifiedDiff).join('')),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
+    ...decidedWith(outcome.approval),
     approvalReason: outcome.approval?.reason,
     editedByUser: outcome.approval?.edited?.unifiedDiff,
     hash: outcome.fingerprint?.hash,

@@ -8,8 +8,9 @@
 import type { LineEdit } from '../core/edit.js';
 import { EditgateError } from '../core/errors.js';
 import { formatBytes } from '../core/format-bytes.js';
+import { checkLineEditPlaceholders, placeholderLines, placeholderOf } from '../core/placeholders.js';
 import type { ResolvedPath } from '../workspace/guard.js';
-import type { StreamFile, StreamPlanner } from '../workspace/stream/index.js';
+import type { ReadLine, StreamFile, StreamPlanner } from '../workspace/stream/index.js';
 import type { EditSpec } from '../workspace/workspace.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import type { ToolSuccess } from './result.js';
@@ -76,10 +77,31 @@ export function stringEditPlan(
     );
 }
 
-/** edit_lines' plan on a huge file. */
-export function lineEditPlan(edits: LineEdit[]): StreamPlanner {
+/**
+ * edit_lines' plan on a huge file. Placeholders are refused as in memory: a replacement that brings in a
+ * placeholder line is checked against the placeholder lines of the lines it replaces, read in chunks
+ * (only for a replacement that holds one; lines over 4 KiB are no placeholders).
+ */
+export function lineEditPlan(edits: LineEdit[], placeholders: ToolContext['placeholders']): StreamPlanner {
   return async ({ handle, index, chunkSize }) => {
-    const spans = await (await stream()).planLineEdits(handle, index, edits, chunkSize);
+    const { planLineEdits, readLines } = await stream();
+    const spans = await planLineEdits(handle, index, edits, chunkSize);
+    if (placeholders === 'refuse') {
+      const replaced: string[] = [];
+      for (const { range, replacement } of edits) {
+        const found: string[] = [];
+        const [start, end] = range;
+        if (placeholderLines(replacement).length > 0 && end > start) {
+          const keep = (line: ReadLine) => {
+            if (!line.fullBytes && placeholderOf(line.text) !== null) found.push(line.text);
+            return true;
+          };
+          await readLines(handle, index, start, end - start, keep, { chunkSize, maxLineBytes: 4096 });
+        }
+        replaced.push(found.join('\n'));
+      }
+      checkLineEditPlaceholders(edits, replaced);
+    }
     return { spans: () => spans, reversible: true };
   };
 }

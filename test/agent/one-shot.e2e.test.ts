@@ -74,7 +74,38 @@ describe('editgate chat -p', () => {
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
     const denial = JSON.stringify(server.requests[2]!.body.messages);
     expect(denial).toContain('run editgate chat -p with --yes, or add a policy rule');
-    expect(result.stderr).toContain('✗ denied (you)');
+    // No one was asked, so no one said no: DENIED_NO_APPROVER, in the CLI's words (issue #14).
+    expect(denial).toContain('DENIED_NO_APPROVER');
+    expect(denial).toContain('there is no terminal to ask, so nothing was changed');
+    expect(denial).not.toContain('DENIED_USER');
+    expect(result.stderr).toContain('✗ not applied (no one to ask: --yes or a policy rule allows it)');
+    expect(result.stderr).not.toContain('denied (you)');
+  });
+
+  it("a command no one can approve is DENIED_NO_APPROVER, not the user's no (exit 3)", async () => {
+    const ws = workspace();
+    const server = await startFakeModelServer([
+      { calls: [{ name: 'bash', input: { command: 'touch made.txt' } }] },
+      { text: 'Could not run it.' },
+    ]);
+    const result = await runCli(
+      ['chat', '--model', 'anthropic/fake', '--base-url', server.baseURL, '--json', '-p', 'Make a file'],
+      { cwd: ws.root, stateDir: ws.stateDir, env: ws.env },
+    );
+    expect(result.code).toBe(3);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.find((event) => event.type === 'tool')).toMatchObject({
+      name: 'bash',
+      ok: false,
+      code: 'DENIED_NO_APPROVER',
+    });
+    const told = JSON.stringify(server.requests[1]!.body.messages);
+    expect(told).toContain('editgate chat -p runs without a person to ask');
+    expect(told).not.toContain('DENIED_USER');
+    expect(() => readFileSync(join(ws.root, 'made.txt'))).toThrow();
   });
 
   it('--json prints every event as a JSON line', async () => {

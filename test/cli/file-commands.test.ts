@@ -61,7 +61,9 @@ describe('editgate edit', () => {
       stateDir: ws.stateDir,
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Approved by a policy rule');
+    expect(run.stdout).toContain(
+      'Approved by the policy rule edit_file on **/*.ts → allow (editgate.config.json).',
+    );
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
   });
 
@@ -220,13 +222,51 @@ describe('editgate write, lines and undo', () => {
     expect(nothing.stderr).toContain('NOTHING_TO_UNDO');
   });
 
+  it('refusals are told to the person: the code and what happened, no advice meant for a model', async () => {
+    const config = { policy: { rules: [{ path: 'locked.ts', action: 'deny' }] } };
+    const ws = cliWorkspace({
+      'app.ts': 'x();\nx();\n',
+      'locked.ts': APP,
+      '.git/config': 'k\n',
+      'editgate.config.json': JSON.stringify(config),
+    });
+    const at = { cwd: ws.root, stateDir: ws.stateDir };
+    const runs = {
+      denied: await runCli(['edit', 'locked.ts', '--old', 'a', '--new', 'z', '-y'], at),
+      missing: await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at),
+      ambiguous: await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '-y'], at),
+      git: await runCli(['write', '.git/config', '--content', 'z', '-y'], at),
+      absent: await runCli(['read', 'absent.ts'], at),
+    };
+    expect(Object.values(runs).map((run) => run.code)).toEqual([3, 1, 1, 1, 1]);
+    expect(runs.denied.stderr).toContain(
+      'editgate edit: DENIED_POLICY: Policy does not allow edit_file on locked.ts',
+    );
+    expect(runs.missing.stderr).toContain('editgate edit: NOT_FOUND: the text to replace was not found');
+    expect(runs.ambiguous.stderr).toContain('editgate edit: AMBIGUOUS: the text to replace matches 2 places');
+    expect(runs.git.stderr).toContain(
+      "editgate write: OUTSIDE_ROOT: '.git/config' is denied by workspace rule",
+    );
+    expect(runs.absent.stderr).toContain('editgate read: FILE_NOT_FOUND: absent.ts does not exist.');
+    for (const run of Object.values(runs)) {
+      expect(run.stderr).not.toMatch(
+        /read_file|write_file|old_string|replace_all|the user|Do not retry|failed \(/,
+      );
+    }
+  });
+
   it('--json prints one JSON object per result and nothing else on standard output', async () => {
     const ws = cliWorkspace({ 'app.ts': APP });
     const at = { cwd: ws.root, stateDir: ws.stateDir };
     const ok = await runCli(['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2', '-y', '--json'], at);
     expect(ok.code).toBe(0);
     const result = JSON.parse(ok.stdout);
-    expect(result).toMatchObject({ tool: 'edit_file', ok: true, details: { path: 'app.ts' } });
+    // --yes approved it, not a person: the result and the audit say so (issue #14).
+    expect(result).toMatchObject({
+      tool: 'edit_file',
+      ok: true,
+      details: { path: 'app.ts', decision: 'once', decidedBy: 'auto', auto: '--yes' },
+    });
     expect(result.details.unifiedDiff).toContain('+const a = 2;');
     const failed = await runCli(['edit', 'app.ts', '--old', 'zzz', '--new', 'y', '-y', '--json'], at);
     expect(failed.code).toBe(1);

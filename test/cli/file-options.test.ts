@@ -136,7 +136,9 @@ describe('--config FILE', () => {
     ];
     const approved = await runCli(edit('open.ts'), at);
     expect(approved.code).toBe(0);
-    expect(approved.stdout).toContain('Approved by a policy rule (ci/p.json).');
+    expect(approved.stdout).toContain(
+      'Approved by the policy rule every tool on open.ts → allow (ci/p.json).',
+    );
     const denied = await runCli(edit('locked.ts'), at);
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('hint: a rule in ci/p.json refused the change');

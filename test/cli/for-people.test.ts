@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dryRunResult, hintForPeople, successForPeople } from '../../src/cli/for-people.js';
+import { dryRunResult, failureForPeople, hintForPeople, successForPeople } from '../../src/cli/for-people.js';
 import type { ErrorCode } from '../../src/core/errors.js';
 import type { ToolFailure } from '../../src/tools/result.js';
 
@@ -121,5 +121,66 @@ describe('dryRunResult', () => {
   it('keeps the no-change message: nothing would be written anyway', () => {
     const noop = { ok: true as const, message: 'No change: a.ts already has it.', details: { kind: 'noop' } };
     expect(dryRunResult(noop)).toMatchObject({ message: noop.message, details: { dryRun: true } });
+  });
+});
+
+describe('failureForPeople', () => {
+  const said = (code: ErrorCode, message: string, details: Record<string, unknown> = {}) =>
+    failureForPeople({ ok: false, code, message: `edit_file failed (${code}): ${message}`, details });
+
+  it('keeps the code and what happened, and drops the advice only a model can follow', () => {
+    expect(
+      said(
+        'STALE',
+        'app.ts was changed by someone else since this change was computed; nothing was written. Read it again with read_file, then redo the edit against its current content.',
+      ),
+    ).toBe('STALE: app.ts was changed by someone else since this change was computed; nothing was written.');
+    expect(
+      said(
+        'DENIED_POLICY',
+        'Policy does not allow edit_file on a.ts (rule: a.ts → deny). Do not retry this change; tell the user if it is needed.',
+      ),
+    ).toBe('DENIED_POLICY: Policy does not allow edit_file on a.ts (rule: a.ts → deny).');
+  });
+
+  it('names what the person typed instead of the tool parameters', () => {
+    expect(
+      said(
+        'AMBIGUOUS',
+        'old_string matches 2 places (lines 1 and 2), but it must match exactly one. Add more surrounding lines to old_string, or set replace_all to true to replace all 2.',
+      ),
+    ).toBe('AMBIGUOUS: the text to replace matches 2 places (lines 1 and 2), but it must match exactly one.');
+  });
+
+  it('turns advice about "the user" into advice to the person', () => {
+    expect(
+      said(
+        'PERMISSION',
+        'Permission denied: the operating system does not allow editgate to write a.ts. Nothing was changed. Do not retry; ask the user to fix the permissions or choose another file.',
+      ),
+    ).toBe(
+      'PERMISSION: Permission denied: the operating system does not allow editgate to write a.ts. Nothing was changed. Fix the permissions or choose another file.',
+    );
+    expect(
+      said(
+        'DISK_FULL',
+        'The disk is full (or the quota is used up), so a.ts could not be written. Nothing was changed. Ask the user to free some space, then try again.',
+      ),
+    ).toContain('Nothing was changed. Free some space, then try again.');
+    expect(
+      said(
+        'IO',
+        'Could not take the file lock (EAGAIN); nothing was written. Try again; if it keeps failing, tell the user.',
+      ),
+    ).toBe('IO: Could not take the file lock (EAGAIN); nothing was written. Try again.');
+  });
+
+  it('a refusal the person gave is said to them', () => {
+    expect(said('DENIED_USER', 'The user denied this edit: keep b', { path: 'a.ts', reason: 'keep b' })).toBe(
+      'DENIED_USER: you said no to the change to a.ts: keep b',
+    );
+    expect(said('DENIED_USER', 'The user denied reading a.ts.', { path: 'a.ts' })).toBe(
+      'DENIED_USER: you said no to reading a.ts; nothing was changed.',
+    );
   });
 });

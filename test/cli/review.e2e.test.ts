@@ -104,7 +104,7 @@ describe('editgate edit --approve web', () => {
     await answerOnPage(link, { decision: 'deny', reason: 'keep it at 1' });
     expect(await run.exited).toBe(3);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe('const a = 1;\n');
-    expect(run.output()).toContain('The user denied this edit: keep it at 1');
+    expect(run.output()).toContain('DENIED_USER: you said no to the change to app.ts: keep it at 1');
   });
 
   it('"approve": "web" in the config chooses the page; --open opens it with $BROWSER', async () => {

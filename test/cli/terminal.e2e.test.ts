@@ -117,7 +117,12 @@ describe('editgate edit in a terminal', () => {
     expect(await run.exited()).toBe(3);
     expect(snapshot(path)).toEqual(before);
     await run.waitForText('✗ No');
-    await run.waitFor(() => run.text().includes('The user denied this change to app.ts.'), 'the denial');
+    // Said to the person who pressed n, not the model's "ask the user what they want instead".
+    await run.waitFor(
+      () => run.text().includes('DENIED_USER: you said no to the change to app.ts; nothing was changed.'),
+      'the denial',
+    );
+    expect(run.text()).not.toContain('ask the user');
   });
 
   it.each([
@@ -289,7 +294,7 @@ describe('editgate apply in a terminal: one session for all its calls', () => {
     const second = text.slice(text.indexOf('edit_file app.ts', text.indexOf('✓ Yes, and no more questions')));
     expect(second).toContain('3   - const c = 3;');
     expect(second).toContain('  3 + const c = 30;');
-    expect(second).toContain('Approved by your answer earlier in this session.');
+    expect(second).toContain('Approved by your answer earlier in this session (yes to this file).');
     expect(second).not.toContain('Apply this edit');
     expect(text.split('Apply this edit to app.ts?')).toHaveLength(2);
   });

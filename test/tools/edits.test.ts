@@ -136,6 +136,83 @@ describe('placeholders for code left out', () => {
     expect(await ws.text('a.ts')).toBe(source);
   });
 
+  it('refuses them in streamed edit_lines with the in-memory message, and keeps one the lines had', async () => {
+    const big = `class A {\n${'  x();\n'.repeat(400)}  // ... rest of the code unchanged\n}\n`;
+    const placeholderAt = 402;
+    const edits = [{ range: [2, 5], replacement: '  // ... rest of the class unchanged\n' }];
+    const refusals: string[] = [];
+    for (const streamThreshold of [1000, 1_000_000]) {
+      const ws = await makeWorkspace({ 'a.ts': big });
+      const tools = ws.tools({ streamThreshold });
+      await readAll(tools, 'a.ts');
+      const result = await tools.execute('edit_lines', { file_path: 'a.ts', edits });
+      expect(result, `threshold ${streamThreshold}`).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        details: { reason: 'placeholder', field: 'replacement', line: 1 },
+      });
+      if (!result.ok) refusals.push(result.message);
+      expect(await ws.text('a.ts')).toBe(big);
+      // The replaced lines held that placeholder already: moving it is no new omission.
+      await readAll(tools, 'a.ts');
+      const kept = await tools.execute('edit_lines', {
+        file_path: 'a.ts',
+        edits: [
+          {
+            range: [placeholderAt - 1, placeholderAt + 1],
+            replacement: '  // ... rest of the code unchanged\n',
+          },
+        ],
+      });
+      expect(kept, `threshold ${streamThreshold}`).toMatchObject({ ok: true });
+    }
+    // Streamed (first) and in memory: the same words.
+    expect(refusals[0]).toBe(refusals[1]);
+  });
+
+  it('refuses them in apply_patch, for an added file and for a hunk, before reading any file', async () => {
+    const ws = await makeWorkspace({ 'a.ts': source });
+    const tools = ws.tools();
+    const hunk = [
+      '*** Begin Patch',
+      '*** Update File: a.ts',
+      ' class A {',
+      '   one() {}',
+      '-  two() {}',
+      '+  // ... existing methods',
+      ' }',
+      '*** End Patch',
+    ].join('\n');
+    const added = [
+      '*** Begin Patch',
+      '*** Add File: b.ts',
+      '+// ... rest of the code here',
+      '*** End Patch',
+    ].join('\n');
+    for (const patch of [hunk, added]) {
+      const result = await tools.execute('apply_patch', { patch });
+      expect(result).toMatchObject({ ok: false, code: 'INVALID_INPUT', details: { reason: 'placeholder' } });
+      if (!result.ok) expect(result.message).toMatch(/placeholder.*Write the real code/s);
+    }
+    expect(await ws.text('a.ts')).toBe(source);
+    await expect(ws.text('b.ts')).rejects.toThrow();
+    // A hunk whose old side had the placeholder line already brings in none.
+    const withOne = 'class A {\n  // ... existing methods\n}\n';
+    await ws.put('c.ts', withOne);
+    const moved = await ws.tools({ approve: 'allow' }).execute('apply_patch', {
+      patch: [
+        '*** Begin Patch',
+        '*** Update File: c.ts',
+        ' class A {',
+        '+  three() {}',
+        '   // ... existing methods',
+        ' }',
+        '*** End Patch',
+      ].join('\n'),
+    });
+    expect(moved.ok).toBe(true);
+  });
+
   it('lets them through with allowPlaceholders', async () => {
     const ws = await makeWorkspace({ 'a.ts': source });
     const tools = ws.tools({ allowPlaceholders: true });

@@ -701,6 +701,8 @@ export function changeOutcome(
   }
   if (result.code === 'STALE')
     return 'not applied: the file changed on disk after its diff was made; the model was told to read it again';
+  if (result.code === 'DENIED_NO_APPROVER')
+    return 'not applied (no one to ask: --yes or a policy rule allows it)';
   return `not applied (${result.code}): ${firstSentence(result.message.replace(/^\w+ failed \(\w+\): /, ''))}`;
 }
 
@@ -710,5 +712,7 @@ function commandOutcome(result: AgentToolResult, state: { decision?: Decision })
     return reason ? `not run (you): ${reason}` : 'not run (you)';
   }
   if (result.code === 'DENIED_POLICY') return 'not run (policy rule)';
+  if (result.code === 'DENIED_NO_APPROVER')
+    return 'not run (no one to ask: --yes or a policy rule allows it)';
   return result.summary;
 }

@@ -1,8 +1,9 @@
+import { EditgateError } from '../../core/errors.js';
 import { approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells } from '../../terminal/cells.js';
 import { type ColorLevel, detectColorLevel } from '../../terminal/colors.js';
-import { noTerminalMessage } from '../../terminal/no-terminal.js';
+import { denyWithoutTerminal } from '../../terminal/no-terminal.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
 import { highlighterFor, renderRequestDiff, requestUnifiedText } from '../../terminal/preview.js';
 import type { TerminalOutput } from '../../terminal/tty-modes.js';
@@ -93,16 +94,18 @@ export class OneShot implements SessionFrontEnd {
     }
   }
 
-  approve = (request: Parameters<SessionFrontEnd['approve']>[0]) => {
+  /** No one is asked: the refusal is DENIED_NO_APPROVER (no one said no), in the CLI's words. The diff was
+   * already shown on standard error by preview. */
+  private readonly noOneToAsk = denyWithoutTerminal(undefined, undefined, 'editgate chat -p');
+
+  approve: SessionFrontEnd['approve'] = (request, context) => {
     this.denied = true;
-    return {
-      deny: noTerminalMessage(request).replace('run editgate with --yes', 'run editgate chat -p with --yes'),
-    };
+    return this.noOneToAsk(request, context);
   };
 
-  async askCommand(): Promise<{ deny: string }> {
+  async askCommand(): Promise<never> {
     this.denied = true;
-    return { deny: NO_PERSON_COMMAND };
+    throw new EditgateError('DENIED_NO_APPROVER', NO_PERSON_COMMAND, { reason: 'no-terminal' });
   }
 
   commandChanged(changes: FileChange[], command: string): void {

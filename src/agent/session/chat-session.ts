@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative as relativePath, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import type { Approver, Decision } from '../../gate/approval.js';
+import { type Approver, autoApprover, type Decision } from '../../gate/approval.js';
 import type { Screening } from '../../gate/gate.js';
 import { type AfterChangeHook, combineAfterChange, type Hooks } from '../../gate/hooks.js';
 import type { Proposal } from '../../gate/proposal.js';
@@ -115,7 +115,7 @@ export class ChatSession {
     this.editTools = createEditTools({
       ...config,
       root: scope.root,
-      approve: options.yes ? () => 'once' : (options.approve ?? frontEnd.approve),
+      approve: options.yes ? autoApprover('--yes') : (options.approve ?? frontEnd.approve),
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
       onPreview: async (proposal: Proposal, screening: Screening) => {

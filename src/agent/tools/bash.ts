@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { isEditgateError } from '../../core/errors.js';
 import { type Decision, denialReason } from '../../gate/approval.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import type { CommandPolicy } from './command-policy.js';
@@ -74,7 +75,15 @@ export function bashTool(options: BashToolOptions): AgentTool {
       }
       if (verdict.action === 'ask' && !options.yes) {
         const description = textInput(input, 'description');
-        const decision = await options.ask({ command, ...(description ? { description } : {}) });
+        let decision: Decision;
+        try {
+          decision = await options.ask({ command, ...(description ? { description } : {}) });
+        } catch (error) {
+          // No one could be asked (chat -p): no one said no, so not DENIED_USER; the message says how to allow it.
+          if (isEditgateError(error, 'DENIED_NO_APPROVER'))
+            return failed('DENIED_NO_APPROVER', `bash failed (DENIED_NO_APPROVER): ${error.message}`);
+          throw error;
+        }
         const reason = denialReason(decision);
         if (reason !== null) {
           return failed(
