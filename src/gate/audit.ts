@@ -32,8 +32,20 @@ export interface AuditEntry {
   hashBefore?: string | null;
   hashAfter?: string | null;
   reason?: string;
-  /** A change set's lines share its id (one decision, one commit, all or nothing). */
-  changeSet?: string;
+  /**
+   * A change set (one decision, one commit, all or nothing for several files) is one line: path, kind,
+   * stats and hashes above are its first file's, and `files` lists every file with its own.
+   */
+  files?: AuditedFile[];
+}
+
+/** One file of a change set's audit line. */
+export interface AuditedFile {
+  path: string;
+  kind: string;
+  stats?: { added: number; removed: number };
+  hashBefore: string | null;
+  hashAfter: string | null;
 }
 
 export async function appendAudit(logPath: string, entry: AuditEntry): Promise<void> {
@@ -43,8 +55,8 @@ export async function appendAudit(logPath: string, entry: AuditEntry): Promise<v
 }
 
 /**
- * The audit log of a gate: one line per file of every change written or refused. Without a path, nothing
- * is logged.
+ * The audit log of a gate: one line for every change written or refused (a change set's files in that one
+ * line, so the log never holds part of a set). Without a path, nothing is logged.
  */
 export class AuditLog {
   constructor(private readonly logPath: string | undefined) {}
@@ -57,29 +69,34 @@ export class AuditLog {
   ): Promise<void> {
     const logPath = this.logPath;
     if (!logPath) return;
-    const time = new Date().toISOString();
-    for (const [i, file] of proposal.files.entries()) {
-      await appendAudit(logPath, {
-        time,
-        tool: proposal.tool,
-        path: file.path,
-        kind: file.kind,
-        decision: outcome.decision,
-        decidedBy: outcome.decidedBy,
-        ...(outcome.rule ? { rule: outcome.rule } : {}),
-        ...(outcome.grant ? { grant: outcome.grant } : {}),
-        ...(outcome.auto ? { auto: outcome.auto } : {}),
-        ...(outcome.code ? { code: outcome.code } : {}),
-        stats: file.stats,
-        hashBefore: file.change.base.fingerprint?.hash ?? null,
-        hashAfter: outcome.written?.[i]?.hash ?? null,
-        reason: outcome.reason,
-        ...(proposal.files.length > 1 ? { changeSet: proposal.id } : {}),
-      });
-    }
+    const files: AuditedFile[] = proposal.files.map((file, i) => ({
+      path: file.path,
+      kind: file.kind,
+      stats: file.stats,
+      hashBefore: file.change.base.fingerprint?.hash ?? null,
+      hashAfter: outcome.written?.[i]?.hash ?? null,
+    }));
+    const first = files[0]!;
+    await appendAudit(logPath, {
+      time: new Date().toISOString(),
+      tool: proposal.tool,
+      path: first.path,
+      kind: first.kind,
+      decision: outcome.decision,
+      decidedBy: outcome.decidedBy,
+      ...(outcome.rule ? { rule: outcome.rule } : {}),
+      ...(outcome.grant ? { grant: outcome.grant } : {}),
+      ...(outcome.auto ? { auto: outcome.auto } : {}),
+      ...(outcome.code ? { code: outcome.code } : {}),
+      stats: first.stats,
+      hashBefore: first.hashBefore,
+      hashAfter: first.hashAfter,
+      reason: outcome.reason,
+      ...(files.length > 1 ? { files } : {}),
+    });
   }
 
-  /** Lines for a change editgate refused before anyone decided (no one to ask, a diff not shown whole). */
+  /** The line for a change editgate refused before anyone decided (no one to ask, a diff not shown whole). */
   recordRefusal(proposal: Proposal, error: EditgateError): Promise<void> {
     return this.record(proposal, {
       decision: 'deny',

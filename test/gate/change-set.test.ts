@@ -1,6 +1,8 @@
 // A change set through the gate: one proposal for several files, one question, policy and hooks for every
 // path, all or nothing, one history set that undo_edit puts back whole.
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChangeRequest } from '../../src/gate/gate.js';
 import { makeWorkspace, scriptedApprover } from '../tools/workspace-fixture.js';
@@ -47,6 +49,39 @@ describe('change sets through the gate', () => {
     expect(asked[1]!.files).toHaveLength(3);
     expect([await ws.text('a.txt'), await ws.text('src/b.txt')]).toEqual(['a\n', 'b\n']);
     expect(await readdir(ws.path('new'))).toEqual([]);
+  });
+
+  it('is one audit line, naming every file with its hashes, written or refused', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-set-audit-')), 'audit.jsonl');
+    const { approver } = scriptedApprover('once', { deny: 'not both' });
+    const gate = await ws.tools({ approve: approver, auditLog }).gate();
+    await gate.change(appendTo(['a.txt', 'b.txt']));
+    await expect(gate.change(appendTo(['a.txt', 'b.txt']))).rejects.toMatchObject({ code: 'DENIED_USER' });
+    const lines = (await readFile(auditLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    const hash = expect.stringMatching(/^[0-9a-f]{64}$/);
+    expect(lines[0]).toMatchObject({
+      tool: 'apply_patch',
+      path: 'a.txt',
+      decision: 'once',
+      files: [
+        { path: 'a.txt', kind: 'modify', stats: { added: 1, removed: 0 }, hashBefore: hash, hashAfter: hash },
+        { path: 'b.txt', kind: 'modify', stats: { added: 1, removed: 0 }, hashBefore: hash, hashAfter: hash },
+      ],
+    });
+    expect(lines[1]).toMatchObject({
+      decision: 'deny',
+      decidedBy: 'user',
+      reason: 'not both',
+      files: [
+        { path: 'a.txt', hashAfter: null },
+        { path: 'b.txt', hashAfter: null },
+      ],
+    });
   });
 
   it('a "this file" grant counts only when it covers every file of the set', async () => {
