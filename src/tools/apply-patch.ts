@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import { type PatchHunk, type PatchOperation, parsePatch } from '../core/patch.js';
+import type { TextCodec } from '../core/text.js';
 import type { FileRequest } from '../gate/gate.js';
 import type { FileChange } from '../workspace/workspace.js';
 import { changeDetails, changeMessage } from './messages.js';
@@ -70,8 +71,9 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
         }),
       });
     } else {
-      // The new file's text comes from the old one, which its deletion reads first.
-      let moved: string | undefined;
+      // The new file's text comes from the old one, which its deletion reads first; it keeps the old one's
+      // encoding, byte-order mark and line endings.
+      let moved: { text: string; codec?: TextCodec } | undefined;
       requests.push({
         path,
         requireRead: false,
@@ -84,21 +86,23 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
               threshold: workspace.streamer.threshold,
             });
           }
-          moved = (await patched(change.texts.before, operation.hunks, change.display, context)).text;
+          const { text } = await patched(change.texts.before, operation.hunks, change.display, context);
+          moved = { text, codec: 'codec' in change.base ? change.base.codec : undefined };
           return change;
         },
       });
       requests.push({
         path: operation.moveTo,
         requireRead: false,
-        prepare: (workspace, resolved, options) => creating(moved!)(workspace, resolved, options),
+        prepare: (workspace, resolved, options) =>
+          creating(moved!.text, moved!.codec)(workspace, resolved, options),
       });
     }
   }
   return requests;
 }
 
-function creating(content: string): FileRequest['prepare'] {
+function creating(content: string, codec?: TextCodec): FileRequest['prepare'] {
   return editing({
     compute: (base) => {
       if (base.exists) {
@@ -109,7 +113,7 @@ function creating(content: string): FileRequest['prepare'] {
           { path: display },
         );
       }
-      return { text: content };
+      return codec ? { text: content, codec } : { text: content };
     },
   });
 }

@@ -17,7 +17,15 @@
  * A process killed between 2 and 6 leaves the journal: the next editgate process in that root rolls the
  * set back before its first call, so every file is old or every file is new.
  */
-import { type BigIntStats, constants, fstatSync, linkSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  type BigIntStats,
+  constants,
+  fchmodSync,
+  fstatSync,
+  linkSync,
+  renameSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { cancelledError, EditgateError } from '../core/errors.js';
 import { encodeText } from '../core/text.js';
@@ -238,7 +246,10 @@ async function writeTemp(item: Staged): Promise<void> {
       item.current ? 0o600 : 0o666,
     );
     await writeWhole(item.fd, item.bytes);
+    const { content } = item.member;
     if (item.current) copyOwner(item.fd, item.current);
+    else if (content.type === 'bytes' && content.mode !== undefined)
+      fchmodSync(item.fd, content.mode & 0o777);
     const synced = syncFile(item.fd);
     item.hash = sha256(item.bytes);
     await synced;
