@@ -44,7 +44,12 @@ export interface Journal {
 
 /** Writes the journal and makes it durable (file and folder fsynced) before any rename happens. */
 export async function writeJournal(folder: string, entries: JournalEntry[]): Promise<Journal> {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const created = mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // A journal folder made just now: its entry (and any parent made with it) durable too, or a power loss
+  // could take the folder, and the journal in it, away.
+  if (created) {
+    for (let made = folder; made !== dirname(created); made = dirname(made)) await syncFolder(dirname(made));
+  }
   const file = join(folder, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
   const body: JournalFile = { version: 1, pid: process.pid, entries };
   // Written whole under a temp name, then renamed: a process killed while writing it leaves no journal a
@@ -76,10 +81,19 @@ export async function markCommitted(journal: Journal): Promise<Journal> {
   return { file: done, entries: journal.entries };
 }
 
-/** After the commit point: the kept originals and the temp names of created files go, then the journal. */
-export function finishJournal(journal: Journal): void {
+/**
+ * After the commit point: the kept originals and the temp names of created files go (and that is made
+ * durable), then the journal. A journal gone before its originals would leave them behind for good.
+ */
+export async function finishJournal(journal: Journal): Promise<void> {
   rollForward(journal.entries);
+  await syncFolders(journal.entries);
   removeQuietly(journal.file);
+}
+
+/** Every folder holding a file of the set fsynced: what a rollback or roll forward did there is durable. */
+export async function syncFolders(entries: readonly JournalEntry[]): Promise<void> {
+  for (const folder of new Set(entries.map((entry) => dirname(entry.path)))) await syncFolder(folder);
 }
 
 function rollForward(entries: readonly JournalEntry[]): void {
@@ -169,10 +183,12 @@ export async function recoverChangeSets(folder: string, roots: readonly string[]
     if (entries.length !== journal.entries.length) continue;
     if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) continue;
     if (committed) {
-      finishJournal({ file, entries });
+      await finishJournal({ file, entries });
       continue;
     }
     if (rollBack(entries).length > 0) continue;
+    // The files put back durably before the journal that could put them back again goes.
+    await syncFolders(entries);
     await removeJournal({ file, entries });
     recovered++;
   }
