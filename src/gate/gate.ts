@@ -112,6 +112,8 @@ export class Gate {
 
   /** Resolve an existing file for a read tool and apply read policy, reading nothing yet. */
   async resolveForRead(tool: string, path: string, signal?: AbortSignal): Promise<ResolvedPath> {
+    // A dead process's half-renamed change set goes back first (its kept originals are second links).
+    await this.workspace.recover();
     const resolved = await this.workspace.guard.resolve(path);
     await this.reads.ensure(tool, resolved, { forChange: false, signal });
     if (!resolved.exists) {
@@ -127,6 +129,8 @@ export class Gate {
   /** Compute a change and its diff; nothing is asked or written yet. */
   async propose(request: ChangeRequest): Promise<Proposal> {
     throwIfCancelled(request.signal);
+    // A dead process's half-renamed change set goes back first (its kept originals are second links).
+    await this.workspace.recover();
     const changes: FileChange[] = [];
     try {
       for (const file of [request, ...(request.more ?? [])]) {

@@ -8,8 +8,9 @@
  * removes the temp files. Rolling back is idempotent, so a process killed while rolling back is rolled back
  * again by the next one.
  *
- * The next editgate process whose roots hold a journal's files rolls it back before its first call (when
- * the process that wrote it is gone): after a crash part way every file is old, never some old, some new.
+ * Any editgate process whose roots hold a journal's files rolls it back (when the process that wrote it is
+ * gone) before it reads or writes anything in those roots: after a crash part way every file is old, never
+ * some old, some new.
  */
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { dirname, join, sep } from 'node:path';
 import { removeQuietly } from './commit.js';
 import { isErrno } from './fs-errors.js';
 import { closeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
+import { type FileLockOptions, withFileLock } from './lock.js';
 import { isAlive } from './temp-sweep.js';
 
 /** One file of a change set, as its journal keeps it. */
@@ -148,11 +150,34 @@ export function rollBack(entries: readonly JournalEntry[]): string[] {
 }
 
 /**
- * Rolls back every journal in `folder` left by a process that is gone and whose files lie under one of
- * `roots` (one marked committed is finished instead: rolled forward); returns how many were rolled back. Called once per process before its first change. A journal that cannot be
- * read is left for a person (it is never guessed at).
+ * Whether `folder` holds a journal of another process (cheap: one readdir, nothing when the folder is
+ * missing or empty). Called before every read and write of the workspace, so it must cost next to nothing.
  */
-export async function recoverChangeSets(folder: string, roots: readonly string[]): Promise<number> {
+export function hasForeignJournals(folder: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return false;
+  }
+  const own = `${process.pid}-`;
+  return names.some((name) => !name.startsWith(own));
+}
+
+/**
+ * Rolls back every journal in `folder` left by a process that is gone and whose files lie under one of
+ * `roots` (one marked committed is finished instead: rolled forward); returns how many were rolled back.
+ * The workspace calls it before every read or write while such a journal exists (workspace.ts), so no
+ * entry point (library, CLI, MCP server, proxy, chat) touches a file of a half-renamed set. Each journal is
+ * recovered under the locks of its files (in path order, as a commit takes them) and read again once they
+ * are held: two processes recovering at once, or a writer of one of the files, never interleave with it.
+ * A journal that cannot be read is left for a person (it is never guessed at).
+ */
+export async function recoverChangeSets(
+  folder: string,
+  roots: readonly string[],
+  options: { lock?: FileLockOptions } = {},
+): Promise<number> {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -171,28 +196,52 @@ export async function recoverChangeSets(folder: string, roots: readonly string[]
     const committed = name.endsWith(DONE);
     if (!committed && !name.endsWith('.json')) continue;
     const file = join(folder, name);
-    let journal: JournalFile;
-    try {
-      journal = JSON.parse(readFileSync(file, 'utf8')) as JournalFile;
-    } catch {
-      continue;
-    }
-    if (journal?.version !== 1 || !Array.isArray(journal.entries)) continue;
-    if (journal.pid === process.pid || isAlive(journal.pid)) continue;
-    const entries = journal.entries.filter(isEntry);
-    if (entries.length !== journal.entries.length) continue;
-    if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) continue;
-    if (committed) {
-      await finishJournal({ file, entries });
-      continue;
-    }
-    if (rollBack(entries).length > 0) continue;
-    // The files put back durably before the journal that could put them back again goes.
-    await syncFolders(entries);
-    await removeJournal({ file, entries });
-    recovered++;
+    const entries = deadJournal(file, roots);
+    if (!entries) continue;
+    const paths = [...new Set(entries.map((entry) => entry.path))].sort();
+    const done = await withLocks(paths, options.lock, async () => {
+      // Read again under the locks: another process may have recovered it meanwhile.
+      const again = deadJournal(file, roots);
+      if (!again) return false;
+      if (committed) {
+        await finishJournal({ file, entries: again });
+        return false;
+      }
+      if (rollBack(again).length > 0) return false;
+      // The files put back durably before the journal that could put them back again goes.
+      await syncFolders(again);
+      await removeJournal({ file, entries: again });
+      return true;
+    });
+    if (done) recovered++;
   }
   return recovered;
+}
+
+/** The entries of a journal at `file` whose writer is gone and whose files lie in `roots`; else null. */
+function deadJournal(file: string, roots: readonly string[]): JournalEntry[] | null {
+  let journal: JournalFile;
+  try {
+    journal = JSON.parse(readFileSync(file, 'utf8')) as JournalFile;
+  } catch {
+    return null;
+  }
+  if (journal?.version !== 1 || !Array.isArray(journal.entries)) return null;
+  if (journal.pid === process.pid || isAlive(journal.pid)) return null;
+  const entries = journal.entries.filter(isEntry);
+  if (entries.length !== journal.entries.length) return null;
+  if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) return null;
+  return entries;
+}
+
+function withLocks<T>(
+  paths: readonly string[],
+  lock: FileLockOptions | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = paths;
+  if (first === undefined) return fn();
+  return withFileLock(first, () => withLocks(rest, lock, fn), { ...lock, canonical: true });
 }
 
 function isEntry(value: unknown): value is JournalEntry {

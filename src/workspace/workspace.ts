@@ -12,6 +12,7 @@ import { formatBytes } from '../core/format-bytes.js';
 import type { MatchTier } from '../core/match.js';
 import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import { commitChanges } from './change-set.js';
+import { hasForeignJournals, recoverChangeSets } from './change-set-journal.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
 import { isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
@@ -131,8 +132,28 @@ export class Workspace {
     this.journalDir = options.journalDir ?? defaultJournalDir();
   }
 
+  /**
+   * Change sets a dead process left half renamed in these roots (change-set-journal.ts), rolled back (or
+   * forward) before anything is read or written here: every entry point (library, CLI, MCP server, proxy,
+   * chat) goes through the workspace, so none ever sees or writes a file of a half-renamed set. One
+   * readdir when there is nothing to recover; concurrent calls share one recovery.
+   */
+  recover(): Promise<void> {
+    if (!this.recovering && hasForeignJournals(this.journalDir)) {
+      this.recovering = recoverChangeSets(this.journalDir, this.guard.roots)
+        .then(() => {})
+        .finally(() => {
+          this.recovering = undefined;
+        });
+    }
+    return this.recovering ?? Promise.resolve();
+  }
+
+  private recovering: Promise<void> | undefined;
+
   /** An existing file opened to read: in memory, or for streaming when it is huge. Close a streamed one. */
   async open(resolved: ResolvedPath, options: { encoding?: string } = {}): Promise<OpenedFile> {
+    await this.recover();
     return this.checked(resolved, async (checked) => {
       const file = await this.openStreamed(checked);
       if (file) return { kind: 'stream', file };
@@ -147,7 +168,8 @@ export class Workspace {
   }
 
   /** The change `spec` makes to the file as it is now, computed on the file's own path. */
-  edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+  async edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+    await this.recover();
     return this.checked(resolved, (checked) => this.editChecked(checked, spec, options));
   }
 
@@ -229,6 +251,7 @@ export class Workspace {
    */
   async remove(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
     throwIfCancelled(options.signal);
+    await this.recover();
     const file = resolved.exists ? await this.openStreamed(resolved) : null;
     if (file) {
       try {
@@ -289,7 +312,8 @@ export class Workspace {
    * The change that puts back the content from before editgate's latest change to the file, if the file
    * still is what editgate wrote (else STALE). History steps back when it is committed.
    */
-  undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+  async undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+    await this.recover();
     return this.checked(resolved, (checked) => this.undoChecked(checked, options));
   }
 
@@ -407,6 +431,8 @@ export class Workspace {
     options: { verify?: () => Promise<void>; signal?: AbortSignal; tool?: string } = {},
   ): Promise<Written> {
     if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
+    // Also here, not only when the change was computed: a process may have died part way since.
+    await this.recover();
     const written = await commitChange(change.base, change.content, {
       verify: options.verify,
       signal: options.signal,
@@ -463,6 +489,7 @@ export class Workspace {
       if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
     }
     const verify = options.verify;
+    await this.recover();
     const written = await commitChanges(
       changes.map((change) => ({
         base: change.base,
