@@ -297,7 +297,7 @@ async function writeTemp(item: Staged): Promise<void> {
     await writeWhole(item.fd, item.bytes);
     const { content } = item.member;
     if (item.current) copyOwner(item.fd, item.current);
-    else if (content.type === 'bytes' && content.mode !== undefined)
+    else if ((content.type === 'bytes' || content.type === 'text') && content.mode !== undefined)
       fchmodSync(item.fd, content.mode & 0o777);
     const synced = syncFile(item.fd);
     item.hash = sha256(item.bytes);

@@ -66,8 +66,11 @@ import { sweepDeadTemps } from './temp-sweep.js';
 
 /** What a change puts in place of the file. */
 export type NewContent =
-  /** New text, encoded with `codec` (the file's own, or, for an undo, the one it had before). */
-  | { type: 'text'; text: string; codec: TextCodec }
+  /**
+   * New text, encoded with `codec` (the file's own, or, for an undo, the one it had before); `mode`: the
+   * permission bits a file created by it gets (a moved file keeps its own).
+   */
+  | { type: 'text'; text: string; codec: TextCodec; mode?: number }
   /**
    * Exact bytes (putting back what something other than editgate replaced, e.g. a shell command, or a
    * file a change deleted); `mode`: the permission bits a file created by them gets.
@@ -112,7 +115,7 @@ export async function commitChange(
   switch (content.type) {
     case 'text':
       // Refused here (ENCODING) before anything is touched.
-      return commitBytes(base, encodeText(content.text, content.codec), options);
+      return commitBytes(base, encodeText(content.text, content.codec), options, content.mode);
     case 'bytes':
       return commitBytes(base, content.bytes, options, content.mode);
     case 'prepared':

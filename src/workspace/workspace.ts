@@ -76,8 +76,13 @@ export interface FileChange {
 /** What an edit computes from a file held in memory. */
 export interface ComputedText {
   text: string;
-  /** How a file that does not exist yet is encoded (a moved file keeps its own); default UTF-8, no BOM. */
+  /**
+   * How the new text is encoded when it is not the file's own (a moved file keeps its encoding, byte-order
+   * mark and line endings, also over an existing file); default the file's own, or UTF-8 without a BOM.
+   */
   codec?: TextCodec;
+  /** Permission bits of a file the change creates (a moved file keeps its own); default 0666 minus umask. */
+  mode?: number;
   replacements?: number;
   tiers?: MatchTier[];
 }
@@ -232,7 +237,12 @@ export class Workspace {
       content:
         kind === 'noop'
           ? null
-          : { type: 'text', text: computed.text, codec: (!base.exists && computed.codec) || base.codec },
+          : {
+              type: 'text',
+              text: computed.text,
+              codec: computed.codec ?? base.codec,
+              ...(!base.exists && computed.mode !== undefined ? { mode: computed.mode } : {}),
+            },
       diff: diffLines(base.text, computed.text),
       texts: { before: base.text, after: computed.text },
       history: 'record',

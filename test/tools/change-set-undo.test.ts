@@ -5,6 +5,7 @@ import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
@@ -145,5 +146,63 @@ describe('undo of a change set that deleted and moved files', () => {
     const back = await tools.execute('undo_edit', { file_path: 'lone.txt' });
     expect(back.ok, back.message).toBe(true);
     expect(await ws.bytes('lone.txt')).toEqual(BOM_CRLF);
+  });
+});
+
+describe('a move onto an existing file', () => {
+  it('replaces it as Codex does: its loss is in the diff and the note, one approval covers it, undo puts both back', async () => {
+    const ws = await makeWorkspace({ 'src.txt': BOM_CRLF, 'dest.txt': 'kept line\nsecond kept line\n' });
+    await chmod(ws.path('dest.txt'), 0o600);
+    const asked: ApprovalRequest[] = [];
+    const tools = ws.tools({
+      approve: (request) => {
+        asked.push(request);
+        return 'once';
+      },
+    });
+    const moved = await tools.execute('apply_patch', {
+      patch: patch('*** Update File: src.txt', '*** Move to: dest.txt', ' first', '-second', '+SECOND'),
+    });
+    expect(moved.ok, moved.message).toBe(true);
+    expect(asked).toHaveLength(1);
+    const dest = asked[0]!.files!.find((file) => file.path === 'dest.txt')!;
+    expect(dest.kind).toBe('modify');
+    expect(dest.unifiedDiff).toContain('-kept line');
+    expect(dest.unifiedDiff).toContain('-second kept line');
+    expect(dest.note).toContain('dest.txt already exists');
+    expect(dest.note).toContain('is lost');
+    // The moved content keeps its BOM and CRLF over the file it replaced.
+    expect(await ws.bytes('dest.txt')).toEqual(Buffer.from('\uFEFFfirst\r\nSECOND\r\n', 'utf8'));
+    await expect(ws.bytes('src.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const undone = await tools.execute('undo_edit', { file_path: 'dest.txt' });
+    expect(undone.ok, undone.message).toBe(true);
+    expect(await ws.text('dest.txt')).toBe('kept line\nsecond kept line\n');
+    expect(await mode(ws.path('dest.txt'))).toBe(0o600);
+    expect(await ws.bytes('src.txt')).toEqual(BOM_CRLF);
+  });
+
+  it('a moved file keeps its mode; a refused move onto an existing file writes nothing', async () => {
+    const ws = await makeWorkspace({ 'run.sh': '#!/bin/sh\necho hi\n', 'other.sh': 'old\n' });
+    await chmod(ws.path('run.sh'), 0o750);
+    const tools = ws.tools();
+    const moved = await tools.execute('apply_patch', {
+      patch: patch(
+        '*** Update File: run.sh',
+        '*** Move to: bin/run.sh',
+        ' #!/bin/sh',
+        '-echo hi',
+        '+echo bye',
+      ),
+    });
+    expect(moved.ok, moved.message).toBe(true);
+    expect(await mode(ws.path('bin/run.sh'))).toBe(0o750);
+
+    const denied = await ws.tools({ approve: 'deny' }).execute('apply_patch', {
+      patch: patch('*** Update File: bin/run.sh', '*** Move to: other.sh', ' #!/bin/sh'),
+    });
+    expect(denied.ok).toBe(false);
+    expect(await ws.text('other.sh')).toBe('old\n');
+    expect(await ws.text('bin/run.sh')).toBe('#!/bin/sh\necho bye\n');
   });
 });
