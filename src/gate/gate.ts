@@ -126,6 +126,15 @@ export class Gate {
     return resolved;
   }
 
+  /**
+   * Whether read policy keeps every tool from reading `path` (a deny rule), so a listing (a folder view)
+   * must not show it either. Nobody is asked: an entry under an "ask" rule is listed, its content asked for
+   * when it is read.
+   */
+  readDenied(path: Pick<ResolvedPath, 'relative' | 'ruleRelative'>): boolean {
+    return this.policy.evaluateRead(path.ruleRelative ?? path.relative).action === 'deny';
+  }
+
   /** Compute a change and its diff; nothing is asked or written yet. */
   async propose(request: ChangeRequest): Promise<Proposal> {
     throwIfCancelled(request.signal);
