@@ -13,7 +13,16 @@
  * some old, some new.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { removeQuietly } from './commit.js';
 import { isErrno } from './fs-errors.js';
@@ -149,11 +158,19 @@ export function rollBack(entries: readonly JournalEntry[]): string[] {
   return failed;
 }
 
+/** Per journal folder: its mtime when it was last listed and held no journal of another process. */
+const cleanAt = new Map<string, bigint>();
+
 /**
- * Whether `folder` holds a journal of another process (cheap: one readdir, nothing when the folder is
- * missing or empty). Called before every read and write of the workspace, so it must cost next to nothing.
+ * Whether `folder` holds a journal of another process. Called before every read and write of the
+ * workspace, so it costs one stat (microseconds) while nothing changed: a missing folder has none, and a
+ * folder whose mtime is the one it had when it was last found clean still is (adding or removing a journal
+ * moves a folder's mtime); otherwise it is listed again.
  */
 export function hasForeignJournals(folder: string): boolean {
+  const stats = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (!stats) return false;
+  if (cleanAt.get(folder) === stats.mtimeNs) return false;
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -161,7 +178,13 @@ export function hasForeignJournals(folder: string): boolean {
     return false;
   }
   const own = `${process.pid}-`;
-  return names.some((name) => !name.startsWith(own));
+  const foreign = names.some((name) => !name.startsWith(own));
+  // Trusted only once the mtime is a second old: a journal added within the same clock tick as this listing
+  // would not move a coarse mtime.
+  const settled = BigInt(Date.now()) * 1_000_000n - stats.mtimeNs > 1_000_000_000n;
+  if (foreign || !settled) cleanAt.delete(folder);
+  else cleanAt.set(folder, stats.mtimeNs);
+  return foreign;
 }
 
 /**

@@ -4,10 +4,10 @@
 // allow a power loss to leave. Every file ends old or every file new, with nothing left behind.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recoverChangeSets } from '../../src/workspace/change-set-journal.js';
+import { hasForeignJournals, recoverChangeSets } from '../../src/workspace/change-set-journal.js';
 import { fixtures, tempDir, transpileForChildren } from './helpers.js';
 
 const made: string[] = [];
@@ -190,4 +190,20 @@ describe('recovery from a journal whose temps and originals are in every state a
           expect(await readdir(ws.journals)).toEqual([]);
         });
       }
+});
+
+describe('hasForeignJournals (asked before every read and write)', () => {
+  it('sees a journal added after the folder was found clean, never its own process’s, none in a missing folder', async () => {
+    const folder = await tempDir('editgate-journal-check-');
+    made.push(folder);
+    expect(hasForeignJournals(join(folder, 'missing'))).toBe(false);
+    await writeFile(join(folder, `${process.pid}-mine.json`), '{}');
+    // An mtime a minute old: the clean listing is remembered.
+    const old = new Date(Date.now() - 60_000);
+    await utimes(folder, old, old);
+    expect(hasForeignJournals(folder)).toBe(false);
+    expect(hasForeignJournals(folder)).toBe(false);
+    await writeFile(join(folder, '999999999-theirs.json'), '{}');
+    expect(hasForeignJournals(folder)).toBe(true);
+  });
 });
