@@ -129,16 +129,20 @@ function cut(shown: { ok: boolean; text: string }, max: number | undefined): { o
   };
 }
 
-/** A folder's entries two levels deep, hidden ones and those the sandbox denies left out. */
+/**
+ * A folder's entries two levels deep, hidden ones left out, and those the sandbox denies (deny globs) or
+ * read policy keeps from being read (a deny rule for reading them): a name the model may not read is not
+ * shown to it either.
+ */
 async function listFolder(tools: EditTools, path: string): Promise<{ ok: boolean; text: string }> {
-  const { guard } = (await tools.gate()).workspace;
+  const gate = await tools.gate();
+  const { guard } = gate.workspace;
   const allowed = async (relative: string) => {
     try {
-      await guard.resolve(relative);
-      return true;
+      return !gate.readDenied(await guard.resolve(relative));
     } catch (error) {
       // A folder inside the workspace and not denied is refused only as a folder.
-      return isEditgateError(error, 'IS_DIRECTORY');
+      return isEditgateError(error, 'IS_DIRECTORY') && !gate.readDenied({ relative });
     }
   };
   const base = path.replace(/\/+$/, '') || '.';

@@ -116,6 +116,8 @@ export class Gate {
 
   /** Resolve an existing file for a read tool and apply read policy, reading nothing yet. */
   async resolveForRead(tool: string, path: string, signal?: AbortSignal): Promise<ResolvedPath> {
+    // A dead process's half-renamed change set goes back first (its kept originals are second links).
+    await this.workspace.recover();
     const resolved = await this.workspace.guard.resolve(path);
     await this.reads.ensure(tool, resolved, { forChange: false, signal });
     if (!resolved.exists) {
@@ -128,9 +130,20 @@ export class Gate {
     return resolved;
   }
 
+  /**
+   * Whether read policy keeps every tool from reading `path` (a deny rule), so a listing (a folder view)
+   * must not show it either. Nobody is asked: an entry under an "ask" rule is listed, its content asked for
+   * when it is read.
+   */
+  readDenied(path: Pick<ResolvedPath, 'relative' | 'ruleRelative'>): boolean {
+    return this.policy.evaluateRead(path.ruleRelative ?? path.relative).action === 'deny';
+  }
+
   /** Compute a change and its diff; nothing is asked or written yet. */
   async propose(request: ChangeRequest): Promise<Proposal> {
     throwIfCancelled(request.signal);
+    // A dead process's half-renamed change set goes back first (its kept originals are second links).
+    await this.workspace.recover();
     const changes: FileChange[] = [];
     try {
       for (const file of [request, ...(request.more ?? [])]) {

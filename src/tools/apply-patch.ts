@@ -3,7 +3,7 @@ import { EditgateError } from '../core/errors.js';
 import { type PatchHunk, type PatchOperation, parsePatch } from '../core/patch.js';
 import { checkPatchPlaceholders } from '../core/placeholders.js';
 import type { FileRequest } from '../gate/gate.js';
-import type { FileChange } from '../workspace/workspace.js';
+import type { ComputedText, FileChange } from '../workspace/workspace.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
@@ -30,7 +30,7 @@ export const applyPatchTool = defineTool({
     '+added line',
     '*** End of File                (after a hunk whose last lines end the file)',
     '*** End Patch',
-    "Rules: give about 3 lines of context above and below each change; each hunk's context and removed lines must match exactly one place in the file, or the whole patch is refused naming the file, the hunk and what was found. Paths are relative to the workspace root. Adding a file that exists or deleting or updating one that does not is refused. Line endings, encoding and byte-order mark of each file are kept.",
+    "Rules: give about 3 lines of context above and below each change; each hunk's context and removed lines must match exactly one place in the file, or the whole patch is refused naming the file, the hunk and what was found. Paths are relative to the workspace root. Adding a file that exists or deleting or updating one that does not is refused; a '*** Move to:' onto an existing file replaces it (its lost lines are in the diff). Line endings, encoding and byte-order mark of each file are kept, also by a move.",
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -73,8 +73,9 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
         }),
       });
     } else {
-      // The new file's text comes from the old one, which its deletion reads first.
-      let moved: string | undefined;
+      // The new file's text comes from the old one, which its deletion reads first; it keeps the old one's
+      // encoding, byte-order mark, line endings and mode.
+      let moved: ComputedText | undefined;
       requests.push({
         path,
         requireRead: false,
@@ -87,14 +88,29 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
               threshold: workspace.streamer.threshold,
             });
           }
-          moved = (await patched(change.texts.before, operation.hunks, change.display, context)).text;
+          const { text } = await patched(change.texts.before, operation.hunks, change.display, context);
+          moved = { text };
+          if ('codec' in change.base) moved.codec = change.base.codec;
+          if ('mode' in change.base && change.base.mode !== null) moved.mode = change.base.mode;
           return change;
         },
       });
       requests.push({
         path: operation.moveTo,
         requireRead: false,
-        prepare: (workspace, resolved, options) => creating(moved!)(workspace, resolved, options),
+        prepare: async (workspace, resolved, options) => {
+          // Onto an existing file, as Codex's apply_patch does: it is replaced. Its diff shows every line
+          // it loses, the approval covers it as one file of the set, and undo puts it back.
+          const change = await editing({ compute: () => moved!, tooLarge: refuseHuge('apply_patch') })(
+            workspace,
+            resolved,
+            options,
+          );
+          if (change.kind !== 'create') {
+            change.note = `${change.display} already exists: the moved ${operation.path} replaces it, and what it holds now is lost (the removed lines below) unless the change is undone.`;
+          }
+          return change;
+        },
       });
     }
   }

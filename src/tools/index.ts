@@ -166,16 +166,14 @@ function checkRoots(root: string | string[]): string[] {
 }
 
 async function loadGate() {
-  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }, { recoverChangeSets }] =
-    await Promise.all([
-      import('../gate/gate.js'),
-      import('../workspace/guard.js'),
-      import('../workspace/history.js'),
-      import('../workspace/stream/streamer.js'),
-      import('../workspace/workspace.js'),
-      import('../workspace/change-set-journal.js'),
-    ]);
-  return { Gate, Guard, History, Streamer, Workspace, recoverChangeSets };
+  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }] = await Promise.all([
+    import('../gate/gate.js'),
+    import('../workspace/guard.js'),
+    import('../workspace/history.js'),
+    import('../workspace/stream/streamer.js'),
+    import('../workspace/workspace.js'),
+  ]);
+  return { Gate, Guard, History, Streamer, Workspace };
 }
 
 function checkThreshold(options: CreateEditToolsOptions): number {
@@ -214,35 +212,34 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // The gate and the workspace below it load at the first call, not with the definitions: a command that
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= loadGate().then(
-      async ({ Gate, Guard, History, Streamer, Workspace, recoverChangeSets }) => {
-        const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
-        const journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : undefined;
-        const streamer = new Streamer({
-          threshold,
-          onProgress: options.onProgress,
-          chunkSize: options.streamChunkSize,
-          // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
-          patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
-        });
-        const history = new History({ stateDir: options.stateDir });
-        const workspace = new Workspace({ guard, history, streamer, journalDir });
-        // A change set a killed process left half renamed in these roots is rolled back before anything else.
-        await recoverChangeSets(workspace.journalDir, guard.roots);
-        return new Gate({
-          workspace,
-          approve: options.approve,
-          policy: options.policy,
-          readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
-          hooks: options.hooks,
-          requireReadBeforeEdit: options.requireReadBeforeEdit,
-          auditLog: options.auditLog,
-          onPreview: options.onPreview,
-          session,
-          stagedTtlMs: options.stagedTtlMs,
-        });
-      },
-    );
+    gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
+      const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
+      const journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : undefined;
+      const streamer = new Streamer({
+        threshold,
+        onProgress: options.onProgress,
+        chunkSize: options.streamChunkSize,
+        // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+        patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+      });
+      const history = new History({ stateDir: options.stateDir });
+      const workspace = new Workspace({ guard, history, streamer, journalDir });
+      // A change set a killed process left half renamed in these roots is rolled back before anything
+      // else, and again before any later read or write while one is found (Workspace.recover).
+      await workspace.recover();
+      return new Gate({
+        workspace,
+        approve: options.approve,
+        policy: options.policy,
+        readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
+        hooks: options.hooks,
+        requireReadBeforeEdit: options.requireReadBeforeEdit,
+        auditLog: options.auditLog,
+        onPreview: options.onPreview,
+        session,
+        stagedTtlMs: options.stagedTtlMs,
+      });
+    });
     return gatePromise;
   };
 
@@ -278,6 +275,9 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         throwIfCancelled(signal);
         const parsed = parseInput(tool.name, tool.schema, inputObject(input));
         const gate = await getGate();
+        // Before the path is even resolved: a half-renamed set's kept original is a second link, which the
+        // guard refuses (change-set-journal.ts).
+        await gate.workspace.recover();
         const context: ToolContext = {
           gate,
           workspace: gate.workspace,

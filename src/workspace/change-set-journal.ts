@@ -8,15 +8,26 @@
  * removes the temp files. Rolling back is idempotent, so a process killed while rolling back is rolled back
  * again by the next one.
  *
- * The next editgate process whose roots hold a journal's files rolls it back before its first call (when
- * the process that wrote it is gone): after a crash part way every file is old, never some old, some new.
+ * Any editgate process whose roots hold a journal's files rolls it back (when the process that wrote it is
+ * gone) before it reads or writes anything in those roots: after a crash part way every file is old, never
+ * some old, some new.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { removeQuietly } from './commit.js';
 import { isErrno } from './fs-errors.js';
 import { closeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
+import { type FileLockOptions, withFileLock } from './lock.js';
 import { isAlive } from './temp-sweep.js';
 
 /** One file of a change set, as its journal keeps it. */
@@ -44,7 +55,12 @@ export interface Journal {
 
 /** Writes the journal and makes it durable (file and folder fsynced) before any rename happens. */
 export async function writeJournal(folder: string, entries: JournalEntry[]): Promise<Journal> {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const created = mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // A journal folder made just now: its entry (and any parent made with it) durable too, or a power loss
+  // could take the folder, and the journal in it, away.
+  if (created) {
+    for (let made = folder; made !== dirname(created); made = dirname(made)) await syncFolder(dirname(made));
+  }
   const file = join(folder, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
   const body: JournalFile = { version: 1, pid: process.pid, entries };
   // Written whole under a temp name, then renamed: a process killed while writing it leaves no journal a
@@ -76,10 +92,19 @@ export async function markCommitted(journal: Journal): Promise<Journal> {
   return { file: done, entries: journal.entries };
 }
 
-/** After the commit point: the kept originals and the temp names of created files go, then the journal. */
-export function finishJournal(journal: Journal): void {
+/**
+ * After the commit point: the kept originals and the temp names of created files go (and that is made
+ * durable), then the journal. A journal gone before its originals would leave them behind for good.
+ */
+export async function finishJournal(journal: Journal): Promise<void> {
   rollForward(journal.entries);
+  await syncFolders(journal.entries);
   removeQuietly(journal.file);
+}
+
+/** Every folder holding a file of the set fsynced: what a rollback or roll forward did there is durable. */
+export async function syncFolders(entries: readonly JournalEntry[]): Promise<void> {
+  for (const folder of new Set(entries.map((entry) => dirname(entry.path)))) await syncFolder(folder);
 }
 
 function rollForward(entries: readonly JournalEntry[]): void {
@@ -133,12 +158,49 @@ export function rollBack(entries: readonly JournalEntry[]): string[] {
   return failed;
 }
 
+/** Per journal folder: its mtime when it was last listed and held no journal of another process. */
+const cleanAt = new Map<string, bigint>();
+
+/**
+ * Whether `folder` holds a journal of another process. Called before every read and write of the
+ * workspace, so it costs one stat (microseconds) while nothing changed: a missing folder has none, and a
+ * folder whose mtime is the one it had when it was last found clean still is (adding or removing a journal
+ * moves a folder's mtime); otherwise it is listed again.
+ */
+export function hasForeignJournals(folder: string): boolean {
+  const stats = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (!stats) return false;
+  if (cleanAt.get(folder) === stats.mtimeNs) return false;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return false;
+  }
+  const own = `${process.pid}-`;
+  const foreign = names.some((name) => !name.startsWith(own));
+  // Trusted only once the mtime is a second old: a journal added within the same clock tick as this listing
+  // would not move a coarse mtime.
+  const settled = BigInt(Date.now()) * 1_000_000n - stats.mtimeNs > 1_000_000_000n;
+  if (foreign || !settled) cleanAt.delete(folder);
+  else cleanAt.set(folder, stats.mtimeNs);
+  return foreign;
+}
+
 /**
  * Rolls back every journal in `folder` left by a process that is gone and whose files lie under one of
- * `roots` (one marked committed is finished instead: rolled forward); returns how many were rolled back. Called once per process before its first change. A journal that cannot be
- * read is left for a person (it is never guessed at).
+ * `roots` (one marked committed is finished instead: rolled forward); returns how many were rolled back.
+ * The workspace calls it before every read or write while such a journal exists (workspace.ts), so no
+ * entry point (library, CLI, MCP server, proxy, chat) touches a file of a half-renamed set. Each journal is
+ * recovered under the locks of its files (in path order, as a commit takes them) and read again once they
+ * are held: two processes recovering at once, or a writer of one of the files, never interleave with it.
+ * A journal that cannot be read is left for a person (it is never guessed at).
  */
-export async function recoverChangeSets(folder: string, roots: readonly string[]): Promise<number> {
+export async function recoverChangeSets(
+  folder: string,
+  roots: readonly string[],
+  options: { lock?: FileLockOptions } = {},
+): Promise<number> {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -157,26 +219,52 @@ export async function recoverChangeSets(folder: string, roots: readonly string[]
     const committed = name.endsWith(DONE);
     if (!committed && !name.endsWith('.json')) continue;
     const file = join(folder, name);
-    let journal: JournalFile;
-    try {
-      journal = JSON.parse(readFileSync(file, 'utf8')) as JournalFile;
-    } catch {
-      continue;
-    }
-    if (journal?.version !== 1 || !Array.isArray(journal.entries)) continue;
-    if (journal.pid === process.pid || isAlive(journal.pid)) continue;
-    const entries = journal.entries.filter(isEntry);
-    if (entries.length !== journal.entries.length) continue;
-    if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) continue;
-    if (committed) {
-      finishJournal({ file, entries });
-      continue;
-    }
-    if (rollBack(entries).length > 0) continue;
-    await removeJournal({ file, entries });
-    recovered++;
+    const entries = deadJournal(file, roots);
+    if (!entries) continue;
+    const paths = [...new Set(entries.map((entry) => entry.path))].sort();
+    const done = await withLocks(paths, options.lock, async () => {
+      // Read again under the locks: another process may have recovered it meanwhile.
+      const again = deadJournal(file, roots);
+      if (!again) return false;
+      if (committed) {
+        await finishJournal({ file, entries: again });
+        return false;
+      }
+      if (rollBack(again).length > 0) return false;
+      // The files put back durably before the journal that could put them back again goes.
+      await syncFolders(again);
+      await removeJournal({ file, entries: again });
+      return true;
+    });
+    if (done) recovered++;
   }
   return recovered;
+}
+
+/** The entries of a journal at `file` whose writer is gone and whose files lie in `roots`; else null. */
+function deadJournal(file: string, roots: readonly string[]): JournalEntry[] | null {
+  let journal: JournalFile;
+  try {
+    journal = JSON.parse(readFileSync(file, 'utf8')) as JournalFile;
+  } catch {
+    return null;
+  }
+  if (journal?.version !== 1 || !Array.isArray(journal.entries)) return null;
+  if (journal.pid === process.pid || isAlive(journal.pid)) return null;
+  const entries = journal.entries.filter(isEntry);
+  if (entries.length !== journal.entries.length) return null;
+  if (!entries.some((entry) => roots.some((root) => isInside(entry.path, root)))) return null;
+  return entries;
+}
+
+function withLocks<T>(
+  paths: readonly string[],
+  lock: FileLockOptions | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = paths;
+  if (first === undefined) return fn();
+  return withFileLock(first, () => withLocks(rest, lock, fn), { ...lock, canonical: true });
 }
 
 function isEntry(value: unknown): value is JournalEntry {

@@ -7,17 +7,41 @@
  *    and kept original before either exists;
  * 3. every new content written to its temp file beside its target and fsynced;
  * 4. every file's `verify()` (the guard's recheck), locks still held, call not cancelled;
- * 5. in turn for each file: its old content kept by a hard link (`.orig`; made only now, as the guard
- *    refuses a file with a second link), then the rename (link for a created file, unlink for a deleted
- *    one); if one fails, the files already renamed are put back from their kept originals, and the error
- *    says so;
- * 6. folders fsynced, then the journal marked committed: the commit point. Then the kept originals go
+ * 5. every file's old content kept by a hard link (`.orig`; made only now, as the guard refuses a file with
+ *    a second link), then every folder of the set fsynced (and the parents of folders made for created
+ *    files): the temp files and kept originals are durable before anything is renamed;
+ * 6. in turn for each file the rename (link for a created file, unlink for a deleted one); if one fails,
+ *    every file touched is put back from its kept original, and the error says so;
+ * 7. folders fsynced, then the journal marked committed: the commit point. Then the kept originals go
  *    (a process killed before that leaves them to the next one, which rolls the set forward).
  *
- * A process killed between 2 and 6 leaves the journal: the next editgate process in that root rolls the
- * set back before its first call, so every file is old or every file is new.
+ * A process killed between 2 and 7 leaves the journal: the next editgate process in that root rolls the
+ * set back before it writes anything, so every file is old or every file is new.
+ *
+ * Why a power loss is covered too (what each fsync is for; no step relies on the order in which un-synced
+ * metadata reaches the disk):
+ * - Before the first rename, durable: the journal (its data, and its name: the journal folder fsynced, and
+ *   that folder's parents when it was made now), every temp file's data (step 3) and every temp file's and
+ *   kept original's name (the folder fsyncs of step 5). So whichever renames of step 6 survive, in any
+ *   combination, the journal is there and names originals and temps that are: a rollback renames each
+ *   original back over its file (a no-op when the rename did not survive), removes a created file that is
+ *   still a link of its temp, and removes the temps. A journal not yet durable means no rename happened.
+ * - The commit point (the `.done` rename, its folder fsynced) comes after the renames' folders are fsynced:
+ *   a journal marked committed is only ever seen beside a set that is on the disk whole; rolling it forward
+ *   only removes kept originals and temp names (which a power loss may bring back: removing them again is
+ *   idempotent).
+ * - A rollback or roll forward fsyncs the set's folders before it removes the journal, so the journal
+ *   never goes before what it undid is durable.
  */
-import { type BigIntStats, constants, fstatSync, linkSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  type BigIntStats,
+  constants,
+  fchmodSync,
+  fstatSync,
+  linkSync,
+  renameSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { cancelledError, EditgateError } from '../core/errors.js';
 import { encodeText } from '../core/text.js';
@@ -27,6 +51,7 @@ import {
   markCommitted,
   removeJournal,
   rollBack,
+  syncFolders,
   writeJournal,
 } from './change-set-journal.js';
 import {
@@ -67,6 +92,11 @@ export interface SetMember {
 export interface ChangeSetOptions extends Omit<CommitOptions, 'verify'> {
   /** The folder of change-set journals (in the state folder). */
   journalDir: string;
+  /**
+   * Told each step as it is done (`checked`, `journal`, `temps`, `originals`, `durable`, `renamed:<i>` in
+   * path order, `renames-durable`, `committed`): how the crash tests stop a process at every step.
+   */
+  onStep?: (step: string) => void;
 }
 
 /** One member on its way: its bytes, temp file, kept original, and what the rollback needs. */
@@ -85,6 +115,8 @@ interface Staged {
   fd?: number;
   orig?: string;
   createdFolder?: string;
+  /** The kept original is linked (so a rollback must put it back and remove it). */
+  origLinked?: boolean;
   current?: BigIntStats | null;
   hash?: string;
   renamed: boolean;
@@ -108,25 +140,43 @@ export async function commitChanges(
   // Refused here (ENCODING) before anything is touched.
   const staged = members.map(stage);
   const order = [...staged].sort((a, b) => (a.member.base.path < b.member.base.path ? -1 : 1));
+  const step = options.onStep ?? (() => {});
   try {
     await withLocks(order, options, async (locks) => {
       for (const item of order) item.current = await checked(item);
+      step('checked');
       // The journal first, naming every temp file and kept original before any exists: a process killed
       // from here on leaves nothing the next one cannot find.
       for (const item of order) nameFiles(item);
       const journal = await writeJournal(options.journalDir, order.map(entryOf));
+      step('journal');
       try {
         for (const item of order) await writeTemp(item);
+        step('temps');
         const folders = new Map(order.map((item) => [item.folder!.path, item.folder!]));
         for (const item of order) await item.member.verify?.();
         // Each folder written in is still the one at its checked path (not moved away since it was pinned).
         for (const item of order) assertStillAt(item.folder!, item.place);
         for (const lock of locks) lock.assertHeld();
         if (options.signal?.aborted) throw cancelledError();
-        for (const item of order) renameInto(item);
-        for (const folder of folders.values()) await syncFolder(folder.self());
+        // Every kept original linked before the first rename (the guard's recheck above refuses a file with
+        // a second link, so not earlier), then every folder of the set fsynced: from here on the temp files
+        // (their data fsynced by writeTemp) and the kept originals survive a power loss, so whatever part of
+        // the renames below reaches the disk, a rollback finds all it needs.
+        for (const item of order) keepOriginal(item);
+        step('originals');
+        for (const folder of folders.values()) await syncFolder(folder);
+        for (const item of order) await syncCreatedFolders(item);
+        step('durable');
+        for (const [i, item] of order.entries()) {
+          renameInto(item);
+          step(`renamed:${i}`);
+        }
+        // The renames durable before the commit point: a set marked committed is on the disk whole.
+        for (const folder of folders.values()) await syncFolder(folder);
+        step('renames-durable');
       } catch (error) {
-        const renamed = order.filter((item) => item.renamed);
+        const renamed = order.filter((item) => item.renamed || item.origLinked);
         const failed = rollBack(renamed.map(entryOf));
         if (failed.length > 0) {
           // The journal stays: the next process tries again.
@@ -136,12 +186,19 @@ export async function commitChanges(
             { failed },
           );
         }
-        for (const item of renamed) item.renamed = false;
+        for (const item of renamed) {
+          item.renamed = false;
+          item.origLinked = false;
+        }
+        // What the rollback put back is durable before the journal that could redo it goes.
+        await syncFolders(renamed.map(entryOf));
         await removeJournal(journal);
         throw error;
       }
       // The commit point; then what only a rollback needed goes.
-      finishJournal(await markCommitted(journal));
+      const committed = await markCommitted(journal);
+      step('committed');
+      await finishJournal(committed);
       for (const item of order) item.orig = undefined;
     });
   } catch (error) {
@@ -238,7 +295,10 @@ async function writeTemp(item: Staged): Promise<void> {
       item.current ? 0o600 : 0o666,
     );
     await writeWhole(item.fd, item.bytes);
+    const { content } = item.member;
     if (item.current) copyOwner(item.fd, item.current);
+    else if ((content.type === 'bytes' || content.type === 'text') && content.mode !== undefined)
+      fchmodSync(item.fd, content.mode & 0o777);
     const synced = syncFile(item.fd);
     item.hash = sha256(item.bytes);
     await synced;
@@ -260,8 +320,6 @@ function renameInto(item: Staged): void {
   const at = (absolute: string) => folder.entry(basename(absolute));
   const path = at(item.member.base.path);
   try {
-    // Linked only now: the guard's recheck (verify) refuses a file with a second link.
-    if (item.orig) linkSync(path, at(item.orig));
     if (item.kind === 'delete') unlinkSync(path);
     else if (item.kind === 'modify') renameSync(at(item.temp!), path);
     else {
@@ -277,6 +335,31 @@ function renameInto(item: Staged): void {
     throw new RenameFailure(item, error);
   }
   item.renamed = true;
+}
+
+/** The file's old content kept by a second link beside it (`.orig`), for a rollback. */
+function keepOriginal(item: Staged): void {
+  if (!item.orig) return;
+  const folder = item.folder!;
+  try {
+    linkSync(folder.entry(basename(item.member.base.path)), folder.entry(basename(item.orig)));
+  } catch (error) {
+    throw new RenameFailure(item, error);
+  }
+  item.origLinked = true;
+}
+
+/**
+ * Folders the set made for a created file (pinParent): each one's entry in its parent fsynced, so the new
+ * file's path, not only the file, survives a power loss. By name: an fsync changes nothing it could misuse.
+ */
+async function syncCreatedFolders(item: Staged): Promise<void> {
+  if (!item.createdFolder) return;
+  const fileFolder = dirname(item.member.base.path);
+  for (let folder = fileFolder; ; folder = dirname(folder)) {
+    if (folder !== fileFolder) await syncFolder(folder);
+    if (folder === dirname(item.createdFolder) || folder === dirname(folder)) break;
+  }
 }
 
 /** A rename of the set failed: which file, and why. */

@@ -66,10 +66,16 @@ import { sweepDeadTemps } from './temp-sweep.js';
 
 /** What a change puts in place of the file. */
 export type NewContent =
-  /** New text, encoded with `codec` (the file's own, or, for an undo, the one it had before). */
-  | { type: 'text'; text: string; codec: TextCodec }
-  /** Exact bytes (putting back what something other than editgate replaced, e.g. a shell command). */
-  | { type: 'bytes'; bytes: Uint8Array }
+  /**
+   * New text, encoded with `codec` (the file's own, or, for an undo, the one it had before); `mode`: the
+   * permission bits a file created by it gets (a moved file keeps its own).
+   */
+  | { type: 'text'; text: string; codec: TextCodec; mode?: number }
+  /**
+   * Exact bytes (putting back what something other than editgate replaced, e.g. a shell command, or a
+   * file a change deleted); `mode`: the permission bits a file created by them gets.
+   */
+  | { type: 'bytes'; bytes: Uint8Array; mode?: number }
   /** A huge file's new content, already written and fsynced beside it by the streaming path. */
   | { type: 'prepared'; prepared: PreparedWrite }
   /** The file goes (undoing its creation). */
@@ -109,9 +115,9 @@ export async function commitChange(
   switch (content.type) {
     case 'text':
       // Refused here (ENCODING) before anything is touched.
-      return commitBytes(base, encodeText(content.text, content.codec), options);
+      return commitBytes(base, encodeText(content.text, content.codec), options, content.mode);
     case 'bytes':
-      return commitBytes(base, content.bytes, options);
+      return commitBytes(base, content.bytes, options, content.mode);
     case 'prepared':
       return commitPrepared(base, content.prepared, options);
     default:
@@ -132,7 +138,12 @@ export interface Window {
   newEnd: number;
 }
 
-async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitOptions): Promise<Written> {
+async function commitBytes(
+  base: CommitBase,
+  bytes: Uint8Array,
+  options: CommitOptions,
+  mode?: number,
+): Promise<Written> {
   const { path, display } = base;
   const place = placeOf(base);
   const name = basename(path);
@@ -167,6 +178,7 @@ async function commitBytes(base: CommitBase, bytes: Uint8Array, options: CommitO
         );
         await writeWhole(fd, bytes);
         if (current) copyOwner(fd, current);
+        else if (mode !== undefined) fchmodSync(fd, mode & 0o777);
         // The hash is needed only once the file is written: worked out while the disk flushes.
         const synced = syncFile(fd);
         hash = sha256(bytes);

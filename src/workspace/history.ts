@@ -28,7 +28,21 @@ export interface HistoryEntry {
   at: number;
   /** The change was one file of a change set: its id and every file of it (undo puts them all back). */
   set?: ChangeSetRef;
+  /**
+   * The change deleted the file (a patch's delete or move): `reverse` holds every byte it had, and undo
+   * creates it again with them and this mode, unless something else has created the path since.
+   */
+  deleted?: DeletedFile;
 }
+
+/** What undo needs of a deleted file besides its bytes. */
+export interface DeletedFile {
+  /** Permission bits it had (null: unknown, the usual mode for a new file). */
+  mode: number | null;
+}
+
+/** The `after` of a deletion's entry: no file. Never equal to a real file's fingerprint. */
+export const NO_FILE: Fingerprint = { size: 0, mtimeMs: 0, hash: 'deleted' };
 
 /** A change set as history knows it. */
 export interface ChangeSetRef {
@@ -58,6 +72,7 @@ interface StoredEntry {
   at: number;
   patch?: string;
   set?: ChangeSetRef;
+  deleted?: DeletedFile;
 }
 
 interface IndexFile {
@@ -89,6 +104,7 @@ export class History {
       after: Fingerprint;
       tool?: string;
       set?: ChangeSetRef;
+      deleted?: DeletedFile;
     },
   ): Promise<void> {
     return this.queue(path, async () => {
@@ -101,6 +117,7 @@ export class History {
       };
       if (change.tool !== undefined) entry.tool = change.tool;
       if (change.set) entry.set = change.set;
+      if (change.deleted) entry.deleted = change.deleted;
       if (change.reverse) entry.reverse = change.reverse;
       entries.push(entry);
       const dropped = entries.splice(0, Math.max(0, entries.length - this.max));
@@ -211,6 +228,7 @@ export class History {
     };
     if (stored.tool !== undefined) entry.tool = stored.tool;
     if (isSetRef(stored.set)) entry.set = stored.set;
+    if (stored.deleted !== undefined) entry.deleted = { mode: modeOf(stored.deleted) };
     if (stored.patch) entry.reverse = { kind: 'file', path: stored.patch };
     else if (stored.existed) {
       // Written by an older editgate: the whole old content in a blob, which replaced all of what is there now.
@@ -230,6 +248,7 @@ export class History {
       const out: StoredEntry = { id: entry.id, existed: !entry.created, after: entry.after, at: entry.at };
       if (entry.tool !== undefined) out.tool = entry.tool;
       if (entry.set) out.set = entry.set;
+      if (entry.deleted) out.deleted = entry.deleted;
       if (entry.reverse?.kind === 'file') out.patch = entry.reverse.path;
       return out;
     });
@@ -276,6 +295,12 @@ function isSetRef(value: unknown): value is ChangeSetRef {
     Array.isArray(set.paths) &&
     set.paths.every((path) => typeof path === 'string')
   );
+}
+
+/** A stored deletion's mode: permission bits only, whatever the index says. */
+function modeOf(deleted: unknown): number | null {
+  const mode = (deleted as DeletedFile | null)?.mode;
+  return typeof mode === 'number' && Number.isInteger(mode) && mode >= 0 ? mode & 0o777 : null;
 }
 
 function key(path: string): string {

@@ -10,17 +10,18 @@ import { type Diff, diffLines } from '../core/diff.js';
 import { EditgateError, type EditgateError as EditgateErrorType, throwIfCancelled } from '../core/errors.js';
 import { formatBytes } from '../core/format-bytes.js';
 import type { MatchTier } from '../core/match.js';
-import { decodeText, encodeText } from '../core/text.js';
+import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import { commitChanges } from './change-set.js';
+import { hasForeignJournals, recoverChangeSets } from './change-set-journal.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
 import { isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
 import type { FileIdentity } from './guarded-open.js';
-import type { ChangeSetRef, History, HistoryEntry } from './history.js';
+import { type ChangeSetRef, type History, type HistoryEntry, NO_FILE } from './history.js';
 import { Ledger } from './ledger.js';
 import { lockFolder } from './lock.js';
 import { readSnapshot, type Snapshot } from './read.js';
-import { applyReverse, undoPlan } from './reverse-patch.js';
+import { applyReverse, PatchWriter, type ReversePatch, removePatch, undoPlan } from './reverse-patch.js';
 import {
   discardPrepared,
   type PartialDiff,
@@ -65,11 +66,23 @@ export interface FileChange {
   partialDiff?: PartialDiff;
   /** How history records it: a step that can be undone, or an undo (history steps back). */
   history: 'record' | 'step-back';
+  /**
+   * A deletion that can be undone: every byte of the file (its reverse patch from nothing) and its mode,
+   * which history keeps (undo creates the file again with them).
+   */
+  removed?: { reverse: ReversePatch; mode: number | null };
 }
 
 /** What an edit computes from a file held in memory. */
 export interface ComputedText {
   text: string;
+  /**
+   * How the new text is encoded when it is not the file's own (a moved file keeps its encoding, byte-order
+   * mark and line endings, also over an existing file); default the file's own, or UTF-8 without a BOM.
+   */
+  codec?: TextCodec;
+  /** Permission bits of a file the change creates (a moved file keeps its own); default 0666 minus umask. */
+  mode?: number;
   replacements?: number;
   tiers?: MatchTier[];
 }
@@ -124,8 +137,28 @@ export class Workspace {
     this.journalDir = options.journalDir ?? defaultJournalDir();
   }
 
+  /**
+   * Change sets a dead process left half renamed in these roots (change-set-journal.ts), rolled back (or
+   * forward) before anything is read or written here: every entry point (library, CLI, MCP server, proxy,
+   * chat) goes through the workspace, so none ever sees or writes a file of a half-renamed set. One
+   * readdir when there is nothing to recover; concurrent calls share one recovery.
+   */
+  recover(): Promise<void> {
+    if (!this.recovering && hasForeignJournals(this.journalDir)) {
+      this.recovering = recoverChangeSets(this.journalDir, this.guard.roots)
+        .then(() => {})
+        .finally(() => {
+          this.recovering = undefined;
+        });
+    }
+    return this.recovering ?? Promise.resolve();
+  }
+
+  private recovering: Promise<void> | undefined;
+
   /** An existing file opened to read: in memory, or for streaming when it is huge. Close a streamed one. */
   async open(resolved: ResolvedPath, options: { encoding?: string } = {}): Promise<OpenedFile> {
+    await this.recover();
     return this.checked(resolved, async (checked) => {
       const file = await this.openStreamed(checked);
       if (file) return { kind: 'stream', file };
@@ -140,7 +173,8 @@ export class Workspace {
   }
 
   /** The change `spec` makes to the file as it is now, computed on the file's own path. */
-  edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+  async edit(resolved: ResolvedPath, spec: EditSpec, options: PrepareOptions): Promise<FileChange> {
+    await this.recover();
     return this.checked(resolved, (checked) => this.editChecked(checked, spec, options));
   }
 
@@ -200,7 +234,15 @@ export class Workspace {
       display: resolved.relative,
       kind,
       base,
-      content: kind === 'noop' ? null : { type: 'text', text: computed.text, codec: base.codec },
+      content:
+        kind === 'noop'
+          ? null
+          : {
+              type: 'text',
+              text: computed.text,
+              codec: computed.codec ?? base.codec,
+              ...(!base.exists && computed.mode !== undefined ? { mode: computed.mode } : {}),
+            },
       diff: diffLines(base.text, computed.text),
       texts: { before: base.text, after: computed.text },
       history: 'record',
@@ -219,12 +261,16 @@ export class Workspace {
    */
   async remove(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
     throwIfCancelled(options.signal);
+    await this.recover();
     const file = resolved.exists ? await this.openStreamed(resolved) : null;
     if (file) {
       try {
         if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
         const base = { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
-        return deletion(resolved, base, undefined, 'record');
+        const change = deletion(resolved, base, undefined, 'record');
+        // Its bytes are copied aside now; the commit's stale check (its stat token) proves they are still its.
+        change.removed = { reverse: await this.copyAside(file), mode: Number(file.stats.mode) & 0o777 };
+        return change;
       } finally {
         await file.close();
       }
@@ -242,14 +288,42 @@ export class Workspace {
     }
     if (options.requireRead)
       this.ledger.check(resolved.absolute, base.fingerprint, { display: resolved.relative });
-    return deletion(resolved, base, base.text, 'record');
+    const change = deletion(resolved, base, base.text, 'record');
+    // Every byte as read (BOM, line endings and encoding included): what undo writes back.
+    const old = base.bytes ?? encodeText(base.text, base.codec);
+    change.removed = {
+      reverse: { kind: 'memory', spans: [{ newStart: 0, newLength: 0, oldStart: 0, old }] },
+      mode: base.mode,
+    };
+    return change;
+  }
+
+  /** A huge file's bytes, copied into a patch file (a reverse patch from nothing) before it is deleted. */
+  private async copyAside(file: StreamFile): Promise<ReversePatch> {
+    const writer = await PatchWriter.create(this.streamer.patchDir);
+    try {
+      await writer.begin(0, 0, 0, file.size);
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      for (let at = 0; at < file.size; ) {
+        const { bytesRead } = await file.handle.read(chunk, 0, Math.min(chunk.length, file.size - at), at);
+        if (bytesRead === 0) throw changedSinceRead(file.display);
+        await writer.old(Buffer.from(chunk.subarray(0, bytesRead)));
+        at += bytesRead;
+      }
+      await writer.finish();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+    return { kind: 'file', path: writer.path };
   }
 
   /**
    * The change that puts back the content from before editgate's latest change to the file, if the file
    * still is what editgate wrote (else STALE). History steps back when it is committed.
    */
-  undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+  async undo(resolved: ResolvedPath, options: { signal?: AbortSignal } = {}): Promise<FileChange> {
+    await this.recover();
     return this.checked(resolved, (checked) => this.undoChecked(checked, options));
   }
 
@@ -265,6 +339,7 @@ export class Workspace {
         { path: display },
       );
     }
+    if (entry.deleted) return this.undoDeletion(resolved, entry, options);
     const file = await this.openStreamed(resolved, isStatFingerprint(entry.after) ? 'stream' : undefined);
     if (file) {
       try {
@@ -312,6 +387,52 @@ export class Workspace {
   }
 
   /**
+   * The undo of a deletion: the file created again, byte for byte, with its mode; refused (FILE_EXISTS)
+   * when something else has created the path since, which the commit checks again under the lock.
+   */
+  private async undoDeletion(
+    resolved: ResolvedPath,
+    entry: HistoryEntry,
+    options: { signal?: AbortSignal },
+  ): Promise<FileChange> {
+    const display = resolved.relative;
+    const base = await readSnapshot(resolved.absolute, { display, ...guardedRead(resolved) }).catch(
+      (error: unknown) => {
+        // Whatever is there now (a file that is not text, a folder) is not for undo to replace.
+        if (error instanceof EditgateError && error.code !== 'IO') throw recreatedError(display);
+        throw error;
+      },
+    );
+    if (base.exists) throw recreatedError(display);
+    const bytes = await applyReverse(Buffer.alloc(0), reverseOf(entry, display));
+    throwIfCancelled(options.signal);
+    const mode = entry.deleted?.mode;
+    const content: NewContent = {
+      type: 'bytes',
+      bytes,
+      ...(mode === null || mode === undefined ? {} : { mode }),
+    };
+    const change: FileChange = {
+      resolved,
+      path: resolved.absolute,
+      display,
+      kind: 'create',
+      base,
+      content,
+      diff: { hunks: [], added: 0, removed: 0, identical: false },
+      history: 'step-back',
+    };
+    if (bytes.length < this.streamer.threshold) {
+      const { text } = decodeText(bytes);
+      change.diff = diffLines('', text);
+      change.texts = { before: '', after: text };
+    } else {
+      change.note = `${display} is put back as it was before editgate deleted it (${formatBytes(bytes.length)}; too large to show line by line).`;
+    }
+    return change;
+  }
+
+  /**
    * Writes a change (commit.ts: stale check under the lock, atomic write, fsync), then records it: a step
    * in history (or a step back, for an undo) and, in the ledger, a full read of what was written.
    */
@@ -320,6 +441,8 @@ export class Workspace {
     options: { verify?: () => Promise<void>; signal?: AbortSignal; tool?: string } = {},
   ): Promise<Written> {
     if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
+    // Also here, not only when the change was computed: a process may have died part way since.
+    await this.recover();
     const written = await commitChange(change.base, change.content, {
       verify: options.verify,
       signal: options.signal,
@@ -338,7 +461,17 @@ export class Workspace {
   ): Promise<void> {
     const { path, display } = change;
     if (change.history === 'step-back') await this.history.pop(path, written.fingerprint ?? undefined);
-    else if (written.fingerprint) {
+    else if (change.removed) {
+      // A deletion: its bytes and mode kept, so undo (of it, or of its set) creates the file again.
+      await this.history.record(path, {
+        created: false,
+        reverse: change.removed.reverse,
+        after: NO_FILE,
+        tool,
+        set,
+        deleted: { mode: change.removed.mode },
+      });
+    } else if (written.fingerprint) {
       await this.history.record(path, {
         created: !change.base.exists,
         reverse: written.reverse,
@@ -366,6 +499,7 @@ export class Workspace {
       if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
     }
     const verify = options.verify;
+    await this.recover();
     const written = await commitChanges(
       changes.map((change) => ({
         base: change.base,
@@ -383,6 +517,7 @@ export class Workspace {
   /** A change that will not be committed (denied, failed, cancelled): remove what it left on disk. */
   async discard(change: FileChange): Promise<void> {
     if (change.content?.type === 'prepared') await discardPrepared(change.content.prepared);
+    if (change.removed?.reverse.kind === 'file') await removePatch(change.removed.reverse.path);
   }
 
   /**
@@ -475,6 +610,22 @@ function deletion(
 function reverseOf(entry: HistoryEntry, display: string) {
   if (!entry.reverse) throw changedSinceWritten(display);
   return entry.reverse;
+}
+
+function recreatedError(display: string): EditgateError {
+  return new EditgateError(
+    'FILE_EXISTS',
+    `${display} was deleted by editgate's change, and something else has created ${display} since, so undoing would replace that file. Nothing was written. Move or remove ${display} first if the deleted file should come back.`,
+    { path: display },
+  );
+}
+
+function changedSinceRead(display: string): EditgateError {
+  return new EditgateError(
+    'STALE',
+    `${display} changed while it was being read; nothing was written. Read it again and retry.`,
+    { path: display },
+  );
 }
 
 function changedSinceWritten(display: string): EditgateError {

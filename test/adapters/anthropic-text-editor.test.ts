@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, runAnthropicToolUses } from '../../src/adapters/anthropic.js';
-import type { createEditTools } from '../../src/tools/index.js';
+import { createEditTools } from '../../src/tools/index.js';
 import { startLocalServer } from './local-server.js';
 import { anthropicMessage as message } from './replies.js';
 import { GREET, greetWorkspace } from './scenario.js';
@@ -130,5 +130,36 @@ describe('anthropic adapter: the text editor tool', () => {
       JSON.stringify(results),
     ).toBe(true);
     expect(await greet()).toBe(GREET);
+  });
+
+  it('a folder view leaves out what read policy denies and what the sandbox denies; an "ask" entry is listed', async () => {
+    const { root } = await greetWorkspace();
+    for (const name of ['secrets/key.txt', 'src/app.env', 'src/notes.md', 'src/ask-me.ts', 'build/out.js'])
+      await mkdir(join(root, name, '..'), { recursive: true }).then(() => writeFile(join(root, name), 'x\n'));
+    const tools = createEditTools({
+      root,
+      approve: 'allow',
+      deny: ['build/**'],
+      policy: {
+        rules: [
+          { path: 'secrets/**', action: 'deny' },
+          { tool: 'read_file', path: '**/*.env', action: 'deny' },
+          { tool: 'read_file', path: 'src/ask-me.ts', action: 'ask' },
+          // A rule for changes only does not hide a file from reading.
+          { tool: 'edit_file', path: 'src/notes.md', action: 'deny' },
+        ],
+      },
+    });
+    const { results } = await conversation(tools, [[use({ command: 'view', path: '.' })]]);
+    const listing = String(results[0]!.content);
+    expect(listing).toContain('src/greet.ts');
+    expect(listing).toContain('src/notes.md');
+    expect(listing).toContain('src/ask-me.ts');
+    expect(listing).not.toContain('secrets');
+    expect(listing).not.toContain('app.env');
+    expect(listing).not.toContain('build');
+    // Viewing the hidden file itself is refused as before.
+    const direct = await conversation(tools, [[use({ command: 'view', path: 'src/app.env' })]]);
+    expect(direct.results[0]!.is_error).toBe(true);
   });
 });

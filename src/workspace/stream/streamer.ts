@@ -138,7 +138,8 @@ export class Streamer {
   readonly indexes = new LineIndexCache();
   readonly chunkSize: number;
   private readonly stride: number;
-  private readonly patchDir: string;
+  /** Where reverse patches of streamed changes (and copies of deleted huge files) go. */
+  readonly patchDir: string;
 
   constructor(private readonly options: StreamerOptions = {}) {
     this.threshold = Math.min(
