@@ -76,7 +76,16 @@ import {
   pinParent,
   removeEmptyFolders,
 } from './guarded-open.js';
-import { closeQuietly, letGo, O_READ, syncFile, syncFolder, tempNameFor, writeWhole } from './io.js';
+import {
+  closeQuietly,
+  letGo,
+  O_READ,
+  syncFile,
+  syncFolder,
+  syncMadeFolders,
+  tempNameFor,
+  writeWhole,
+} from './io.js';
 import { type FileLock, withFileLock } from './lock.js';
 import { discardPrepared } from './stream/index.js';
 import { sweepDeadTemps } from './temp-sweep.js';
@@ -166,7 +175,7 @@ export async function commitChanges(
         for (const item of order) keepOriginal(item);
         step('originals');
         for (const folder of folders.values()) await syncFolder(folder);
-        for (const item of order) await syncCreatedFolders(item);
+        for (const item of order) await syncMadeFolders(dirname(item.member.base.path), item.createdFolder);
         step('durable');
         for (const [i, item] of order.entries()) {
           renameInto(item);
@@ -347,19 +356,6 @@ function keepOriginal(item: Staged): void {
     throw new RenameFailure(item, error);
   }
   item.origLinked = true;
-}
-
-/**
- * Folders the set made for a created file (pinParent): each one's entry in its parent fsynced, so the new
- * file's path, not only the file, survives a power loss. By name: an fsync changes nothing it could misuse.
- */
-async function syncCreatedFolders(item: Staged): Promise<void> {
-  if (!item.createdFolder) return;
-  const fileFolder = dirname(item.member.base.path);
-  for (let folder = fileFolder; ; folder = dirname(folder)) {
-    if (folder !== fileFolder) await syncFolder(folder);
-    if (folder === dirname(item.createdFolder) || folder === dirname(folder)) break;
-  }
 }
 
 /** A rename of the set failed: which file, and why. */

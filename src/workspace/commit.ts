@@ -57,7 +57,17 @@ import {
   removeEmptyFolders,
   sameIdentity,
 } from './guarded-open.js';
-import { closeQuietly, letGo, O_READ, readAt, syncFile, syncFolder, tempNameFor, writeWhole } from './io.js';
+import {
+  closeQuietly,
+  letGo,
+  O_READ,
+  readAt,
+  syncFile,
+  syncFolder,
+  syncMadeFolders,
+  tempNameFor,
+  writeWhole,
+} from './io.js';
 import { type FileLock, type FileLockOptions, withFileLock } from './lock.js';
 import { assertRegularFile, type FileBase, type Snapshot } from './read.js';
 import { type ReversePatch, reverseRecords } from './reverse-patch.js';
@@ -202,6 +212,7 @@ async function commitBytes(
         closeQuietly(fd);
         fd = undefined;
         await syncFolder(folder);
+        await syncMadeFolders(dirname(path), createdFolder);
         return written;
       },
       { ...options.lock, canonical: true },

@@ -92,6 +92,19 @@ export async function syncFolder(folder: string | PinnedFolder): Promise<void> {
   }
 }
 
+/**
+ * Folders made for a new file (mkdir -p from `firstMade` down to `fileFolder`): each one's entry fsynced in
+ * its parent, so the file's path, not only the file, survives a power loss. The file's own folder is synced
+ * by the caller after the link or rename. By name: an fsync changes nothing a swapped name could misuse.
+ */
+export async function syncMadeFolders(fileFolder: string, firstMade: string | undefined): Promise<void> {
+  if (!firstMade) return;
+  for (let folder = fileFolder; ; folder = dirname(folder)) {
+    if (folder !== fileFolder) await syncFolder(folder);
+    if (folder === dirname(firstMade) || folder === dirname(folder)) break;
+  }
+}
+
 /** Close, ignoring errors (every failure path closes). */
 export function closeQuietly(fd: number): void {
   try {
