@@ -20,7 +20,13 @@ import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
 import { isErrno } from './fs-errors.js';
-import { keepPatch, type ReversePatch, removePatch, writePatchFile } from './reverse-patch.js';
+import {
+  keepPatch,
+  type ReversePatch,
+  type ReverseSpan,
+  removePatch,
+  writePatchFile,
+} from './reverse-patch.js';
 
 export interface HistoryEntry {
   id: string;
@@ -67,8 +73,24 @@ interface StoredEntry {
   /** The patch file's size and sha256, when it was written without fsync: undo checks them. */
   patchSize?: number;
   patchHash?: string;
+  /** A small patch kept in the entry itself (its old bytes in base64) instead of a patch file. */
+  spans?: StoredSpan[];
   set?: ChangeSetRef;
 }
+
+interface StoredSpan {
+  newStart: number;
+  newLength: number;
+  oldStart: number;
+  old: string;
+}
+
+/**
+ * Replaced bytes up to this size are kept in the index line itself: no patch file to create on every edit
+ * and remove when its entry is dropped (each a journalled metadata change, slow on a busy disk). A line is
+ * whole or fails to parse, so an inline patch needs no size or hash.
+ */
+const INLINE_PATCH_BYTES = 4096;
 
 /** The index an older editgate wrote: one JSON document, rewritten on every change. */
 interface IndexFile {
@@ -136,7 +158,7 @@ export class History {
       if (this.stateDir) {
         try {
           this.makeFolder();
-          if (entry.reverse?.kind === 'memory') {
+          if (entry.reverse?.kind === 'memory' && oldBytes(entry.reverse.spans) > INLINE_PATCH_BYTES) {
             const file = writePatchFile(this.patchPath(path, entry.id), entry.reverse.spans);
             entry.reverse = { kind: 'file', ...file };
           } else if (entry.reverse?.kind === 'file') {
@@ -288,6 +310,7 @@ export class History {
       !(typeof entry.patchHash === 'string' && /^[0-9a-f]{64}$/.test(entry.patchHash))
     )
       return false;
+    if (entry.spans !== undefined) return entry.patch === undefined && isStoredSpans(entry.spans);
     if (entry.patch === undefined) return true;
     if (typeof entry.patch !== 'string') return false;
     const folder = join(this.stateDir!, 'history');
@@ -304,7 +327,12 @@ export class History {
     };
     if (stored.tool !== undefined) entry.tool = stored.tool;
     if (isSetRef(stored.set)) entry.set = stored.set;
-    if (stored.patch) {
+    if (stored.spans) {
+      entry.reverse = {
+        kind: 'memory',
+        spans: stored.spans.map((span) => ({ ...span, old: Buffer.from(span.old, 'base64') })),
+      };
+    } else if (stored.patch) {
       entry.reverse = { kind: 'file', path: stored.patch };
       if (stored.patchSize !== undefined) entry.reverse.size = stored.patchSize;
       if (stored.patchHash !== undefined) entry.reverse.hash = stored.patchHash;
@@ -397,8 +425,31 @@ function toStored(entry: HistoryEntry): StoredEntry {
     out.patch = entry.reverse.path;
     if (entry.reverse.size !== undefined) out.patchSize = entry.reverse.size;
     if (entry.reverse.hash !== undefined) out.patchHash = entry.reverse.hash;
+  } else if (entry.reverse?.kind === 'memory') {
+    out.spans = entry.reverse.spans.map((span) => ({ ...span, old: span.old.toString('base64') }));
   }
   return out;
+}
+
+function oldBytes(spans: readonly ReverseSpan[]): number {
+  return spans.reduce((sum, span) => sum + span.old.length, 0);
+}
+
+function isStoredSpans(value: unknown): value is StoredSpan[] {
+  const offset = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (span: Partial<StoredSpan> | null) =>
+        typeof span === 'object' &&
+        span !== null &&
+        offset(span.newStart) &&
+        offset(span.newLength) &&
+        offset(span.oldStart) &&
+        typeof span.old === 'string' &&
+        /^[A-Za-z0-9+/]*={0,2}$/.test(span.old),
+    )
+  );
 }
 
 function parseJson(text: string): unknown {

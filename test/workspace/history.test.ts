@@ -205,10 +205,11 @@ describe('History kept on disk, after a crash', () => {
     }
     throw new Error('undo went ahead');
   }
-  /** v0 -> v1 -> v2 ('...' lines around, so a patch is a span of the file, not all of it). */
+  /** v0 -> v1 -> v2 (lines around, so a patch is a span of the file, not all of it). */
   async function twoChanges() {
     const file = join(dir, 'f.txt');
-    const text = (v: string) => `first\n${v}\nlast\n`;
+    // Each change replaces 5,000 bytes: more than an index line keeps inline, so a patch file holds them.
+    const text = (v: string) => `first\n${v.repeat(2500)}\nlast\n`;
     await writeFile(file, text('v0'));
     const workspace = await workspaceOf(new History({ stateDir: state }));
     await change(workspace, file, text('v1'));
@@ -287,6 +288,38 @@ describe('History kept on disk, after a crash', () => {
     await change(workspace, file, text('v3'));
     await undo(await fresh(), file);
     expect(await readFile(file, 'utf8')).toBe(text('v2'));
+  });
+
+  it('a small patch lives in its index line: no patch file, and a fresh instance undoes it', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'first\nv0\nlast\n');
+    await change(await fresh(), file, 'first\nv1\nlast\n');
+    expect(await patches()).toEqual([]);
+    const [, added] = (await readFile(await indexFile(), 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(added!).add.spans).toEqual([
+      expect.objectContaining({ old: Buffer.from('0').toString('base64') }),
+    ]);
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe('first\nv0\nlast\n');
+  });
+
+  it('an inline patch that is not shaped as editgate writes it makes the whole index be ignored', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'first\nv0\nlast\n');
+    await change(await fresh(), file, 'first\nv1\nlast\n');
+    const index = await indexFile();
+    const [header, added] = (await readFile(index, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    added.add.spans[0].newStart = -5;
+    await writeFile(index, `${JSON.stringify(header)}\n${JSON.stringify(added)}\n`);
+    const errors: unknown[] = [];
+    expect((await refusal(undo(await fresh((error) => errors.push(error)), file))).code).toBe(
+      'NOTHING_TO_UNDO',
+    );
+    expect(String(errors[0])).toMatch(/not one editgate wrote/);
+    expect(await readFile(file, 'utf8')).toBe('first\nv1\nlast\n');
   });
 
   it('the log is rewritten when it grows, so it stays a few lines per entry kept', async () => {
