@@ -9,8 +9,8 @@
  * another process can undo too.
  *
  * On disk, nothing of history is fsynced on a change's path (the change itself is: commit.ts): the index is
- * a log of lines, one appended per change or undo, and the patch is written plainly with its size and hash
- * in the entry (reverse-patch.ts). A crash can lose the last lines or cut a patch short; then undo refuses
+ * a log of lines, one appended per change or undo; a small patch lives in its line, a larger one is written
+ * plainly with its size and hash in the line (reverse-patch.ts). A crash can lose the last lines or cut a patch short; then undo refuses
  * (the file is not what the entry says editgate wrote: STALE; or the patch fails its check), never applies
  * a wrong patch. Only the rare rewrite of a grown or damaged log is atomic and fsynced.
  */
@@ -266,9 +266,11 @@ export class History {
         entries.splice(0, Math.max(0, entries.length - this.max));
       } else if (parsed && typeof parsed.pop === 'string') {
         const at = entries.findIndex((entry) => entry.id === parsed.pop);
+        const wasLatest = at >= 0 && at === entries.length - 1;
         if (at >= 0) entries.splice(at, 1);
+        // `after` describes the entry below the undone one: only then is it this one's.
         const below = entries.at(-1);
-        if (below && isFingerprint(parsed.after)) below.after = parsed.after;
+        if (wasLatest && below && isFingerprint(parsed.after)) below.after = parsed.after;
       } else damaged++;
     }
     if (damaged > 0) {
