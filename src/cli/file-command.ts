@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isEditgateError } from '../core/errors.js';
+import { openCliSession } from './command-tools.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { dryRunResult } from './for-people.js';
 import { report } from './report.js';
-import { openCliSession } from './session.js';
 import {
   type GlobalOptionName,
   globalOptionsHelp,

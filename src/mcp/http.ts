@@ -6,7 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { serveOnFirstMessage } from './first-message.js';
 import { checkRequest } from './http-guard.js';
 import type { McpServeOptions } from './options.js';
-import { createSessionServer } from './session.js';
+import { createSessionServer } from './session-server.js';
 
 export interface HttpServeOptions extends McpServeOptions {
   /** 0 picks a free port. */

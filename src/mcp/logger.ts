@@ -39,7 +39,9 @@ export function stderrLogger(
 
 /**
  * A session's logger: everything to the base logger, and to the client as notifications/message (the
- * client picks its own level with logging/setLevel; the SDK filters).
+ * client picks its own level with logging/setLevel; the SDK filters). The notification goes out on the
+ * next turn of the event loop, in order: a call's summary line is logged just before its result is
+ * returned, and writing it first would put a second message on every call's path (issue #12).
  */
 export function sessionLogger(
   base: Logger,
@@ -47,8 +49,10 @@ export function sessionLogger(
 ): Logger {
   return fromSink((level, message) => {
     base.log(level, message);
-    notify({ level, logger: 'editgate', data: message }).catch(() => {
-      // Not connected (yet or any more): stderr has the line.
+    setImmediate(() => {
+      notify({ level, logger: 'editgate', data: message }).catch(() => {
+        // Not connected (yet or any more): stderr has the line.
+      });
     });
   });
 }

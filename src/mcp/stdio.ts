@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveOnFirstMessage } from './first-message.js';
 import type { McpServeOptions } from './options.js';
-import { createSessionServer } from './session.js';
+import { createSessionServer } from './session-server.js';
 
 export interface RunningServer {
   /** Resolves when the client has gone (stdin closed) or close() was called. */

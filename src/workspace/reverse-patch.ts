@@ -11,12 +11,18 @@
  *
  * Format: "EGPATCH1", then per span a 32-byte header of four little-endian float64 (new offset, new length,
  * old offset, old length) followed by the old bytes.
+ *
+ * A history kept on disk writes the patch of a change held in memory without fsync (`writePatchFile`): it is
+ * not what the change is (the file is, and that was fsynced), only how to undo it. Its size and sha256 go
+ * into the history entry, and undo checks both before it uses a byte, so a patch that a crash lost, cut
+ * short or left as zeros makes undo refuse; it never applies a wrong patch.
  */
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { type FileHandle, open, readFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { letGo, removeAtExit } from './io.js';
 import { ensurePrivateFolder } from './private-folder.js';
@@ -28,7 +34,8 @@ const HEADER = 32;
 /** How to put back what a change replaced. */
 export type ReversePatch =
   | { kind: 'memory'; spans: ReverseSpan[] }
-  | { kind: 'file'; path: string }
+  /** `size` and `hash` (sha256, hex) when it was written without fsync: undo checks them first. */
+  | { kind: 'file'; path: string; size?: number; hash?: string }
   /** History written by an older editgate: the whole old content, which `size` bytes replaced. */
   | { kind: 'blob'; path: string; size: number };
 
@@ -167,6 +174,7 @@ export async function* reverseRecords(
   }
   try {
     const size = (await handle.stat()).size;
+    await checkWhole(handle, size, patch);
     for await (const record of readPatch(handle, size)) {
       yield {
         newStart: record.newStart,
@@ -198,20 +206,52 @@ export async function applyReverse(current: Buffer, patch: ReversePatch): Promis
   return Buffer.concat(pieces);
 }
 
-/** A patch kept in memory, written to the patch file `path` (a history kept on disk). */
-export async function writePatchFile(path: string, spans: readonly ReverseSpan[]): Promise<string> {
-  const writer = await PatchWriter.create(dirname(path), basename(path));
+/** A patch file's name, size and sha256 (hex). */
+export interface WrittenPatch {
+  path: string;
+  size: number;
+  hash: string;
+}
+
+/**
+ * A patch kept in memory, written to the new file `path` (a history kept on disk), without fsync: the caller
+ * records its size and hash so undo can tell a patch a crash cut short (see the top of this file). A few
+ * dozen bytes for an edit: one synchronous open, write and close.
+ */
+export function writePatchFile(path: string, spans: readonly ReverseSpan[]): WrittenPatch {
+  const pieces: Buffer[] = [MAGIC];
+  for (const span of spans) {
+    const header = Buffer.alloc(HEADER);
+    header.writeDoubleLE(span.newStart, 0);
+    header.writeDoubleLE(span.newLength, 8);
+    header.writeDoubleLE(span.oldStart, 16);
+    header.writeDoubleLE(span.old.length, 24);
+    pieces.push(header, span.old);
+  }
+  const bytes = Buffer.concat(pieces);
+  const fd = openSync(path, 'wx', 0o600);
   try {
-    for (const span of spans) {
-      await writer.begin(span.newStart, span.newLength, span.oldStart, span.old.length);
-      await writer.old(span.old);
-    }
-    await writer.finish();
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
   } catch (error) {
-    await writer.abort();
+    closeSync(fd);
+    void removePatch(path);
     throw error;
   }
-  return writer.path;
+  closeSync(fd);
+  return { path, size: bytes.length, hash: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** A patch written without fsync must still be the one its history entry describes (size, then hash). */
+async function checkWhole(handle: FileHandle, size: number, patch: ReversePatch): Promise<void> {
+  if (patch.kind !== 'file') return;
+  if (patch.size !== undefined && size !== patch.size) throw corrupt();
+  if (patch.hash === undefined) return;
+  const hash = createHash('sha256');
+  for (let position = 0; position < size; position += 1 << 20) {
+    hash.update(await readRange(handle, position, Math.min(1 << 20, size - position)));
+  }
+  if (hash.digest('hex') !== patch.hash) throw corrupt();
 }
 
 /** The records of a patch file, in order; `handle` must stay open while they are used. */
@@ -236,7 +276,7 @@ export async function* readPatch(handle: FileHandle, size: number): AsyncGenerat
 function gone(): EditgateError {
   return new EditgateError(
     'IO',
-    'The undo data for this file is gone (its temp folder was cleaned), so the change cannot be undone; nothing was written. Edit the file back by hand if needed.',
+    'The undo data for this file is gone (its temp folder was cleaned, or the system stopped before it was saved), so the change cannot be undone; nothing was written. Edit the file back by hand if needed.',
     { undo: 'patch' },
   );
 }
@@ -244,7 +284,7 @@ function gone(): EditgateError {
 function corrupt(): EditgateError {
   return new EditgateError(
     'IO',
-    'The undo data for this file is damaged, so the change cannot be undone; nothing was written. Edit the file back by hand if needed.',
+    'The undo data for this file is damaged (cut short or changed, as when the system stops before it is saved), so the change cannot be undone; nothing was written. Edit the file back by hand if needed.',
     { undo: 'patch' },
   );
 }

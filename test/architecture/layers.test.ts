@@ -113,7 +113,7 @@ describe('layers', () => {
     expect(edge('gate/gate.ts', 'workspace/files.ts')).toBeNull();
     expect(edge('core/edit.ts', 'workspace/files.ts')).toMatch(/higher layer/);
     expect(edge('workspace/files.ts', 'gate/gate.ts')).toMatch(/higher layer/);
-    expect(edge('mcp/session.ts', 'terminal/prompt.ts')).toMatch(/one rank/);
+    expect(edge('mcp/session-server.ts', 'terminal/prompt.ts')).toMatch(/one rank/);
     expect(edge('tools/index.ts', 'cli/main.ts')).toMatch(/higher layer/);
     expect(edge('terminal/preview.ts', 'gate/approval.ts', true)).toBeNull();
     expect(edge('terminal/preview.ts', 'gate/approval.ts', false)).toMatch(/may not import gate/);

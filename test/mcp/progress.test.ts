@@ -16,7 +16,7 @@ import { serveOnFirstMessage } from '../../src/mcp/first-message.js';
 import type { Logger } from '../../src/mcp/logger.js';
 import type { McpServeOptions } from '../../src/mcp/options.js';
 import { startProgress } from '../../src/mcp/progress.js';
-import { createSessionServer } from '../../src/mcp/session.js';
+import { createSessionServer } from '../../src/mcp/session-server.js';
 import type { ConfiguredOptions } from '../../src/tools/config.js';
 
 const MiB = 1 << 20;

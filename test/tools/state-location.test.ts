@@ -48,10 +48,14 @@ describe('state folder and audit log (issue #13)', () => {
     // Plant: the entry of the created file now has a "patch", the secret (undo removes an entry's patch).
     const folder = join(state, 'history');
     const indexFile = join(folder, readdirSync(folder).find((name) => name.endsWith('.json'))!);
-    const index = JSON.parse(readFileSync(indexFile, 'utf8'));
-    expect(index.entries[0].existed).toBe(false);
-    index.entries[0].patch = secret;
-    writeFileSync(indexFile, JSON.stringify(index));
+    // The index is a log: a header line, then a line per change ({"add": entry}).
+    const [header, added] = readFileSync(indexFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(added.add.existed).toBe(false);
+    added.add.patch = secret;
+    writeFileSync(indexFile, `${JSON.stringify(header)}\n${JSON.stringify(added)}\n`);
 
     const later = createEditTools({ root: ws.root, approve: 'allow', stateDir: state });
     const undo = await later.execute('undo_edit', { file_path: 'b.txt' });

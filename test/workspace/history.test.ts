@@ -3,7 +3,7 @@
  * entry's reverse patch (workspace.undo), and the one commit writes it (workspace.commit), which steps
  * history back.
  */
-import { readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, realpath, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditgateError } from '../../src/core/errors.js';
@@ -175,5 +175,165 @@ describe('History', () => {
     await undo(await workspaceOf(new History({ stateDir: state })), file);
     expect(await readFile(file, 'utf8')).toBe('v1\n');
     expect(await readdir(join(state, 'history'))).toEqual([]);
+  });
+});
+
+/**
+ * A history kept on disk is written without fsync (the change itself is fsynced): a crash may lose the last
+ * lines of an index or cut a patch short. Undo must then refuse, with words that say what to do, and write
+ * nothing; never apply a wrong patch. Each test makes the damage a crash could leave, then undoes from a
+ * fresh instance, as the next process would.
+ */
+describe('History kept on disk, after a crash', () => {
+  const historyFolder = () => join(state, 'history');
+  async function patches() {
+    return (await readdir(historyFolder())).filter((name) => name.endsWith('.patch'));
+  }
+  async function damageEachPatch(damage: (path: string) => Promise<void>) {
+    for (const name of await patches()) await damage(join(historyFolder(), name));
+  }
+  async function indexFile() {
+    const name = (await readdir(historyFolder())).find((entry) => entry.endsWith('.json'));
+    return join(historyFolder(), name!);
+  }
+  async function refusal(promise: Promise<unknown>) {
+    try {
+      await promise;
+    } catch (error) {
+      if (isEditgateError(error)) return { code: error.code, message: error.message };
+      throw error;
+    }
+    throw new Error('undo went ahead');
+  }
+  /** v0 -> v1 -> v2 (lines around, so a patch is a span of the file, not all of it). */
+  async function twoChanges() {
+    const file = join(dir, 'f.txt');
+    // Each change replaces 5,000 bytes: more than an index line keeps inline, so a patch file holds them.
+    const text = (v: string) => `first\n${v.repeat(2500)}\nlast\n`;
+    await writeFile(file, text('v0'));
+    const workspace = await workspaceOf(new History({ stateDir: state }));
+    await change(workspace, file, text('v1'));
+    await change(workspace, file, text('v2'));
+    return { file, text };
+  }
+  const fresh = (onError?: (error: unknown) => void) =>
+    workspaceOf(new History({ stateDir: state, onError: onError ?? (() => {}) }));
+
+  it.each([
+    // At a record boundary, which the patch's own structure cannot tell from a whole patch.
+    [
+      'cut short',
+      /undo data for this file is damaged.*nothing was written.*by hand/,
+      (path: string) => truncate(path, 8),
+    ],
+    [
+      'of the right size but other bytes (zeros a crash left)',
+      /damaged/,
+      async (path: string) => writeFile(path, Buffer.alloc((await readFile(path)).length)),
+    ],
+    ['gone', /undo data for this file is gone.*nothing was written.*by hand/, (path: string) => rm(path)],
+  ])('a patch %s makes undo refuse, say what to do, and write nothing', async (_, words, damage) => {
+    const { file, text } = await twoChanges();
+    expect(await patches()).toHaveLength(2);
+    await damageEachPatch(damage);
+    const refused = await refusal(undo(await fresh(), file));
+    expect(refused.code).toBe('IO');
+    expect(refused.message).toMatch(words);
+    expect(await readFile(file, 'utf8')).toBe(text('v2'));
+  });
+
+  it("the index's last line lost: the entry below no longer describes the file, so undo refuses (STALE)", async () => {
+    const { file, text } = await twoChanges();
+    const index = await indexFile();
+    const lines = (await readFile(index, 'utf8')).trimEnd().split('\n');
+    expect(lines).toHaveLength(3); // header, two changes
+    await writeFile(index, `${lines.slice(0, -1).join('\n')}\n`);
+    expect((await refusal(undo(await fresh(), file))).code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe(text('v2'));
+  });
+
+  it("an undo's line lost: the undone entry is back, but its patch is gone and the file is not what it wrote", async () => {
+    const { file, text } = await twoChanges();
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe(text('v1'));
+    const index = await indexFile();
+    const lines = (await readFile(index, 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toHaveProperty('pop');
+    await writeFile(index, `${lines.slice(0, -1).join('\n')}\n`);
+    expect((await refusal(undo(await fresh(), file))).code).toBe('STALE');
+    expect(await readFile(file, 'utf8')).toBe(text('v1'));
+  });
+
+  it('garbage after the last line (a line cut short) is skipped and reported; the rest still undoes', async () => {
+    const { file, text } = await twoChanges();
+    await appendFile(await indexFile(), '{"add":{"id":"cut-sh');
+    const errors: unknown[] = [];
+    const workspace = await fresh((error) => errors.push(error));
+    await undo(workspace, file);
+    expect(await readFile(file, 'utf8')).toBe(text('v1'));
+    expect(String(errors[0])).toMatch(/damaged line/);
+    // The next write rewrites the index whole, so later lines are not glued to the garbage.
+    await change(workspace, file, text('v3'));
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe(text('v1'));
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe(text('v0'));
+  });
+
+  it('an index emptied by a crash right after it was made means no history, and is written afresh', async () => {
+    const { file, text } = await twoChanges();
+    await writeFile(await indexFile(), '');
+    expect((await refusal(undo(await fresh(), file))).code).toBe('NOTHING_TO_UNDO');
+    const workspace = await fresh();
+    await change(workspace, file, text('v3'));
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe(text('v2'));
+  });
+
+  it('a small patch lives in its index line: no patch file, and a fresh instance undoes it', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'first\nv0\nlast\n');
+    await change(await fresh(), file, 'first\nv1\nlast\n');
+    expect(await patches()).toEqual([]);
+    const [, added] = (await readFile(await indexFile(), 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(added!).add.spans).toEqual([
+      expect.objectContaining({ old: Buffer.from('0').toString('base64') }),
+    ]);
+    await undo(await fresh(), file);
+    expect(await readFile(file, 'utf8')).toBe('first\nv0\nlast\n');
+  });
+
+  it('an inline patch that is not shaped as editgate writes it makes the whole index be ignored', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'first\nv0\nlast\n');
+    await change(await fresh(), file, 'first\nv1\nlast\n');
+    const index = await indexFile();
+    const [header, added] = (await readFile(index, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    added.add.spans[0].newStart = -5;
+    await writeFile(index, `${JSON.stringify(header)}\n${JSON.stringify(added)}\n`);
+    const errors: unknown[] = [];
+    expect((await refusal(undo(await fresh((error) => errors.push(error)), file))).code).toBe(
+      'NOTHING_TO_UNDO',
+    );
+    expect(String(errors[0])).toMatch(/not one editgate wrote/);
+    expect(await readFile(file, 'utf8')).toBe('first\nv1\nlast\n');
+  });
+
+  it('the log is rewritten when it grows, so it stays a few lines per entry kept', async () => {
+    const file = join(dir, 'f.txt');
+    await writeFile(file, 'v0\n');
+    const workspace = await workspaceOf(new History({ stateDir: state, maxEntriesPerFile: 2 }));
+    for (let v = 1; v <= 30; v++) await change(workspace, file, `v${v}\n`);
+    const lines = (await readFile(await indexFile(), 'utf8')).trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(4 * 2 + 1);
+    const next = await workspaceOf(new History({ stateDir: state, maxEntriesPerFile: 2 }));
+    await undo(next, file);
+    await undo(next, file);
+    expect(await readFile(file, 'utf8')).toBe('v28\n');
+    expect(await codeOf(undo(next, file))).toBe('NOTHING_TO_UNDO');
+    expect(await patches()).toEqual([]);
   });
 });

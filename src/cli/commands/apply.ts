@@ -5,10 +5,10 @@ import { resolve } from 'node:path';
 import { visibleText } from '../../terminal/cells.js';
 import type { EditTools } from '../../tools/index.js';
 import type { ToolResult } from '../../tools/result.js';
+import { type CliSession, openCliSession } from '../command-tools.js';
 import { EXIT, type ExitCode, exitCodeFor, worstExitCode } from '../exit-codes.js';
 import { commandHelp, usageFailure } from '../file-command.js';
 import { report, resultJson } from '../report.js';
-import { type CliSession, openCliSession } from '../session.js';
 import { type CallItem, type JsonToolCall, ToolCallReader } from '../tool-calls.js';
 import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 

@@ -1,5 +1,6 @@
 // `editgate read FILE`: the file's lines numbered as a model sees them (read_file), to pick a --range.
 import type { ToolResult } from '../../tools/result.js';
+import { openCliSession } from '../command-tools.js';
 import { EXIT } from '../exit-codes.js';
 import {
   commandHelp,
@@ -10,7 +11,6 @@ import {
   usageFailure,
 } from '../file-command.js';
 import { report } from '../report.js';
-import { openCliSession } from '../session.js';
 import { type GlobalOptionName, type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 
 const options = {
