@@ -1,4 +1,5 @@
 import { EditgateError } from '../core/errors.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import { type Approver, askApprover, denialReason, grantOf } from './approval.js';
 import type { SessionGrants } from './grants.js';
@@ -37,13 +38,15 @@ export class ReadApproval {
         { path, rule: verdict.rule },
       );
     }
+    const shown = pathInRoot(path, resolved.rootName);
     const decision = await askApprover(
       this.approver,
       {
         tool,
         path,
+        ...(resolved.rootName !== undefined && { root: resolved.rootName }),
         kind: 'read',
-        question: options.forChange ? `Read ${path} to preview the change?` : `Read ${path}?`,
+        question: options.forChange ? `Read ${shown} to preview the change?` : `Read ${shown}?`,
         diff: { hunks: [], added: 0, removed: 0, identical: true },
         unifiedDiff: '',
         stats: { added: 0, removed: 0 },

@@ -1,5 +1,6 @@
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver } from '../gate/approval.js';
 
 /**
@@ -30,17 +31,18 @@ export function denyWithoutTerminal(
 
 /** `configFile`: the config file a policy rule would go in, as the person named it (--config) or the default. */
 export function noTerminalMessage(
-  request: Pick<ApprovalRequest, 'path' | 'kind'>,
+  request: Pick<ApprovalRequest, 'path' | 'kind' | 'root'>,
   configFile = 'editgate.config.json',
 ): string {
+  const path = pathInRoot(request.path, request.root);
   const what =
     request.kind === 'create'
-      ? `Creating ${request.path}`
+      ? `Creating ${path}`
       : request.kind === 'delete'
-        ? `Deleting ${request.path}`
+        ? `Deleting ${path}`
         : request.kind === 'read'
-          ? `Reading ${request.path}`
-          : `The edit to ${request.path}`;
+          ? `Reading ${path}`
+          : `The edit to ${path}`;
   const outcome = request.kind === 'read' ? 'the file was not read' : 'nothing was changed';
   return (
     `${what} needs approval, and there is no terminal to ask, so ${outcome}. ` +

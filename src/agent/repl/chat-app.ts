@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { pathInRoot } from '../../core/root-named.js';
 import {
   type ApprovalRequest,
   type Approver,
@@ -400,7 +401,7 @@ export class ChatApp implements SessionFrontEnd {
       tabWidth: 4,
     };
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
-    this.print([toolLine(proposal.tool, proposal.path, undefined, look), ...diff]);
+    this.print([toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look), ...diff]);
     if (proposal.note) this.print(noteLines(proposal.note, look));
     if (reason === 'edited')
       this.print(noteLines('Approved with your own version: this is what is written.', look));

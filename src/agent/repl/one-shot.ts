@@ -1,3 +1,4 @@
+import { pathInRoot } from '../../core/root-named.js';
 import { approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells } from '../../terminal/cells.js';
@@ -66,6 +67,7 @@ export class OneShot implements SessionFrontEnd {
         type: 'change',
         tool: proposal.tool,
         path: proposal.path,
+        ...(request.root !== undefined && { root: request.root }),
         kind: proposal.kind,
         approvedBy: reason === 'ask' ? null : reason,
         diff: proposal.unifiedDiff,
@@ -82,12 +84,12 @@ export class OneShot implements SessionFrontEnd {
         tabWidth: 4,
       };
       this.progress([
-        toolLine(proposal.tool, proposal.path, undefined, look),
+        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
         ...renderRequestDiff(request, display, look.width, await highlighterFor(request, display)),
       ]);
     } else if (request.kind !== 'read') {
       this.progress([
-        toolLine(proposal.tool, proposal.path, undefined, look),
+        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
         requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }
