@@ -422,6 +422,15 @@ export class ChatApp implements SessionFrontEnd {
     return this.ask({ kind: 'command', request });
   }
 
+  /**
+   * Whether the person trusts the project's config, shown as `summary` (what it would do): y trusts it,
+   * n or Esc leaves it untrusted for now. Asked once, before the first turn (agent/repl/start.ts).
+   */
+  async askTrust(summary: string): Promise<boolean> {
+    this.print(noteLines(summary, this.look(), 'warning'));
+    return (await this.ask({ kind: 'trust' })) === 'once';
+  }
+
   async commandChanged(changes: FileChange[]): Promise<void> {
     const look = this.look();
     for (const change of changes) this.print(changeDiffLines(change, look, this.palette));
@@ -482,6 +491,13 @@ export class ChatApp implements SessionFrontEnd {
     }
     if (event.type !== 'key') return;
     const key = event.key;
+    if (card.subject.kind === 'trust') {
+      // Two answers only: no reason to type, no grants, and no turn to stop.
+      if (key.name === 'char' && key.char === 'y') card.resolve('once');
+      else if (key.name === 'escape' || key.name === 'ctrl-c' || (key.name === 'char' && key.char === 'n'))
+        card.resolve('deny');
+      return;
+    }
     if (key.name === 'escape' || key.name === 'ctrl-c') {
       this.stopTurn = true;
       card.resolve('deny');
