@@ -78,20 +78,22 @@ export function applyStringEdits(
   options: { matching?: 'exact' | 'tolerant' } = {},
 ): StringEditResult {
   const matching = checkedEditsInput(text, edits, options);
-  let current = text;
-  let replacements = 0;
-  const results: StringEditResult['edits'] = [];
+  const result: StringEditResult = { text, replacements: 0, edits: [] };
   edits.forEach((edit, i) => {
     try {
-      const applied = applyOne(current, edit, matching);
-      current = applied.text;
-      replacements += applied.lines.length;
-      results.push({ tier: applied.tier, lines: applied.lines });
+      addApplied(result, applyOne(result.text, edit, matching));
     } catch (error) {
       throw which(error, i, edits.length);
     }
   });
-  return { text: current, replacements, edits: results };
+  return result;
+}
+
+/** One more edit applied, in order: its text is the next edit's. */
+function addApplied(result: StringEditResult, applied: Applied): void {
+  result.text = applied.text;
+  result.replacements += applied.lines.length;
+  result.edits.push({ tier: applied.tier, lines: applied.lines });
 }
 
 /**
@@ -106,15 +108,13 @@ export async function applyStringEditsPausing(
   pause: () => Promise<void>,
 ): Promise<StringEditResult> {
   const matching = checkedEditsInput(text, edits, options);
-  let current = text;
-  let replacements = 0;
-  const results: StringEditResult['edits'] = [];
+  const result: StringEditResult = { text, replacements: 0, edits: [] };
   for (const [i, edit] of edits.entries()) {
     try {
       // Searched ahead only when applyOne would search (its own checks come first, with their own words).
       let searched: Searched | undefined;
       if (searchable(edit)) {
-        const view = neutralView(current);
+        const view = neutralView(result.text);
         const found = await findInViewPausing(
           view,
           edit.oldText,
@@ -123,15 +123,12 @@ export async function applyStringEditsPausing(
         );
         searched = { view, found };
       }
-      const applied = applyOne(current, edit, matching, searched);
-      current = applied.text;
-      replacements += applied.lines.length;
-      results.push({ tier: applied.tier, lines: applied.lines });
+      addApplied(result, applyOne(result.text, edit, matching, searched));
     } catch (error) {
       throw which(error, i, edits.length);
     }
   }
-  return { text: current, replacements, edits: results };
+  return result;
 }
 
 /** The search applyOne would make, made ahead of it (by applyStringEditsPausing). */

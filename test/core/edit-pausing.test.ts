@@ -22,25 +22,21 @@ const distortion = fc.constantFrom<(s: string) => string>(
   (s) => `\n\n${s}\n\n`,
 );
 
-async function both(input: string, edits: StringEdit[], matching: 'exact' | 'tolerant') {
-  const sync = attempt(() => applyStringEdits(input, edits, { matching }));
-  let pausing: unknown;
+/** What `run` gives: its result, or the EditgateError it throws. */
+async function outcome(run: () => unknown): Promise<unknown> {
   try {
-    pausing = await applyStringEditsPausing(input, edits, { matching }, setImmediatePause);
+    return await run();
   } catch (error) {
     if (!(error instanceof EditgateError)) throw error;
-    pausing = error;
+    return error;
   }
-  return { sync, pausing };
 }
 
-function attempt<T>(run: () => T): T | EditgateError {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof EditgateError) return error;
-    throw error;
-  }
+async function both(input: string, edits: StringEdit[], matching: 'exact' | 'tolerant') {
+  return {
+    sync: await outcome(() => applyStringEdits(input, edits, { matching })),
+    pausing: await outcome(() => applyStringEditsPausing(input, edits, { matching }, setImmediatePause)),
+  };
 }
 
 const shape = (value: unknown) =>
