@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCard } from '../../src/agent/ui/card.js';
 import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { promptMessage } from '../../src/mcp/elicit.js';
+import { changeMessage as proxyMessage } from '../../src/proxy/approvals.js';
 import { noTerminalMessage } from '../../src/terminal/no-terminal.js';
 import { paletteFor } from '../../src/terminal/palette.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
@@ -51,6 +52,7 @@ async function shown(request: ApprovalRequest) {
     terminal: out.text(),
     card: renderCard({ kind: 'change', request }, look).join('\n'),
     mcp: promptMessage(request),
+    proxy: proxyMessage('fs-server', request),
     noTerminal: noTerminalMessage(request),
     web: files.map((file) => fileHeading(file)).join('\n'),
   };
@@ -71,6 +73,7 @@ describe('prompts name the root when there are several (issue #13)', () => {
       expect(views.terminal).toContain(`⚙ edit_file(path=src/app.ts) in root ${name}`);
       expect(views.card).toContain(`Apply this edit to src/app.ts (root ${name})?`);
       expect(views.mcp).toContain(`edit_file wants to modify src/app.ts (root ${name})`);
+      expect(views.proxy).toContain(`wants to change src/app.ts (root ${name})`);
       expect(views.noTerminal).toContain(`The edit to src/app.ts (root ${name}) needs approval`);
       expect(views.web).toContain(`src/app.ts (root ${name})`);
     }
