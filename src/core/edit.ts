@@ -122,6 +122,8 @@ export async function applyStringEditsPausing(
           pause,
         );
         searched = { view, found };
+        // Not found: the refusal's hint (the closest region) is one more long look at the file.
+        if (found === null) await pause();
       }
       addApplied(result, applyOne(result.text, edit, matching, searched));
     } catch (error) {
