@@ -1,40 +1,14 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { EditgateError, isEditgateError } from '../core/errors.js';
-import { markInvisible } from '../core/invisible.js';
+import { isEditgateError } from '../core/errors.js';
 import { createKeyReader } from '../terminal/keys.js';
 import { enterRawMode } from '../terminal/tty-modes.js';
 import { type LoadedConfig, loadConfig } from '../tools/config.js';
-import { configHash, describeConfig, recordTrust } from '../tools/config-trust.js';
+import { trustLoaded, trustSummary } from '../tools/config-trust.js';
 import type { PersonAtTerminal } from './person.js';
 
 /**
- * Trusting a config file from the CLI: what it would do, in lines a person reads before saying yes (the
- * file's own words marked so none can act on the terminal), and the one-time question of an interactive
- * command. The rule of what an untrusted config may do lives in tools/config-trust.ts.
- */
-export function trustSummary(loaded: LoadedConfig): string {
-  const lines = describeConfig(loaded.trust!.written).map((line) => `  ${line}`);
-  return markInvisible(`${loaded.path} would:\n${lines.join('\n')}`);
-}
-
-/**
- * Records trust in the config as it was shown: if the file changed since it was loaded, nothing is
- * recorded (STALE), so no one can swap the file while the person reads it.
- */
-export async function trustLoaded(loaded: LoadedConfig): Promise<string> {
-  const text = await readFile(loaded.path!, 'utf8');
-  if (configHash(text) !== loaded.trust!.hash) {
-    throw new EditgateError(
-      'STALE',
-      `${loaded.path} changed while it was shown; nothing was trusted. Run the command again and read it anew.`,
-    );
-  }
-  return recordTrust(await realpath(loaded.path!), text);
-}
-
-/**
- * The one-time question: a config that is not trusted and would do more than tighten protection is
- * shown, and the person answers y (trust it now, and load it whole) or anything else (it stays
+ * The one-time question of an interactive CLI command (what a config would do and recording trust live in
+ * tools/config-trust.ts, shared with the chat and the MCP server): a config that is not trusted and would
+ * do more than tighten protection is shown, and the person answers y (trust it now, and load it whole) or anything else (it stays
  * untrusted; the notice says how to trust it later). Without a person the notice alone is printed.
  */
 export async function settleTrust(

@@ -14,7 +14,7 @@ import {
 } from './edit-errors.js';
 import { EditgateError } from './errors.js';
 import { type Eol, eolOf, lineStartOffsets } from './lines.js';
-import { findInView, type MatchTier } from './match.js';
+import { type FoundMatches, findInView, findInViewPausing, type MatchTier } from './match.js';
 import { chooseEol, countNewlines, type NeutralView, neutralView, toLf } from './neutral.js';
 
 export interface StringEdit {
@@ -77,6 +77,86 @@ export function applyStringEdits(
   edits: readonly StringEdit[],
   options: { matching?: 'exact' | 'tolerant' } = {},
 ): StringEditResult {
+  const matching = checkedEditsInput(text, edits, options);
+  const result: StringEditResult = { text, replacements: 0, edits: [] };
+  edits.forEach((edit, i) => {
+    try {
+      addApplied(result, applyOne(result.text, edit, matching));
+    } catch (error) {
+      throw which(error, i, edits.length);
+    }
+  });
+  return result;
+}
+
+/** One more edit applied, in order: its text is the next edit's. */
+function addApplied(result: StringEditResult, applied: Applied): void {
+  result.text = applied.text;
+  result.replacements += applied.lines.length;
+  result.edits.push({ tier: applied.tier, lines: applied.lines });
+}
+
+/**
+ * applyStringEdits with `pause()` awaited between the steps of each edit's search (core/match.ts
+ * findInViewPausing): a tolerant search of a large file held in memory lets other work run between its
+ * steps. The same result and the same errors as applyStringEdits.
+ */
+export async function applyStringEditsPausing(
+  text: string,
+  edits: readonly StringEdit[],
+  options: { matching?: 'exact' | 'tolerant' },
+  pause: () => Promise<void>,
+): Promise<StringEditResult> {
+  const matching = checkedEditsInput(text, edits, options);
+  const result: StringEditResult = { text, replacements: 0, edits: [] };
+  for (const [i, edit] of edits.entries()) {
+    try {
+      // Searched ahead only when applyOne would search (its own checks come first, with their own words).
+      let searched: Searched | undefined;
+      if (searchable(edit)) {
+        const view = neutralView(result.text);
+        const found = await findInViewPausing(
+          view,
+          edit.oldText,
+          { matching, replaceAll: edit.replaceAll === true },
+          pause,
+        );
+        searched = { view, found };
+        // Not found: the refusal's hint (the closest region) is one more long look at the file.
+        if (found === null) await pause();
+      }
+      addApplied(result, applyOne(result.text, edit, matching, searched));
+    } catch (error) {
+      throw which(error, i, edits.length);
+    }
+  }
+  return result;
+}
+
+/** The search applyOne would make, made ahead of it (by applyStringEditsPausing). */
+interface Searched {
+  view: NeutralView;
+  found: FoundMatches | null;
+}
+
+/** An edit applyOne goes on to search for (its inputs pass applyOne's own checks). */
+function searchable(edit: StringEdit): boolean {
+  const { oldText, newText, replaceAll } = (edit ?? {}) as Partial<StringEdit>;
+  return (
+    typeof oldText === 'string' &&
+    typeof newText === 'string' &&
+    (replaceAll === undefined || typeof replaceAll === 'boolean') &&
+    oldText !== newText &&
+    oldText !== ''
+  );
+}
+
+/** The checks of applyStringEdits' arguments; the matching mode to use. */
+function checkedEditsInput(
+  text: string,
+  edits: readonly StringEdit[],
+  options: { matching?: 'exact' | 'tolerant' },
+): 'exact' | 'tolerant' {
   const matching = options.matching ?? 'tolerant';
   if (matching !== 'exact' && matching !== 'tolerant') {
     throw new EditgateError(
@@ -95,20 +175,7 @@ export function applyStringEdits(
       'No edits were given; give at least one { old_string, new_string }.',
     );
   }
-  let current = text;
-  let replacements = 0;
-  const results: StringEditResult['edits'] = [];
-  edits.forEach((edit, i) => {
-    try {
-      const applied = applyOne(current, edit, matching);
-      current = applied.text;
-      replacements += applied.lines.length;
-      results.push({ tier: applied.tier, lines: applied.lines });
-    } catch (error) {
-      throw which(error, i, edits.length);
-    }
-  });
-  return { text: current, replacements, edits: results };
+  return matching;
 }
 
 /** The same error, saying which edit failed (1-based) when there are several. */
@@ -130,7 +197,12 @@ interface Applied {
   lines: [number, number][];
 }
 
-function applyOne(text: string, edit: StringEdit, matching: 'exact' | 'tolerant'): Applied {
+function applyOne(
+  text: string,
+  edit: StringEdit,
+  matching: 'exact' | 'tolerant',
+  searched?: Searched,
+): Applied {
   const { oldText, newText, replaceAll } = (edit ?? {}) as Partial<StringEdit>;
   if (typeof oldText !== 'string' || typeof newText !== 'string') {
     throw new EditgateError('INVALID_INPUT', 'Each edit needs old_string and new_string, both strings.');
@@ -144,8 +216,10 @@ function applyOne(text: string, edit: StringEdit, matching: 'exact' | 'tolerant'
     return { text: newText, tier: 'exact', lines: [occupied(1, toLf(newText))] };
   }
 
-  const view = neutralView(text);
-  const found = findInView(view, oldText, { matching, replaceAll: replaceAll === true });
+  const view = searched?.view ?? neutralView(text);
+  const found = searched
+    ? searched.found
+    : findInView(view, oldText, { matching, replaceAll: replaceAll === true });
   if (!found) throw notFound(view, oldText, matching);
   if (!replaceAll && found.ranges.length > 1) throw ambiguous(view, found.tier, found.ranges);
 

@@ -77,6 +77,8 @@ export interface FindOptions {
   everyPlace?: boolean;
   /** The first tolerant step to try (1 is the first; see FoundMatches.step); exact matching is then skipped. */
   fromStep?: number;
+  /** The last step to try (0: exact only). Default: every step. */
+  toStep?: number;
 }
 
 export interface FoundMatches {
@@ -134,8 +136,9 @@ export function findInView(
         : null,
     );
   }
+  const lastStep = Math.min(options.toStep ?? STEPS.length, STEPS.length);
   if (!found && options.matching !== 'exact') {
-    for (let step = Math.max(fromStep, 1); step <= STEPS.length && !found; step++) {
+    for (let step = Math.max(fromStep, 1); step <= lastStep && !found; step++) {
       const { find, onePlace } = STEPS[step - 1]!;
       const matches = find(view, old);
       if (!matches || (onePlace && !options.everyPlace && matches.ranges.length !== 1)) continue;
@@ -144,6 +147,27 @@ export function findInView(
   }
   if (!found || !options.replaceAll) return found;
   return nonOverlapping(found);
+}
+
+/**
+ * findInView, one step at a time with `pause()` awaited between steps, so a long tolerant search does not
+ * hold the thread from start to end (other MCP sessions, timers, a Ctrl-C keep running between steps). The
+ * same steps in the same order: the same result as findInView, always.
+ */
+export async function findInViewPausing(
+  view: NeutralView,
+  oldText: string,
+  options: FindOptions,
+  pause: () => Promise<void>,
+): Promise<FoundMatches | null> {
+  const first = options.fromStep ?? 0;
+  const last = options.matching === 'exact' ? 0 : Math.min(options.toStep ?? STEPS.length, STEPS.length);
+  for (let step = first; step <= Math.max(first, last); step++) {
+    if (step > first) await pause();
+    const found = findInView(view, oldText, { ...options, fromStep: step, toStep: step });
+    if (found) return found;
+  }
+  return null;
 }
 
 function nonOverlapping(found: FoundMatches): FoundMatches {

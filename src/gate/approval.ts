@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   tool: string;
   /** Path relative to the workspace root, '/'-separated. */
   path: string;
+  /** With several roots: the short name of the root `path` is in (show it with core's pathInRoot). */
+  root?: string;
   kind: 'create' | 'modify' | 'delete' | 'read';
   /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for 'read'). */
   question?: string;
@@ -48,6 +50,8 @@ export interface ApprovalBase {
 /** One file of a change as a person judges it. */
 export interface ApprovalFile {
   path: string;
+  /** With several roots: the short name of the root `path` is in. */
+  root?: string;
   kind: 'create' | 'modify' | 'delete';
   diff: Diff;
   unifiedDiff: string;
@@ -120,6 +124,8 @@ export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
     stats: proposal.stats,
     input: proposal.input,
   };
+  const { rootName } = proposal.files[0]!.change.resolved;
+  if (rootName !== undefined) request.root = rootName;
   if (proposal.texts) request.texts = proposal.texts;
   if (proposal.note) request.note = proposal.note;
   request.base = baseOf(proposal.files[0]!);
@@ -135,6 +141,7 @@ function approvalFileOf(file: ProposedFile): ApprovalFile {
     unifiedDiff: file.unifiedDiff,
     stats: file.stats,
   };
+  if (file.change.resolved.rootName !== undefined) out.root = file.change.resolved.rootName;
   if (file.texts) out.texts = file.texts;
   if (file.note) out.note = file.note;
   out.base = baseOf(file);

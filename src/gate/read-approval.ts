@@ -1,4 +1,5 @@
 import { EditgateError, isEditgateError } from '../core/errors.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import {
   type Approver,
@@ -57,14 +58,16 @@ export class ReadApproval {
       });
       throw refusal;
     }
+    const shown = pathInRoot(path, resolved.rootName);
     const decision = await this.ask(
       tool,
       path,
       {
         tool,
         path,
+        ...(resolved.rootName !== undefined && { root: resolved.rootName }),
         kind: 'read',
-        question: options.forChange ? `Read ${path} to preview the change?` : `Read ${path}?`,
+        question: options.forChange ? `Read ${shown} to preview the change?` : `Read ${shown}?`,
         diff: { hunks: [], added: 0, removed: 0, identical: true },
         unifiedDiff: '',
         stats: { added: 0, removed: 0 },

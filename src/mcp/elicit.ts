@@ -1,5 +1,6 @@
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { markInvisible } from '../core/invisible.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
@@ -73,17 +74,16 @@ const VERB = { create: 'create', modify: 'modify', delete: 'delete', read: 'read
  * control and invisible character in it is spelled out (core/invisible.ts): the client shows it as it is.
  */
 export function promptMessage(request: ApprovalRequest): string {
+  const path = pathInRoot(request.path, request.root);
   if (request.kind === 'read') {
-    return markInvisible(
-      `${request.question ?? `Read ${request.path}?`}\n\n${request.tool} needs to read ${request.path}.`,
-    );
+    return markInvisible(`${request.question ?? `Read ${path}?`}\n\n${request.tool} needs to read ${path}.`);
   }
-  const head = `${request.tool} wants to ${VERB[request.kind]} ${request.path} (+${request.stats.added} -${request.stats.removed})`;
+  const head = `${request.tool} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`;
   const parts = [head];
   if (request.note) parts.push(request.note);
   if (request.files) {
     for (const file of request.files) {
-      const what = `${file.path} (${file.kind}, +${file.stats.added} -${file.stats.removed})`;
+      const what = `${pathInRoot(file.path, file.root)} (${file.kind}, +${file.stats.added} -${file.stats.removed})`;
       parts.push(file.note ? `${what}: ${file.note}` : what);
       if (file.unifiedDiff) parts.push(file.unifiedDiff.trimEnd());
     }

@@ -19,7 +19,7 @@ import { describeRule } from '../gate/describe-rule.js';
 import type { PolicyRule } from '../gate/policy.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
-import { type ApprovalMode, chooseApprovalMode } from './approval-mode.js';
+import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
@@ -144,6 +144,8 @@ export function createSessionServer(
           options.approvalTimeoutMs,
         )
       : noOneToAsk(approval);
+  // The config in force: replaced, whole, when the person trusts it at the first call (settleTrust).
+  let config = options.config;
   const tools = new SessionTools({
     configuredRoots: options.roots,
     useClientRoots: options.useClientRoots,
@@ -152,8 +154,8 @@ export function createSessionServer(
     log,
     build: (roots) =>
       createEditTools({
-        ...options.config.options,
-        stateDir: options.config.options.stateDir ?? options.stateDir,
+        ...config.options,
+        stateDir: config.options.stateDir ?? options.stateDir,
         root: roots,
         // Narrowed to the client's roots, rules still match as written: relative to the configured roots.
         ruleRoots: options.roots,
@@ -181,6 +183,36 @@ export function createSessionServer(
       outputSchema: outputSchemaFor(tool.name) as Tool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     }));
+
+  /**
+   * An untrusted config is asked about at the session's first tool call, not at start-up (the question's
+   * module is loaded only then): every call waits for that one answer. Its note (what was ignored, and how
+   * to trust it) goes with the first result only.
+   */
+  let trustSettled: Promise<void> | undefined;
+  let trustNote: string | undefined;
+  const settleTrust = (extra: CallExtra) =>
+    (trustSettled ??= (async () => {
+      const { settleConfigTrust } = await import('./config-trust-question.js');
+      const answer = await settleConfigTrust({
+        loaded: options.config,
+        root: options.roots[0]!,
+        ...(supportsFormElicitation(server.getClientCapabilities()) && {
+          elicit: (params) =>
+            server.elicitInput(params, {
+              relatedRequestId: extra.requestId,
+              signal: extra.signal,
+              timeout: options.approvalTimeoutMs,
+            }),
+        }),
+        log,
+      });
+      if (answer.config) {
+        config = answer.config;
+        tools.rebuild();
+      }
+      trustNote = answer.note;
+    })());
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => tools.rootsChanged());
@@ -212,11 +244,16 @@ export function createSessionServer(
     const progress = startProgress(extra._meta?.progressToken, extra.sendNotification, () => context.status);
     context.onProgress = progress.onProgress;
     try {
+      if (options.config.trust?.notice !== undefined) await settleTrust(extra);
       const set = await tools.get(extra.requestId);
       if (!('execute' in set)) return failureResult(name, set.code, set.message);
       // The request's signal fires when the client cancels the call: nothing is written after that.
       let result = await runInCall(context, () => set.execute(name, args ?? {}, { signal: extra.signal }));
       if (!asksPerson) result = asPolicyDenial(result);
+      if (trustNote !== undefined) {
+        result = { ...result, message: `${trustNote}\n\n${result.message}` };
+        trustNote = undefined;
+      }
       log.info(summary(name, result));
       return toCallToolResult(result);
     } finally {

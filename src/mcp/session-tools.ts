@@ -28,7 +28,7 @@ export interface SessionToolsOptions {
  * ledger and fresh grants: they were given for other folders.
  */
 export class SessionTools {
-  private readonly fixed: EditTools;
+  private fixed: EditTools;
   private current: Promise<EditTools | Refusal> | undefined;
 
   constructor(private readonly options: SessionToolsOptions) {
@@ -38,6 +38,12 @@ export class SessionTools {
   /** The definitions are the same whatever the roots. */
   get definitions(): EditTools['definitions'] {
     return this.fixed.definitions;
+  }
+
+  /** Builds the tool set again (the config in force changed: the person trusted it), before any call ran. */
+  rebuild(): void {
+    this.fixed = this.options.build([...this.options.configuredRoots]);
+    this.current = undefined;
   }
 
   rootsChanged(): void {

@@ -4,7 +4,9 @@
  * when neither can be asked, a refusal that says why: never an allow. With --approve web, writes are asked
  * on the web review page (the CLI opens it) and cards, which are not diffs, at the terminal or the client.
  */
+
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import { currentCall } from './call-context.js';
 import { type CardDecision, type CardRequest, cardText } from './card.js';
@@ -95,7 +97,7 @@ const VERB = { create: 'create', modify: 'change', delete: 'delete', read: 'read
 export function changeMessage(server: string, request: ApprovalRequest): string {
   const call = currentCall();
   const where = `${visibleText(server, { oneLine: true })} › ${visibleText(request.tool, { oneLine: true })}`;
-  const path = visibleText(request.path, { oneLine: true });
+  const path = visibleText(pathInRoot(request.path, request.root), { oneLine: true });
   if (request.kind === 'read') {
     return `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}\nThe proxy reads ${path} to show the diff of the change.`;
   }

@@ -1,5 +1,6 @@
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver } from '../gate/approval.js';
 
 /**
@@ -34,18 +35,19 @@ export function denyWithoutTerminal(
  * `command`: what to run again with --yes ('editgate', 'editgate chat -p').
  */
 export function noTerminalMessage(
-  request: Pick<ApprovalRequest, 'path' | 'kind'>,
+  request: Pick<ApprovalRequest, 'path' | 'kind' | 'root'>,
   configFile = 'editgate.config.json',
   command = 'editgate',
 ): string {
+  const path = pathInRoot(request.path, request.root);
   const what =
     request.kind === 'create'
-      ? `Creating ${request.path}`
+      ? `Creating ${path}`
       : request.kind === 'delete'
-        ? `Deleting ${request.path}`
+        ? `Deleting ${path}`
         : request.kind === 'read'
-          ? `Reading ${request.path}`
-          : `The edit to ${request.path}`;
+          ? `Reading ${path}`
+          : `The edit to ${path}`;
   const outcome = request.kind === 'read' ? 'the file was not read' : 'nothing was changed';
   return (
     `${what} needs approval, and there is no terminal to ask, so ${outcome}. ` +

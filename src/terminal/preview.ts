@@ -1,4 +1,5 @@
 import { type LineHighlighter, loadHighlighter } from '../core/highlight.js';
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest } from '../gate/approval.js';
 import { visibleText } from './cells.js';
 import { paint } from './colors.js';
@@ -12,9 +13,12 @@ import { paletteFor } from './palette.js';
  * it: the call on one line and the diff for a request.
  */
 
-/** `⚙ edit_file(path=src/app.ts)`: which tool, on which file. */
-export function formatCallLine(request: Pick<ApprovalRequest, 'tool' | 'path'>, display?: Display): string {
-  const text = `⚙ ${visibleText(request.tool)}(path=${visibleText(request.path)})`;
+/** `⚙ edit_file(path=src/app.ts)`: which tool, on which file (and, with several roots, in which root). */
+export function formatCallLine(
+  request: Pick<ApprovalRequest, 'tool' | 'path' | 'root'>,
+  display?: Display,
+): string {
+  const text = `⚙ ${visibleText(request.tool)}(path=${visibleText(request.path)})${request.root === undefined ? '' : ` in root ${visibleText(request.root)}`}`;
   return display ? paint(text, paletteFor(display.theme).header, display.level) : text;
 }
 
@@ -37,10 +41,12 @@ export function renderRequestDiff(
   if (request.kind === 'read') return [];
   const options = { width, color: display.level, theme: display.theme, tabWidth: display.tabWidth };
   // A change set: every file's diff in turn (the highlighter is the first file's: only it uses it).
-  const files = request.files ?? [{ path: request.path, kind: request.kind, diff: request.diff }];
+  const files = request.files ?? [
+    { path: request.path, root: request.root, kind: request.kind, diff: request.diff },
+  ];
   return files.flatMap((file, index) =>
     renderDiff(
-      { path: file.path, kind: file.kind, diff: file.diff },
+      { path: pathInRoot(file.path, file.root), kind: file.kind, diff: file.diff },
       highlighter && index === 0 ? { ...options, highlighter } : options,
     ),
   );

@@ -1,3 +1,4 @@
+import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
@@ -137,7 +138,8 @@ async function ask(
 /** The request's note and its files' notes, one styled line each (wrapped by the terminal). */
 function notesOf(request: ApprovalRequest, display: Display, palette: Palette): string[] {
   const notes = request.note ? [request.note] : [];
-  for (const file of request.files ?? []) if (file.note) notes.push(`${file.path}: ${file.note}`);
+  for (const file of request.files ?? [])
+    if (file.note) notes.push(`${pathInRoot(file.path, file.root)}: ${file.note}`);
   return notes.map((note) => paint(visibleText(note), palette.note, display.level));
 }
 
@@ -274,8 +276,8 @@ async function readReason(
 
 export function questionText(request: ApprovalRequest): string {
   if (request.files)
-    return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(file.path)).join(', ')})?`;
-  const path = visibleText(request.path);
+    return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(pathInRoot(file.path, file.root))).join(', ')})?`;
+  const path = visibleText(pathInRoot(request.path, request.root));
   switch (request.kind) {
     case 'create':
       return `Create ${path}?`;
@@ -314,7 +316,7 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
   if (decision === 'once') return yes('Yes');
   if (decision === 'file')
     return yes(
-      `Yes, and no more questions about ${request.files ? `these ${request.files.length} files` : visibleText(request.path)} this session`,
+      `Yes, and no more questions about ${request.files ? `these ${request.files.length} files` : visibleText(pathInRoot(request.path, request.root))} this session`,
     );
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');

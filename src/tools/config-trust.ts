@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EditgateConfig } from './config.js';
+import { EditgateError } from '../core/errors.js';
+import { markInvisible } from '../core/invisible.js';
+import type { EditgateConfig, LoadedConfig } from './config.js';
 import { defaultStateDir } from './state-dir.js';
 
 /**
@@ -169,4 +171,28 @@ export async function recordTrust(configPath: string, text: string, stateDir?: s
   await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
   await rename(temp, file);
   return file;
+}
+
+/**
+ * What a config would do, in lines a person reads before saying yes to trusting it (the CLI, the chat and
+ * an MCP elicitation show it): the file's own words marked so none can act on a screen.
+ */
+export function trustSummary(loaded: LoadedConfig): string {
+  const lines = describeConfig(loaded.trust!.written).map((line) => `  ${line}`);
+  return markInvisible(`${loaded.path} would:\n${lines.join('\n')}`);
+}
+
+/**
+ * Records trust in the config as it was shown: if the file changed since it was loaded, nothing is
+ * recorded (STALE), so no one can swap the file while the person reads it.
+ */
+export async function trustLoaded(loaded: LoadedConfig): Promise<string> {
+  const text = await readFile(loaded.path!, 'utf8');
+  if (configHash(text) !== loaded.trust!.hash) {
+    throw new EditgateError(
+      'STALE',
+      `${loaded.path} changed while it was shown; nothing was trusted. Run the command again and read it anew.`,
+    );
+  }
+  return recordTrust(await realpath(loaded.path!), text);
 }

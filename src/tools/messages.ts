@@ -99,6 +99,25 @@ function approvalNote(outcome: ChangeOutcome): string {
   return reason ? `\nThe user approved this change with a note: ${reason}` : '';
 }
 
+/**
+ * What the person was told about a file's change, told to the model too. A change whose diff shows only
+ * part of it (a streamed change of more places than a diff keeps) is written only when nobody was asked
+ * (policy, a session grant): the model must know its counts and the region below are not the whole change.
+ */
+function fileNotes(proposal: Proposal): string {
+  const several = proposal.files.length > 1;
+  return proposal.files
+    .map((file) => {
+      if (!file.note) return '';
+      const partial = file.change.partialDiff;
+      const more = partial
+        ? ` Only the first ${partial.shown} of its ${partial.places} places are in the diff${several ? '' : ' and the region below'}; read_file shows the others.`
+        : '';
+      return `\nNote${several ? ` on ${file.path}` : ''}: ${file.note}${more}`;
+    })
+    .join('');
+}
+
 function grantNote(outcome: ChangeOutcome): string {
   const decision = outcome.approval?.decision;
   if (decision === 'file') return '\nThe user allowed further edits to this file for this session.';
@@ -154,7 +173,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
   if (outcome.staged) return stagedMessage(outcome);
   if (proposal.files.length > 1) {
     const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-    return `${changeSetHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${hook}`;
+    return `${changeSetHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${hook}`;
   }
   let body = '';
   if (proposal.kind === 'modify') {
@@ -162,7 +181,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${changeHeadline(proposal)}${tierNote(proposal)}${personEditNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;

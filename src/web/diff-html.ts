@@ -5,10 +5,12 @@
  * collapsed into rows the page can expand (from the texts the server holds), and huge diffs split into
  * pages of PAGE_LINES diff lines, each loaded on request: never truncated.
  */
+
 import type { DiffLine, Hunk } from '../core/diff.js';
 import { formatBytes } from '../core/format-bytes.js';
 import { highlightHunk, type LineHighlighter, type ScopeSpan } from '../core/highlight.js';
 import { type Line, splitLines } from '../core/lines.js';
+import { pathInRoot } from '../core/root-named.js';
 import { emphasizeHunk, type HunkEmphasis, type Span } from '../core/word-diff.js';
 import { htmlText } from './html-text.js';
 import type { ReviewFile } from './review-files.js';
@@ -367,5 +369,5 @@ export function fileHeading(file: ReviewFile): string {
   const stats = file.binary
     ? '<span class="stat">binary</span>'
     : `<span class="stat add">+${file.stats.added}</span> <span class="stat del">-${file.stats.removed}</span>`;
-  return `<span class="path">${htmlText(file.path)}</span> <span class="kind k-${label}">${label}</span> ${stats}`;
+  return `<span class="path">${htmlText(pathInRoot(file.path, file.root))}</span> <span class="kind k-${label}">${label}</span> ${stats}`;
 }

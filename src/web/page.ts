@@ -4,6 +4,7 @@
  * next page of a diff, an expanded unchanged region). Everything from a model or a file goes through
  * htmlText; the script (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
+import { pathInRoot } from '../core/root-named.js';
 import type { Decision } from '../gate/approval.js';
 import {
   type DiffLayout,
@@ -81,10 +82,10 @@ export function queueHtml(items: readonly ReviewItem[], currentId?: string): str
   const rows = items.map((item) => {
     const label =
       item.request.kind === 'read'
-        ? `read ${htmlText(item.request.path)}`
+        ? `read ${htmlText(pathInRoot(item.request.path, item.request.root))}`
         : item.files.length > 1
-          ? `${item.files.length} files: ${htmlText(item.files[0]!.path)}, …`
-          : htmlText(item.request.path);
+          ? `${item.files.length} files: ${htmlText(pathInRoot(item.files[0]!.path, item.files[0]!.root))}, …`
+          : htmlText(pathInRoot(item.request.path, item.request.root));
     const stats = item.files.reduce(
       (sum, file) => ({ added: sum.added + file.stats.added, removed: sum.removed + file.stats.removed }),
       { added: 0, removed: 0 },
@@ -147,7 +148,7 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
 
 function questionHtml(item: ReviewItem): string {
   const { request, files } = item;
-  const path = `<code>${htmlText(request.path)}</code>`;
+  const path = `<code>${htmlText(pathInRoot(request.path, request.root))}</code>`;
   if (request.kind === 'read')
     return request.question ? htmlText(request.question) : `Allow reading ${path}?`;
   if (files.length > 1) return `Apply this change to ${files.length} files?`;

@@ -18,6 +18,7 @@ export function filesOf(request: ApprovalRequest): ReviewFile[] {
   if (request.kind === 'read') return [];
   const file: ReviewFile = {
     path: request.path,
+    ...(request.root !== undefined && { root: request.root }),
     kind: request.kind,
     diff: request.diff,
     unifiedDiff: request.unifiedDiff,

@@ -46,8 +46,12 @@ const base = z.object({
     .nullable(),
 });
 
+/** With several roots: the short name of the root a path is in. */
+const root = z.string().min(1).max(4096).optional();
+
 const fileSchema = z.object({
   path,
+  root,
   kind: z.enum(['create', 'modify', 'delete']),
   diff: diffSchema,
   unifiedDiff: z.string(),
@@ -60,6 +64,7 @@ const fileSchema = z.object({
 export const approvalRequestSchema = z.object({
   tool: z.string().min(1).max(200),
   path,
+  root,
   kind: z.enum(['create', 'modify', 'delete', 'read']),
   question: z.string().max(10_000).optional(),
   diff: diffSchema,

@@ -23,6 +23,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
+import { rootNames } from '../core/root-named.js';
 
 export interface GuardOptions {
   /** One or more roots; relative input paths resolve against the first. */
@@ -45,6 +46,8 @@ export interface ResolvedPath {
   absolute: string;
   /** The canonical real root it lies in. */
   root: string;
+  /** With several roots: the root's short name (core/root-named.ts), so people can tell the roots apart. */
+  rootName?: string;
   /** Path relative to that root, '/'-separated: what people and globs see. */
   relative: string;
   /** The file exists now (a regular file). */
@@ -90,6 +93,8 @@ export class Guard {
   private readonly deny: readonly DenyRule[];
   /** Where deny globs are matched from: the rule roots when given, else the roots. */
   private readonly ruleRoots: readonly string[] | undefined;
+  /** Short names of the roots, by root; empty with one root (a path alone says where it is). */
+  private readonly names: ReadonlyMap<string, string>;
 
   private constructor(
     roots: string[],
@@ -101,6 +106,8 @@ export class Guard {
     this.aliases = aliases;
     this.deny = deny;
     this.ruleRoots = ruleRoots;
+    const names = roots.length > 1 ? rootNames(roots) : [];
+    this.names = new Map(names.map((name, index) => [roots[index]!, name]));
   }
 
   static async create(options: GuardOptions): Promise<Guard> {
@@ -164,6 +171,8 @@ export class Guard {
       );
     }
     const resolved: ResolvedPath = { absolute: walked.path, root, relative, exists: !walked.missing };
+    const rootName = this.names.get(root);
+    if (rootName !== undefined) resolved.rootName = rootName;
     const ruleRelative = this.ruleRelativeOf(walked.path);
     if (ruleRelative !== undefined) resolved.ruleRelative = ruleRelative;
     if (walked.stats && !walked.missing) resolved.identity = { dev: walked.stats.dev, ino: walked.stats.ino };

@@ -75,4 +75,38 @@ describe('a streamed change whose diff shows only part of it', () => {
     expect(await ws.text('big.txt')).toContain('the line 957\n');
     await noTemps(ws.root);
   });
+
+  it('written without asking (policy, a session grant), it tells the model its diff is partial', async () => {
+    const ws = await makeWorkspace({ 'big.txt': text });
+    const policy = { rules: [{ tool: 'edit_lines', path: 'big.txt', action: 'allow' as const }] };
+    const tools = ws.tools({ ...STREAM, policy, approve: scriptedApprover().approver });
+    const result = await tools.execute('edit_lines', { file_path: 'big.txt', edits: edits(240, false) });
+    expect(result.ok).toBe(true);
+    expect(result.message).toMatch(
+      /\nNote: The diff shows only part of this change \(240 places in [\d.]+ KB\); the line counts of the rest are estimates\./,
+    );
+    expect(result.message).toContain(
+      'Only the first 200 of its 240 places are in the diff and the region below',
+    );
+
+    // Allowed by a session grant ("all") given at an earlier, whole change: the same note.
+    const granted = await makeWorkspace({ 'big.txt': text });
+    const { approver } = scriptedApprover('all');
+    const session = granted.tools({ ...STREAM, approve: approver });
+    expect((await session.execute('edit_lines', { file_path: 'big.txt', edits: edits(1, false) })).ok).toBe(
+      true,
+    );
+    const later = await session.execute('edit_lines', { file_path: 'big.txt', edits: edits(240, false) });
+    expect(later.ok).toBe(true);
+    expect(later.message).toContain('Note: The diff shows only part of this change (240 places');
+    await noTemps(granted.root);
+  });
+
+  it('a change whose diff is whole carries no such note', async () => {
+    const ws = await makeWorkspace({ 'big.txt': text });
+    const tools = ws.tools({ ...STREAM, approve: 'allow' });
+    const result = await tools.execute('edit_lines', { file_path: 'big.txt', edits: edits(10, false) });
+    expect(result.ok).toBe(true);
+    expect(result.message).not.toContain('Note:');
+  });
 });

@@ -379,6 +379,7 @@ describe('multiple roots', () => {
     expect(await g.resolve(path.join(second, 'b.txt'))).toEqual<ResolvedPath>({
       absolute: path.join(second, 'b.txt'),
       root: second,
+      rootName: 'other',
       relative: 'b.txt',
       exists: true,
       identity: {

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { pathInRoot } from '../../core/root-named.js';
 import {
   type ApprovalRequest,
   type Approver,
@@ -400,7 +401,7 @@ export class ChatApp implements SessionFrontEnd {
       tabWidth: 4,
     };
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
-    this.print([toolLine(proposal.tool, proposal.path, undefined, look), ...diff]);
+    this.print([toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look), ...diff]);
     if (proposal.note) this.print(noteLines(proposal.note, look));
     if (reason === 'edited')
       this.print(noteLines('Approved with your own version: this is what is written.', look));
@@ -419,6 +420,15 @@ export class ChatApp implements SessionFrontEnd {
 
   askCommand(request: CommandRequest): Promise<Decision> {
     return this.ask({ kind: 'command', request });
+  }
+
+  /**
+   * Whether the person trusts the project's config, shown as `summary` (what it would do): y trusts it,
+   * n or Esc leaves it untrusted for now. Asked once, before the first turn (agent/repl/start.ts).
+   */
+  async askTrust(summary: string): Promise<boolean> {
+    this.print(noteLines(summary, this.look(), 'warning'));
+    return (await this.ask({ kind: 'trust' })) === 'once';
   }
 
   async commandChanged(changes: FileChange[]): Promise<void> {
@@ -481,6 +491,13 @@ export class ChatApp implements SessionFrontEnd {
     }
     if (event.type !== 'key') return;
     const key = event.key;
+    if (card.subject.kind === 'trust') {
+      // Two answers only: no reason to type, no grants, and no turn to stop.
+      if (key.name === 'char' && key.char === 'y') card.resolve('once');
+      else if (key.name === 'escape' || key.name === 'ctrl-c' || (key.name === 'char' && key.char === 'n'))
+        card.resolve('deny');
+      return;
+    }
     if (key.name === 'escape' || key.name === 'ctrl-c') {
       this.stopTurn = true;
       card.resolve('deny');

@@ -1,4 +1,5 @@
 import { EditgateError } from '../../core/errors.js';
+import { pathInRoot } from '../../core/root-named.js';
 import { approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells } from '../../terminal/cells.js';
@@ -67,6 +68,7 @@ export class OneShot implements SessionFrontEnd {
         type: 'change',
         tool: proposal.tool,
         path: proposal.path,
+        ...(request.root !== undefined && { root: request.root }),
         kind: proposal.kind,
         approvedBy: reason === 'ask' ? null : reason,
         diff: proposal.unifiedDiff,
@@ -83,12 +85,12 @@ export class OneShot implements SessionFrontEnd {
         tabWidth: 4,
       };
       this.progress([
-        toolLine(proposal.tool, proposal.path, undefined, look),
+        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
         ...renderRequestDiff(request, display, look.width, await highlighterFor(request, display)),
       ]);
     } else if (request.kind !== 'read') {
       this.progress([
-        toolLine(proposal.tool, proposal.path, undefined, look),
+        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
         requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }

@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { isEditgateError } from '../../core/errors.js';
 import type { Approver } from '../../gate/approval.js';
 import { firstAnswer } from '../../gate/first-answer.js';
 import type { ThemeOption } from '../../terminal/palette.js';
@@ -75,6 +76,48 @@ async function reviewPageApprover(
   return { approve, page };
 }
 
+/** The person at the chat's terminal: the card for changes, a line in the transcript, the trust question. */
+interface ChatTerminal {
+  ask: Approver;
+  say: (line: string) => void;
+  /** Shows what the config would do and asks whether to trust it (true: trust it). */
+  askTrust?: (summary: string) => Promise<boolean>;
+}
+
+/**
+ * An untrusted project config applies only where it tightens protection. With a person at the terminal
+ * they are asked once (trust it, or not now), and a yes is recorded as `editgate trust` records it; the
+ * config is then loaded again, whole. Otherwise (or on not now) the notice says what was left out and the
+ * command that trusts it.
+ */
+async function settleTrust(
+  loaded: LoadedConfig,
+  terminal: ChatTerminal | undefined,
+  reload: () => Promise<LoadedConfig>,
+): Promise<LoadedConfig> {
+  const notice = loaded.trust?.notice;
+  if (notice === undefined) return loaded;
+  if (!terminal?.askTrust) {
+    if (terminal) terminal.say(notice);
+    else process.stderr.write(`${notice}\n`);
+    return loaded;
+  }
+  const { trustLoaded, trustSummary } = await import('../../tools/config-trust.js');
+  if (!(await terminal.askTrust(trustSummary(loaded)))) {
+    terminal.say(notice);
+    return loaded;
+  }
+  try {
+    await trustLoaded(loaded);
+  } catch (error) {
+    if (!isEditgateError(error)) throw error;
+    terminal.say(error.message);
+    return loaded;
+  }
+  terminal.say('Trusted. A change to the file makes it untrusted again.');
+  return reload();
+}
+
 /** A chat session, and the review page it opened (closed by the caller when the chat ends). */
 interface OpenedSession {
   session: ChatSession;
@@ -86,19 +129,15 @@ async function openSession(
   frontEnd: SessionFrontEnd,
   projectDir: string,
   /** Where the person is, for --approve web: the card to race with the page, and a line to tell them. */
-  terminal: { ask: Approver; say: (line: string) => void } | undefined,
+  terminal: ChatTerminal | undefined,
 ): Promise<OpenedSession> {
   const [{ loadConfig }, { ChatSession }] = await Promise.all([
     import('../../tools/config.js'),
     import('../session/chat-session.js'),
   ]);
-  const projectConfig = await loadConfig(start.root, start.configPath);
-  // Untrusted: only its tightening rules apply; said once, with the command that trusts it.
-  const notice = projectConfig.trust?.notice;
-  if (notice !== undefined) {
-    if (terminal) terminal.say(notice);
-    else process.stderr.write(`${notice}\n`);
-  }
+  const projectConfig = await settleTrust(await loadConfig(start.root, start.configPath), terminal, () =>
+    loadConfig(start.root, start.configPath),
+  );
   const review = await reviewPageApprover(start, projectConfig, terminal);
   try {
     const session = await ChatSession.open({
@@ -155,6 +194,7 @@ export async function runInteractive(
   const opened = openSession({ ...start, root }, app, projectDir, {
     ask: app.approve,
     say: (line) => app.note(line),
+    askTrust: (summary) => app.askTrust(summary),
   });
   const session = opened.then(({ session }) => session);
   const commands = new ChatCommands({

@@ -11,9 +11,17 @@ import { fitText, type Look, oneLine } from './transcript.js';
  */
 export type CardSubject =
   | { kind: 'change'; request: ApprovalRequest }
-  | { kind: 'command'; request: CommandRequest };
+  | { kind: 'command'; request: CommandRequest }
+  /** The project's editgate.config.json is not trusted: trust it now, or not now (see ChatApp.askTrust). */
+  | { kind: 'trust' };
 
 export function cardChoices(subject: CardSubject): Choice[] {
+  if (subject.kind === 'trust') {
+    return [
+      { key: 'y', label: 'trust it' },
+      { key: 'n', label: 'not now' },
+    ];
+  }
   if (subject.kind === 'command') {
     return [
       { key: 'y', label: 'yes' },
@@ -35,6 +43,8 @@ export function cardChoices(subject: CardSubject): Choice[] {
 }
 
 export function cardQuestion(subject: CardSubject): string {
+  if (subject.kind === 'trust')
+    return "Trust this project's editgate.config.json? (new, or changed since you trusted it)";
   return subject.kind === 'command' ? 'Run this command?' : questionText(subject.request);
 }
 

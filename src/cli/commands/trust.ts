@@ -1,9 +1,9 @@
 // `editgate trust [ROOT]`: show what a root's config file would do, and trust it (tools/config-trust.ts).
 import { isEditgateError } from '../../core/errors.js';
 import { loadConfig } from '../../tools/config.js';
+import { trustLoaded, trustSummary } from '../../tools/config-trust.js';
 import { EXIT } from '../exit-codes.js';
 import { commandHelp, usageFailure } from '../file-command.js';
-import { trustLoaded, trustSummary } from '../trust.js';
 import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
 
 const options = { show: { type: 'boolean' } } as const;
