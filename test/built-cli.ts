@@ -1,8 +1,9 @@
 /**
  * The built CLI (dist/cli/main.js) for end-to-end tests that run editgate as a process. There is no
  * TypeScript runner for the child process, so the tests use the build: ensureBuilt() runs
- * `tsc -p tsconfig.build.json` once when dist/cli/main.js is missing or older than any file under src/
- * (test files run in parallel processes, so a lock folder makes them build one at a time).
+ * `tsc -p tsconfig.build.json` (and the MCP bundle) once when dist/cli/main.js or the bundle is missing or
+ * older than any file under src/ (test files run in parallel processes, so a lock folder makes them build
+ * one at a time).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MAIN = join(REPO, 'dist', 'cli', 'main.js');
+/** The one-file MCP server (scripts/bundle-mcp.mjs), which main.js runs for `editgate mcp`. */
+export const MCP_BUNDLE = join(REPO, 'dist', 'cli', 'mcp-server.bundle.mjs');
 
 function newestMtime(folder: string): number {
   let newest = 0;
@@ -24,7 +27,8 @@ function newestMtime(folder: string): number {
 
 function isFresh(): boolean {
   try {
-    return statSync(MAIN).mtimeMs >= newestMtime(join(REPO, 'src'));
+    const built = Math.min(statSync(MAIN).mtimeMs, statSync(MCP_BUNDLE).mtimeMs);
+    return built >= newestMtime(join(REPO, 'src'));
   } catch {
     return false;
   }
@@ -51,11 +55,11 @@ export async function ensureBuilt(): Promise<void> {
     } catch {
       // Type errors elsewhere in the tree still emit JavaScript; what matters is that main.js exists.
     }
-    // What tsc does not emit: the web review page's script and stylesheet.
-    execFileSync(process.execPath, [join(REPO, 'scripts', 'copy-web-assets.mjs')], {
-      cwd: REPO,
-      stdio: 'pipe',
-    });
+    // What tsc does not emit: the web review page's script and stylesheet, and the one-file MCP server
+    // (main.ts runs it for `editgate mcp` whenever it exists, so a stale one must never be left).
+    for (const script of ['copy-web-assets.mjs', 'bundle-mcp.mjs']) {
+      execFileSync(process.execPath, [join(REPO, 'scripts', script)], { cwd: REPO, stdio: 'pipe' });
+    }
     statSync(MAIN);
   } finally {
     rmdirSync(lock);

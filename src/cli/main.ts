@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The editgate command. Kept tiny at the top: each command's module is imported only when it runs, so
 // `editgate --help` costs little more than starting Node.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * The commands, in the order --help lists them: one line each here, and the command itself in
@@ -152,6 +152,13 @@ async function runCommand(command: string, args: string[]): Promise<number> {
       `editgate: unknown command "${command}". Run editgate --help to see the commands.\n`,
     );
     return 2;
+  }
+  // The MCP server starts once per client session: it runs from one bundled file when the build made it
+  // (mcp-entry.ts says why; that entry sets up its own signal cleanup).
+  const bundle = new URL('./mcp-server.bundle.mjs', import.meta.url);
+  if (command === 'mcp' && existsSync(bundle)) {
+    const module = (await import(bundle.href)) as { run: (args: string[]) => Promise<number> };
+    return module.run(args);
   }
   if (WRITING_COMMANDS.has(command)) {
     // Ctrl-C or a SIGTERM in the middle of a streamed edit must not leave a full-size temp copy behind.

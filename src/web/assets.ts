@@ -20,7 +20,8 @@ let loaded: Promise<Map<string, Asset>> | undefined;
 export function loadAssets(): Promise<Map<string, Asset>> {
   loaded ??= Promise.all(
     Object.entries(FILES).map(async ([route, { name, type }]) => {
-      const body = await readFile(new URL(`./assets/${name}`, import.meta.url));
+      // From dist/web/ and from dist/cli/ (the bundled MCP server, scripts/bundle-mcp.mjs) alike.
+      const body = await readFile(new URL(`../web/assets/${name}`, import.meta.url));
       return [route, { body, type }] as const;
     }),
   ).then((entries) => new Map(entries));

@@ -24,7 +24,7 @@ const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) a
 };
 
 /** Packages whose binary comes in one optional package per platform: every platform must be locked. */
-const NATIVE = ['@biomejs/biome', '@lydell/node-pty'];
+const NATIVE = ['@biomejs/biome', '@lydell/node-pty', 'esbuild'];
 
 describe('package-lock.json', () => {
   it('is a v3 lock whose root lists exactly the dependencies of package.json', () => {

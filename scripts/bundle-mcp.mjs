@@ -1,0 +1,21 @@
+// Builds dist/cli/mcp-server.bundle.mjs from the compiled dist/cli/mcp-entry.js: the MCP server and every
+// module it loads in one file, which main.ts runs for `editgate mcp` (see src/cli/mcp-entry.ts for why).
+// Run after tsc. Files it reads next to itself (package.json, the web page's assets) are found by paths
+// that hold from dist/cli/ as from their own folders.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: [new URL('../dist/cli/mcp-entry.js', import.meta.url).pathname],
+  outfile: new URL('../dist/cli/mcp-server.bundle.mjs', import.meta.url).pathname,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Dependencies written as CommonJS call require(): give the bundle one (ESM has none).
+  banner: {
+    js: "import { createRequire as editgateCreateRequire } from 'node:module';\nconst require = editgateCreateRequire(import.meta.url);",
+  },
+  // The dependencies' licence comments stay in the file, gathered at its end.
+  legalComments: 'eof',
+  logLevel: 'warning',
+});
