@@ -140,8 +140,8 @@ export class Workspace {
   /**
    * Change sets a dead process left half renamed in these roots (change-set-journal.ts), rolled back (or
    * forward) before anything is read or written here: every entry point (library, CLI, MCP server, proxy,
-   * chat) goes through the workspace, so none ever sees or writes a file of a half-renamed set. One
-   * readdir when there is nothing to recover; concurrent calls share one recovery.
+   * chat) goes through the workspace, so none ever sees or writes a file of a half-renamed set. One stat
+   * when there is nothing to recover (hasForeignJournals); concurrent calls share one recovery.
    */
   recover(): Promise<void> {
     if (!this.recovering && hasForeignJournals(this.journalDir)) {

@@ -69,11 +69,10 @@ describe('openai adapter: the native apply_patch tool', () => {
     });
     const { server } = await turn(tools, THREE_FILES);
 
-    const offered = server.requests[0]!.body.tools;
-    // biome-ignore lint/suspicious/noExplicitAny: the request body as the SDK sent it.
-    expect(offered.filter((tool: any) => tool.type !== 'function')).toEqual([{ type: 'apply_patch' }]);
-    // biome-ignore lint/suspicious/noExplicitAny: the request body as the SDK sent it.
-    expect(offered.some((tool: any) => tool.name === 'apply_patch')).toBe(false);
+    // The request body as the SDK sent it: each tool has a type, function tools a name.
+    const offered = server.requests[0]!.body.tools as { type: string; name?: string }[];
+    expect(offered.filter((tool) => tool.type !== 'function')).toEqual([{ type: 'apply_patch' }]);
+    expect(offered.some((tool) => tool.name === 'apply_patch')).toBe(false);
 
     expect(asked).toHaveLength(1);
     expect(asked[0]!.files?.map((file) => file.path)).toEqual(['src/greet.ts', 'src/farewell.ts', 'old.txt']);
