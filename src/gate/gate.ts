@@ -139,12 +139,17 @@ export class Gate {
     return this.policy.evaluateRead(path.ruleRelative ?? path.relative).action === 'deny';
   }
 
-  /** Compute a change and its diff; nothing is asked or written yet. */
-  async propose(request: ChangeRequest): Promise<Proposal> {
+  /**
+   * Compute a change and its diff; nothing is asked or written yet. `writeAhead`: the caller commits the
+   * change as soon as it is decided (change(), not stage()), so a single file's change that nobody will be
+   * asked about may get its new bytes written beside it meanwhile (workspace/early-write.ts).
+   */
+  async propose(request: ChangeRequest, options: { writeAhead?: boolean } = {}): Promise<Proposal> {
     throwIfCancelled(request.signal);
     // A dead process's half-renamed change set goes back first (its kept originals are second links).
     await this.workspace.recover();
     const changes: FileChange[] = [];
+    const single = (request.more ?? []).length === 0;
     try {
       for (const file of [request, ...(request.more ?? [])]) {
         const resolved = await this.workspace.guard.resolve(file.path);
@@ -161,6 +166,7 @@ export class Gate {
           await file.prepare(this.workspace, resolved, {
             requireRead: file.requireRead && this.requireReads,
             signal: request.signal,
+            writeAhead: options.writeAhead === true && single && this.passesUnasked(request.tool, resolved),
           }),
         );
       }
@@ -226,6 +232,19 @@ export class Gate {
           : { ask: false, approvedBy: 'session', grant: screened.grant },
     );
     return screened;
+  }
+
+  /**
+   * Whether a change by `tool` to this file goes through without asking anyone (a before-change hook may
+   * still refuse it): policy allows it, a session grant covers it, or the approver says yes to everything.
+   * The same judgement `screen` and `decide` make, made before the change exists.
+   */
+  private passesUnasked(tool: string, resolved: ResolvedPath): boolean {
+    const policy = this.policy.evaluate(tool, resolved.ruleRelative ?? resolved.relative).action;
+    if (policy !== 'ask') return policy === 'allow';
+    return (
+      this.session.changeGrant(resolved.absolute) !== null || autoApproverName(this.approver) !== undefined
+    );
   }
 
   /** The session grant that covers every file of the proposal ('all' over 'file'), or 'ask'. */
@@ -314,7 +333,7 @@ export class Gate {
    * version, theirs is committed; their version equal to the file as it is writes nothing.
    */
   async change(request: ChangeRequest): Promise<ChangeOutcome> {
-    const proposal = await this.propose(request);
+    const proposal = await this.propose(request, { writeAhead: true });
     if (proposal.kind === 'noop') return { proposal };
     let approved = proposal;
     try {

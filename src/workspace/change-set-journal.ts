@@ -24,9 +24,8 @@ import {
   unlinkSync,
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { removeQuietly } from './commit.js';
 import { isErrno } from './fs-errors.js';
-import { closeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
+import { closeQuietly, removeQuietly, syncFile, syncFolder, writeWhole } from './io.js';
 import { type FileLockOptions, withFileLock } from './lock.js';
 import { isAlive } from './temp-sweep.js';
 

@@ -59,11 +59,9 @@ import {
   type CommitOptions,
   changedWindow,
   checkBase,
-  copyOwner,
   type NewContent,
   oldBytes,
   type Replaced,
-  removeQuietly,
   type Written,
 } from './commit.js';
 import { contentFingerprint, sha256, statFingerprint } from './fingerprint.js';
@@ -78,8 +76,10 @@ import {
 } from './guarded-open.js';
 import {
   closeQuietly,
+  copyOwner,
   letGo,
   O_READ,
+  removeQuietly,
   syncFile,
   syncFolder,
   syncMadeFolders,

@@ -27,7 +27,6 @@ import {
   type BigIntStats,
   constants,
   fchmodSync,
-  fchownSync,
   fstatSync,
   linkSync,
   lstatSync,
@@ -37,6 +36,7 @@ import {
 import { basename, dirname } from 'node:path';
 import { cancelledError } from '../core/errors.js';
 import { encodeText, type TextCodec } from '../core/text.js';
+import { dropEarlyTemp, type EarlyTemp, type EarlyWrite } from './early-write.js';
 import {
   contentFingerprint,
   type Fingerprint,
@@ -59,9 +59,11 @@ import {
 } from './guarded-open.js';
 import {
   closeQuietly,
+  copyOwner,
   letGo,
   O_READ,
   readAt,
+  removeQuietly,
   syncFile,
   syncFolder,
   syncMadeFolders,
@@ -100,6 +102,18 @@ export interface CommitOptions {
   signal?: AbortSignal;
   /** Where a streamed file's new line index goes once it has its fingerprint. */
   indexes?: LineIndexCache;
+  /**
+   * A head start on exactly this content (early-write.ts): its temp file, already written and fsynced, is
+   * renamed into place instead of writing one under the lock. Taken by the commit whatever happens after
+   * the stale check; before that, whoever dropped the change discards it.
+   */
+  early?: EarlyWrite;
+  /**
+   * Work done while the folder fsync after the rename runs (the workspace records the change in history
+   * and the ledger). commitChange still resolves only once both are done: a change is durable before
+   * anyone hears it was written.
+   */
+  whileFolderSyncs?: (written: Written) => Promise<void>;
 }
 
 export interface Written {
@@ -122,17 +136,26 @@ export async function commitChange(
   options: CommitOptions = {},
 ): Promise<Written> {
   if (options.signal?.aborted) throw cancelledError();
-  switch (content.type) {
-    case 'text':
-      // Refused here (ENCODING) before anything is touched.
-      return commitBytes(base, encodeText(content.text, content.codec), options, content.mode);
-    case 'bytes':
-      return commitBytes(base, content.bytes, options, content.mode);
-    case 'prepared':
-      return commitPrepared(base, content.prepared, options);
-    default:
-      return commitDeletion(base, options);
+  if (content.type === 'text' || content.type === 'bytes') {
+    const bytes =
+      content.type === 'bytes'
+        ? content.bytes
+        : // Refused here (ENCODING) before anything is touched.
+          (options.early?.bytes ?? encodeText(content.text, content.codec));
+    const { written, durable } = await commitBytes(base, bytes, options, content.mode);
+    try {
+      await options.whileFolderSyncs?.(written);
+    } finally {
+      await durable;
+    }
+    return written;
   }
+  const written =
+    content.type === 'prepared'
+      ? await commitPrepared(base, content.prepared, options)
+      : await commitDeletion(base, options);
+  await options.whileFolderSyncs?.(written);
+  return written;
 }
 
 /** The bytes of a text base: as read when the Snapshot kept them, else its text encoded again (exactly). */
@@ -148,12 +171,16 @@ export interface Window {
   newEnd: number;
 }
 
+/**
+ * Writes the bytes; resolves once they are renamed into place, with `durable`: the folder fsync that makes
+ * the rename survive a power loss, still running (it never rejects; it closes the folder when done).
+ */
 async function commitBytes(
   base: CommitBase,
   bytes: Uint8Array,
   options: CommitOptions,
   mode?: number,
-): Promise<Written> {
+): Promise<{ written: Written; durable: Promise<void> }> {
   const { path, display } = base;
   const place = placeOf(base);
   const name = basename(path);
@@ -167,6 +194,8 @@ async function commitBytes(
   let fd: number | undefined;
   let createdFolder: string | undefined;
   let committed = false;
+  let early: EarlyTemp | null = null;
+  let durable: Promise<void> | undefined;
   try {
     const stats = await withFileLock(
       path,
@@ -177,22 +206,39 @@ async function commitBytes(
         folder = pinned.folder;
         createdFolder = pinned.created;
         const current = await checkBase(base, folder, old && window ? { bytes: old, window } : null);
-        temp = tempNameFor(path);
-        // A new file gets the usual 0666 minus umask; a replacement starts private and gets the old mode.
-        fd = openIn(
-          folder,
-          temp,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-          place,
-          current ? 0o600 : 0o666,
-        );
-        await writeWhole(fd, bytes);
-        if (current) copyOwner(fd, current);
-        else if (mode !== undefined) fchmodSync(fd, mode & 0o777);
-        // The hash is needed only once the file is written: worked out while the disk flushes.
-        const synced = syncFile(fd);
-        hash = sha256(bytes);
-        await synced;
+        early = (await options.early?.take()) ?? null;
+        if (early && !sameIdentity(early.folder.identity(), folder.identity())) {
+          // Made in a folder that is no longer the one at this path: not this change's to rename.
+          dropEarlyTemp(early);
+          early = null;
+        }
+        if (early) {
+          // Written and fsynced while the change was decided on; only the owner may have moved since.
+          temp = early.name;
+          fd = early.fd;
+          hash = early.hash;
+          if (current && ownerMoved(early.ownerFrom, current)) {
+            copyOwner(fd, current);
+            await syncFile(fd);
+          }
+        } else {
+          temp = tempNameFor(path);
+          // A new file gets the usual 0666 minus umask; a replacement starts private and gets the old mode.
+          fd = openIn(
+            folder,
+            temp,
+            constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+            place,
+            current ? 0o600 : 0o666,
+          );
+          await writeWhole(fd, bytes);
+          if (current) copyOwner(fd, current);
+          else if (mode !== undefined) fchmodSync(fd, mode & 0o777);
+          // The hash is needed only once the file is written: worked out while the disk flushes.
+          const synced = syncFile(fd);
+          hash = sha256(bytes);
+          await synced;
+        }
         await beforeIrreversible(options, lock, folder, place);
         if (base.exists) {
           renameSync(folder.entry(temp), folder.entry(name));
@@ -211,8 +257,13 @@ async function commitBytes(
         const written = fstatSync(fd, { bigint: true });
         closeQuietly(fd);
         fd = undefined;
-        await syncFolder(folder);
-        await syncMadeFolders(dirname(path), createdFolder);
+        // The folder fsync runs on while the change is recorded (whileFolderSyncs); the lock is not needed
+        // for it: another writer's rename in this folder is made durable by its own fsync.
+        const synced = folder;
+        durable = syncFolder(synced)
+          .then(() => syncMadeFolders(dirname(path), createdFolder))
+          .catch(() => {})
+          .finally(() => synced.close());
         return written;
       },
       { ...options.lock, canonical: true },
@@ -233,15 +284,31 @@ async function commitBytes(
             ],
           }
         : null;
-    return { fingerprint, reverse };
+    return { written: { fingerprint, reverse }, durable: durable ?? Promise.resolve() };
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
     if (temp && folder) removeQuietly(folder.entry(temp));
     if (!committed && createdFolder) removeEmptyFolders(dirname(path), createdFolder, place);
     throw mapFsError(error, { display, action: base.exists ? 'write' : 'create' });
   } finally {
-    folder?.close();
+    // The commit took the head start's temp file (renamed or removed above): its own folder and exit entry go.
+    const taken = early as EarlyTemp | null;
+    if (taken) {
+      letGo(taken.exitKey);
+      taken.folder.close();
+    }
+    // Once the rename is done, the folder fsync still running closes it.
+    if (!durable) folder?.close();
   }
+}
+
+/** The target's mode or owner is not the one a head start's temp file copied. */
+function ownerMoved(copied: BigIntStats, current: BigIntStats): boolean {
+  return (
+    (copied.mode & 0o7777n) !== (current.mode & 0o7777n) ||
+    copied.uid !== current.uid ||
+    copied.gid !== current.gid
+  );
 }
 
 async function commitPrepared(
@@ -458,17 +525,6 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
   return limit;
 }
 
-export function copyOwner(fd: number, current: BigIntStats): void {
-  if (process.getuid?.() === 0) {
-    // Best effort: some filesystems refuse chown even to root; the content still must not be lost.
-    try {
-      fchownSync(fd, Number(current.uid), Number(current.gid));
-    } catch {}
-  }
-  // After chown, which may clear setuid/setgid bits.
-  fchmodSync(fd, Number(current.mode) & 0o7777);
-}
-
 async function beforeIrreversible(
   options: CommitOptions,
   lock: FileLock,
@@ -480,10 +536,4 @@ async function beforeIrreversible(
   assertStillAt(folder, place);
   lock.assertHeld();
   if (options.signal?.aborted) throw cancelledError();
-}
-
-export function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {}
 }

@@ -6,7 +6,20 @@
  * never held for long: fsync, and reads and writes of more than SYNC_BYTES.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsync, openSync, read, readSync, unlinkSync, write, writeSync } from 'node:fs';
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fsync,
+  openSync,
+  read,
+  readSync,
+  unlinkSync,
+  write,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
@@ -103,6 +116,25 @@ export async function syncMadeFolders(fileFolder: string, firstMade: string | un
     if (folder !== fileFolder) await syncFolder(folder);
     if (folder === dirname(firstMade) || folder === dirname(folder)) break;
   }
+}
+
+/** A new file (a temp about to replace `current`) gets the mode, and for root the owner, of the one it replaces. */
+export function copyOwner(fd: number, current: BigIntStats): void {
+  if (process.getuid?.() === 0) {
+    // Best effort: some filesystems refuse chown even to root; the content still must not be lost.
+    try {
+      fchownSync(fd, Number(current.uid), Number(current.gid));
+    } catch {}
+  }
+  // After chown, which may clear setuid/setgid bits.
+  fchmodSync(fd, Number(current.mode) & 0o7777);
+}
+
+/** Unlink, ignoring errors (a temp file on a failure path). */
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
 }
 
 /** Close, ignoring errors (every failure path closes). */

@@ -14,6 +14,7 @@ import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import { commitChanges } from './change-set.js';
 import { hasForeignJournals, recoverChangeSets } from './change-set-journal.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
+import { EarlyWrite } from './early-write.js';
 import { isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
 import type { FileIdentity } from './guarded-open.js';
@@ -108,6 +109,12 @@ export interface PrepareOptions {
   /** The file must have been read (in full, unless it is huge) and be unchanged since. */
   requireRead: boolean;
   signal?: AbortSignal;
+  /**
+   * Nobody will be asked about this change (policy or a grant allows it, or the approver says yes to
+   * everything): its new bytes may be written and fsynced beside the file while it is decided on
+   * (early-write.ts). Whoever drops the change calls `discard`, as for any change.
+   */
+  writeAhead?: boolean;
 }
 
 /** A file opened for reading: held in memory, or (huge) open for the streaming path. */
@@ -128,6 +135,8 @@ export class Workspace {
   readonly history: History;
   readonly streamer: Streamer;
   readonly journalDir: string;
+  /** Head starts on changes not yet committed or discarded (early-write.ts), by the change they write. */
+  private readonly early = new WeakMap<FileChange, EarlyWrite>();
 
   constructor(options: WorkspaceOptions) {
     this.guard = options.guard;
@@ -228,31 +237,43 @@ export class Workspace {
     const computed = await spec.compute(base);
     throwIfCancelled(options.signal);
     const kind: ChangeKind = !base.exists ? 'create' : computed.text === base.text ? 'noop' : 'modify';
-    const change: FileChange = {
-      resolved,
-      path: resolved.absolute,
-      display: resolved.relative,
-      kind,
-      base,
-      content:
-        kind === 'noop'
-          ? null
-          : {
-              type: 'text',
-              text: computed.text,
-              codec: computed.codec ?? base.codec,
-              ...(!base.exists && computed.mode !== undefined ? { mode: computed.mode } : {}),
-            },
-      diff: diffLines(base.text, computed.text),
-      texts: { before: base.text, after: computed.text },
-      history: 'record',
-    };
-    if (options.requireRead && base.exists && spec.readRule === 'region') {
-      this.ledger.checkCovered(resolved.absolute, change.diff, { display: resolved.relative });
+    const codec = computed.codec ?? base.codec;
+    // Started before the diff, so the fsync runs while the diff, the decision and the stale check are made.
+    const early =
+      options.writeAhead && kind === 'modify'
+        ? new EarlyWrite(resolved.absolute, computed.text, codec, { root: base.root, display: base.display })
+        : undefined;
+    try {
+      const change: FileChange = {
+        resolved,
+        path: resolved.absolute,
+        display: resolved.relative,
+        kind,
+        base,
+        content:
+          kind === 'noop'
+            ? null
+            : {
+                type: 'text',
+                text: computed.text,
+                codec,
+                ...(!base.exists && computed.mode !== undefined ? { mode: computed.mode } : {}),
+              },
+        diff: diffLines(base.text, computed.text),
+        texts: { before: base.text, after: computed.text },
+        history: 'record',
+      };
+      if (options.requireRead && base.exists && spec.readRule === 'region') {
+        this.ledger.checkCovered(resolved.absolute, change.diff, { display: resolved.relative });
+      }
+      if (computed.replacements !== undefined) change.replacements = computed.replacements;
+      if (computed.tiers) change.tiers = computed.tiers;
+      if (early) this.early.set(change, early);
+      return change;
+    } catch (error) {
+      await early?.discard();
+      throw error;
     }
-    if (computed.replacements !== undefined) change.replacements = computed.replacements;
-    if (computed.tiers) change.tiers = computed.tiers;
-    return change;
   }
 
   /**
@@ -442,14 +463,21 @@ export class Workspace {
   ): Promise<Written> {
     if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
     // Also here, not only when the change was computed: a process may have died part way since.
-    await this.recover();
-    const written = await commitChange(change.base, change.content, {
-      verify: options.verify,
-      signal: options.signal,
-      indexes: this.streamer.indexes,
-    });
-    await this.recordWritten(change, written, options.tool);
-    return written;
+    const early = this.early.get(change);
+    try {
+      await this.recover();
+      return await commitChange(change.base, change.content, {
+        verify: options.verify,
+        signal: options.signal,
+        indexes: this.streamer.indexes,
+        early,
+        // Recorded while the folder fsync runs; the commit answers once both are done.
+        whileFolderSyncs: (written) => this.recordWritten(change, written, options.tool),
+      });
+    } finally {
+      // Taken by the commit, or (refused before it took it) removed here.
+      await early?.discard();
+    }
   }
 
   /** A written change recorded: a step in history (or a step back, for an undo) and a full read in the ledger. */
@@ -497,6 +525,8 @@ export class Workspace {
   ): Promise<Written[]> {
     for (const change of changes) {
       if (!change.content) throw new Error(`a no-op change to ${change.display} has nothing to commit`);
+      // A set writes its own temp files (change-set.ts); a head start is only for a single file's commit.
+      await this.early.get(change)?.discard();
     }
     const verify = options.verify;
     await this.recover();
@@ -516,6 +546,7 @@ export class Workspace {
 
   /** A change that will not be committed (denied, failed, cancelled): remove what it left on disk. */
   async discard(change: FileChange): Promise<void> {
+    await this.early.get(change)?.discard();
     if (change.content?.type === 'prepared') await discardPrepared(change.content.prepared);
     if (change.removed?.reverse.kind === 'file') await removePatch(change.removed.reverse.path);
   }

@@ -1,5 +1,6 @@
 /**
- * Issue #13, item 4: a streamed edit killed or interrupted leaves no full-size temp copy behind. A real
+ * Issue #13, item 4: a streamed edit killed or interrupted leaves no full-size temp copy behind (nor does a
+ * small file's edit written ahead while it is decided on, #12). A real
  * child process (fixtures/stream-child.mjs, the built library with the CLI's signal cleanup) is killed
  * while it writes the temp file, and while the finished temp file waits for approval: SIGINT and SIGTERM
  * remove it before the process ends by that signal; after a SIGKILL (which nothing can catch) the next
@@ -32,7 +33,7 @@ const temps = async (folder: string) =>
   (await readdir(folder)).filter((name) => /\.editgate-\d+-[0-9a-f]+\.tmp$/.test(name));
 
 /** Starts the child on `file`, resolves once it says it is in the middle (see the fixture). */
-async function startChild(file: string, when: 'writing' | 'asked'): Promise<ChildProcess> {
+async function startChild(file: string, when: 'writing' | 'asked' | 'early'): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [join(fixtures, 'stream-child.mjs'), join(REPO, 'dist'), root, file, when],
@@ -78,6 +79,20 @@ describe('a streamed edit ended by a signal', () => {
       expect(await kill(child, signal)).toBe(signal);
       expect(await temps(root)).toEqual([]);
       expect(await readFile(join(root, name), 'utf8')).toBe(BIG);
+    });
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} while a small file's edit, written ahead, is decided on: removed, file unchanged`, {
+      timeout: 60_000,
+    }, async () => {
+      const name = `${signal}-early.txt`;
+      await writeFile(join(root, name), 'START small\n');
+      const child = await startChild(name, 'early');
+      expect((await temps(root)).length).toBe(1);
+      expect(await kill(child, signal)).toBe(signal);
+      expect(await temps(root)).toEqual([]);
+      expect(await readFile(join(root, name), 'utf8')).toBe('START small\n');
     });
   }
 
