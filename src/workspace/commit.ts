@@ -9,11 +9,14 @@
  *    under a new mtime are not a change); a file that did not exist still does not. Else STALE, nothing
  *    written.
  * 2. the new content made durable: text is written to a temp file beside the target (mode and owner
- *    copied) and fsynced; a prepared temp file already is.
+ *    copied) and fsynced; a prepared temp file already is, and so is a head start's (early-write.ts: written
+ *    while the change was decided on; its mode and owner are copied again, and it is fsynced again, if the
+ *    target's moved since).
  * 3. `verify()` (the guard's recheck of the path), the lock still held, and the call not cancelled: the
  *    last moment a change can be refused.
  * 4. rename over the target (link(2) for a new file, so it is created exclusively and appears whole;
- *    unlink for a deletion), then a folder fsync.
+ *    unlink for a deletion), then a folder fsync, during which the caller records the change
+ *    (`whileFolderSyncs`); commitChange resolves once both are done.
  *
  * Every name is taken in the target's folder as pinned by guarded-open.ts (opened from the root, no link
  * followed): the stale check's open, the temp file, the rename or link, the folder fsync; right before the
@@ -207,7 +210,7 @@ async function commitBytes(
         createdFolder = pinned.created;
         const current = await checkBase(base, folder, old && window ? { bytes: old, window } : null);
         early = (await options.early?.take()) ?? null;
-        if (early && !sameIdentity(early.folder.identity(), folder.identity())) {
+        if (early && !sameFolder(early.folder, folder)) {
           // Made in a folder that is no longer the one at this path: not this change's to rename.
           dropEarlyTemp(early);
           early = null;
@@ -299,6 +302,15 @@ async function commitBytes(
     }
     // Once the rename is done, the folder fsync still running closes it.
     if (!durable) folder?.close();
+  }
+}
+
+/** Both pinned folders are the same folder (false when either cannot tell). */
+function sameFolder(a: PinnedFolder, b: PinnedFolder): boolean {
+  try {
+    return sameIdentity(a.identity(), b.identity());
+  } catch {
+    return false;
   }
 }
 
