@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolRequest,
   CallToolRequestSchema,
@@ -261,7 +261,12 @@ export function createSessionServer(
     }
   }
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Registered through Protocol's setRequestHandler, which parses the request with CallToolRequestSchema,
+  // not through Server's override, which parses it with that schema a second time and then the result with
+  // CallToolResultSchema (a zod pass each, on every call). Ours are always built by toCallToolResult or
+  // failureResult, which the schema takes unchanged (test/mcp/result.test.ts), and a call asking for a task
+  // is refused by the Protocol before any handler (this server declares no tasks).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
     try {
       return await call(request, extra);
     } catch (error) {

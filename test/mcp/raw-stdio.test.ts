@@ -153,8 +153,17 @@ describe('editgate mcp over raw stdio: bad input', () => {
     for (const { id, params } of calls)
       session.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }));
     session.send(JSON.stringify({ jsonrpc: '2.0', id: 24, method: 'no/such/method' }));
-    const [missing, notRecord, read, notString, unknown] = await Promise.all(
-      [20, 21, 22, 23, 24].map((id) => session.answer(id)),
+    // A call asking for a task: this server declares no tasks, so the Protocol refuses it before any handler.
+    session.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 25,
+        method: 'tools/call',
+        params: { name: 'read_file', arguments: { file_path: 'a.txt' }, task: { ttl: 1000 } },
+      }),
+    );
+    const [missing, notRecord, read, notString, unknown, task] = await Promise.all(
+      [20, 21, 22, 23, 24, 25].map((id) => session.answer(id)),
     );
     for (const [answer, path, expected] of [
       [missing, ['params', 'name'], 'expected string, received undefined'],
@@ -172,6 +181,10 @@ describe('editgate mcp over raw stdio: bad input', () => {
     expect(result.isError).toBe(false);
     expect(result.structuredContent.ok).toBe(true);
     expect(unknown!.error).toEqual({ code: -32601, message: 'Method not found' });
+    expect(task!.error).toEqual({
+      code: -32603,
+      message: 'Server does not support task creation (required for tools/call)',
+    });
   });
 
   it('closes the session when one line outgrows the buffer, and says so', async () => {
