@@ -1,7 +1,9 @@
 // What a client receives for a tool call: every tool's results, successes and failures, as toCallToolResult
 // and failureResult make them. The server registers its tools/call handler without the SDK Server's result
-// validation (session-server.ts), so these must be results CallToolResultSchema takes unchanged.
+// validation (session-server.ts), so these must be results CallToolResultSchema takes unchanged; and they
+// must be byte for byte what the JSON round trip toCallToolResult once used made of them.
 
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { failureResult, toCallToolResult } from '../../src/mcp/result.js';
@@ -88,8 +90,17 @@ async function everyToolsResults(): Promise<ToolResult[]> {
   return results;
 }
 
+/** toCallToolResult as it was before jsonCopy: the reference the results must still equal. */
+function roundTripResult(result: ToolResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: result.message }],
+    structuredContent: JSON.parse(JSON.stringify(result)) as Record<string, unknown>,
+    isError: !result.ok,
+  };
+}
+
 describe('tool results as MCP results', () => {
-  it('every tool result is one CallToolResultSchema takes unchanged, and says what the tool said', async () => {
+  it('every tool result is what the JSON round trip made of it, taken unchanged by CallToolResultSchema', async () => {
     const results = await everyToolsResults();
     const codes = new Set(results.map((result) => (result.ok ? 'ok' : result.code)));
     // The calls above reach what they are meant to: successes and the failures named.
@@ -119,6 +130,8 @@ describe('tool results as MCP results', () => {
       expect(JSON.stringify(CallToolResultSchema.parse(result))).toBe(JSON.stringify(result));
       const told = index < results.length ? results[index]! : undefined;
       if (told) {
+        expect(result).toStrictEqual(roundTripResult(told));
+        expect(JSON.stringify(result)).toBe(JSON.stringify(roundTripResult(told)));
         expect(result.content).toEqual([{ type: 'text', text: told.message }]);
         expect(result.isError).toBe(!told.ok);
       }
