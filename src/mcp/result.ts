@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorCode } from '../core/errors.js';
 import type { ToolResult } from '../tools/result.js';
+import { jsonCopy } from './json-copy.js';
 
 /**
  * A library ToolResult as an MCP tool result: the message as text for the model, the whole result as
@@ -10,8 +11,9 @@ import type { ToolResult } from '../tools/result.js';
 export function toCallToolResult(result: ToolResult): CallToolResult {
   return {
     content: [{ type: 'text', text: result.message }],
-    // Details are plain data, but a round trip drops undefined fields and anything JSON cannot carry.
-    structuredContent: JSON.parse(JSON.stringify(result)) as Record<string, unknown>,
+    // Details are plain data, but a client receives JSON: undefined fields dropped, anything JSON cannot
+    // carry as JSON writes it.
+    structuredContent: jsonCopy(result) as Record<string, unknown>,
     isError: !result.ok,
   };
 }

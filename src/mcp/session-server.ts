@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolRequest,
   CallToolRequestSchema,
@@ -136,9 +136,11 @@ export function createSessionServer(
 
   const onPage = approval.mode === 'web' && options.webApprover !== undefined;
   const asksPerson = (approval.mode === 'elicit' && !approval.unavailable) || onPage;
+  // The approver that reads the call being served (currentCall) to send its question with that call.
+  const elicits = asksPerson && !onPage;
   const approve: Approver = onPage
     ? options.webApprover!
-    : asksPerson
+    : elicits
       ? elicitationApprover(
           (params, request) => server.elicitInput(params, request),
           options.approvalTimeoutMs,
@@ -248,7 +250,12 @@ export function createSessionServer(
       const set = await tools.get(extra.requestId);
       if (!('execute' in set)) return failureResult(name, set.code, set.message);
       // The request's signal fires when the client cancels the call: nothing is written after that.
-      let result = await runInCall(context, () => set.execute(name, args ?? {}, { signal: extra.signal }));
+      const run = () => set.execute(name, args ?? {}, { signal: extra.signal });
+      // Only the elicitation prompt and progress (a call with a progress token) read the call's context.
+      // Without them it is not entered: on Node 20 the first AsyncLocalStorage.run turns on async hooks
+      // for every promise of the process from then on, a cost on each of the many awaits of an edit.
+      const observed = elicits || extra._meta?.progressToken !== undefined;
+      let result = await (observed ? runInCall(context, run) : run());
       if (!asksPerson) result = asPolicyDenial(result);
       if (trustNote !== undefined) {
         result = { ...result, message: `${trustNote}\n\n${result.message}` };
@@ -261,7 +268,12 @@ export function createSessionServer(
     }
   }
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Registered through Protocol's setRequestHandler, which parses the request with CallToolRequestSchema,
+  // not through Server's override, which parses it with that schema a second time and then the result with
+  // CallToolResultSchema (a zod pass each, on every call). Ours are always built by toCallToolResult or
+  // failureResult, which the schema takes unchanged (test/mcp/result.test.ts), and a call asking for a task
+  // is refused by the Protocol before any handler (this server declares no tasks).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
     try {
       return await call(request, extra);
     } catch (error) {

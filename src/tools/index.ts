@@ -289,9 +289,14 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           maxReadChars: 256_000,
           signal,
         };
-        const key = tool.annotations.readOnlyHint ? undefined : await fileKey(gate, parsed);
-        if (key === undefined) return await tool.run(parsed, context);
-        return await changes.run(key, () => tool.run(parsed, context), signal);
+        const path = (parsed as { file_path?: unknown }).file_path;
+        if (tool.annotations.readOnlyHint || typeof path !== 'string') return await tool.run(parsed, context);
+        // The key (the file's canonical path) is found only when another call is queued or running.
+        return await changes.run(
+          () => fileKey(gate, path),
+          () => tool.run(parsed, context),
+          signal,
+        );
       } catch (error) {
         return failure(tool.name, error);
       }
@@ -301,12 +306,9 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
 
 /**
  * The file a change tool's call is about, as the queue keys it: its canonical path, so two spellings of one
- * file wait for each other. Undefined for a call without a path (apply_change) or one the guard refuses
- * (the tool itself then reports why).
+ * file wait for each other. Undefined for a path the guard refuses (the tool itself then reports why).
  */
-async function fileKey(gate: Gate, input: unknown): Promise<string | undefined> {
-  const path = (input as { file_path?: unknown }).file_path;
-  if (typeof path !== 'string') return undefined;
+async function fileKey(gate: Gate, path: string): Promise<string | undefined> {
   try {
     return (await gate.workspace.guard.resolve(path)).absolute;
   } catch {

@@ -180,6 +180,25 @@ describe('progress notifications for streamed work', () => {
     const quiet = await client.callTool({ name: 'read_file', arguments: { file_path: 'a.sql', limit: 1 } });
     expect((quiet as CallToolResult).isError).toBeFalsy();
   });
+
+  it('a call without a progress token beside one with a token: the one with it gets its own progress only', async () => {
+    const { client } = await connect({
+      'a.sql': bigText(48 * 1024, 40_000),
+      'b.sql': bigText(64 * 1024, 50_000),
+    });
+    // A notification with a token the client did not give would reach onerror.
+    const strays: string[] = [];
+    client.onerror = (error) => strays.push(error.message);
+    const [a, quiet] = await Promise.all([
+      callWithProgress(client, 'read_file', { file_path: 'a.sql', offset: 40_000, limit: 1 }),
+      client.callTool({ name: 'read_file', arguments: { file_path: 'b.sql', offset: 50_000, limit: 1 } }),
+    ]);
+    expect((quiet as CallToolResult).isError).toBeFalsy();
+    expect(a.result.isError).toBeFalsy();
+    expect(a.updates.length).toBeGreaterThanOrEqual(2);
+    for (const update of a.updates) expect(update.message).toContain(' a.sql: ');
+    expect(strays).toEqual([]);
+  });
 });
 
 describe('startProgress', () => {
