@@ -1,7 +1,7 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveOnFirstMessage } from './first-message.js';
 import type { McpServeOptions } from './options.js';
 import { createSessionServer } from './session-server.js';
-import { StdioJsonRpcTransport } from './stdio-transport.js';
 
 export interface RunningServer {
   /** Resolves when the client has gone (stdin closed) or close() was called. */
@@ -14,10 +14,10 @@ export interface RunningServer {
  * and to the client as logging notifications.
  */
 export async function serveStdio(options: McpServeOptions): Promise<RunningServer> {
-  // The transport closes the connection when one message outgrows its buffer. Leave room above the argument
+  // The SDK closes the connection when one message outgrows its buffer. Leave room above the argument
   // limit so that oversized arguments get a TOO_LARGE tool result instead.
   const maxBufferSize = options.maxInputBytes * 4 + 1024 * 1024;
-  const transport = new StdioJsonRpcTransport(process.stdin, process.stdout, maxBufferSize);
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize });
   const { closed } = await serveOnFirstMessage(
     transport,
     (first) => createSessionServer(first, options),
