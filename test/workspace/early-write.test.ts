@@ -13,19 +13,24 @@ function temps(folder: string): string[] {
 
 const edit = { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' };
 
+/** A before-change hook that notes the temp files beside the file at the moment of the decision, then does `then`. */
+function noteTemps(root: string, then: () => { deny: string } | undefined = () => undefined) {
+  const seen: string[][] = [];
+  return {
+    seen,
+    beforeChange: () => {
+      seen.push(temps(root));
+      return then();
+    },
+  };
+}
+
 describe('early write', () => {
   it('is made while the change is decided, and renamed into place: same bytes, same mode, nothing left', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\r\nsecond\r\n' });
     chmodSync(ws.path('a.txt'), 0o640);
-    const seen: string[][] = [];
-    const tools = ws.tools({
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          return undefined;
-        },
-      },
-    });
+    const { seen, beforeChange } = noteTemps(ws.root);
+    const tools = ws.tools({ hooks: { beforeChange } });
     await readAll(tools, 'a.txt');
     const result = await tools.execute('edit_file', edit);
     expect(result.ok).toBe(true);
@@ -43,15 +48,8 @@ describe('early write', () => {
 
   it('is removed when a before-change hook refuses the change', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
-    const seen: string[][] = [];
-    const tools = ws.tools({
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          return { deny: 'frozen' };
-        },
-      },
-    });
+    const { seen, beforeChange } = noteTemps(ws.root, () => ({ deny: 'frozen' }));
+    const tools = ws.tools({ hooks: { beforeChange } });
     await readAll(tools, 'a.txt');
     const result = await tools.execute('edit_file', edit);
     expect(result).toMatchObject({ ok: false, code: 'DENIED_HOOK' });
@@ -62,16 +60,11 @@ describe('early write', () => {
 
   it('is removed when the file changes before the commit (STALE), which keeps the other writer’s bytes', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
-    const seen: string[][] = [];
-    const tools = ws.tools({
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          writeFileSync(ws.path('a.txt'), 'someone else\n');
-          return undefined;
-        },
-      },
+    const { seen, beforeChange } = noteTemps(ws.root, () => {
+      writeFileSync(ws.path('a.txt'), 'someone else\n');
+      return undefined;
     });
+    const tools = ws.tools({ hooks: { beforeChange } });
     await readAll(tools, 'a.txt');
     const result = await tools.execute('edit_file', edit);
     expect(result).toMatchObject({ ok: false, code: 'STALE' });
@@ -83,16 +76,15 @@ describe('early write', () => {
   it('takes the mode the file has at the commit, not the one it had when the head start began', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
     chmodSync(ws.path('a.txt'), 0o644);
-    const tools = ws.tools({
-      hooks: {
-        beforeChange: () => {
-          chmodSync(ws.path('a.txt'), 0o600);
-          return undefined;
-        },
-      },
+    const { seen, beforeChange } = noteTemps(ws.root, () => {
+      chmodSync(ws.path('a.txt'), 0o600);
+      return undefined;
     });
+    const tools = ws.tools({ hooks: { beforeChange } });
     await readAll(tools, 'a.txt');
     expect((await tools.execute('edit_file', edit)).ok).toBe(true);
+    // The head start was made with 0644 before the chmod: the commit copied the new mode and fsynced again.
+    expect(seen.map((names) => names.length)).toEqual([1]);
     expect(await ws.text('a.txt')).toBe('beta\n');
     expect(statSync(ws.path('a.txt')).mode & 0o777).toBe(0o600);
     expect(temps(ws.root)).toEqual([]);
@@ -101,16 +93,11 @@ describe('early write', () => {
   it('is removed when the call is cancelled while the change is decided', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
     const controller = new AbortController();
-    const seen: string[][] = [];
-    const tools = ws.tools({
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          controller.abort();
-          return undefined;
-        },
-      },
+    const { seen, beforeChange } = noteTemps(ws.root, () => {
+      controller.abort();
+      return undefined;
     });
+    const tools = ws.tools({ hooks: { beforeChange } });
     await readAll(tools, 'a.txt');
     const result = await tools.execute('edit_file', edit, { signal: controller.signal });
     expect(result).toMatchObject({ ok: false, code: 'CANCELLED' });
@@ -141,17 +128,12 @@ describe('early write', () => {
 
   it('is made where policy allows the change even though the approver would ask', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
-    const seen: string[][] = [];
     const { approver, asked } = scriptedApprover();
+    const { seen, beforeChange } = noteTemps(ws.root);
     const tools = ws.tools({
       approve: approver,
       policy: { rules: [{ path: 'a.txt', action: 'allow' }] },
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          return undefined;
-        },
-      },
+      hooks: { beforeChange },
     });
     await readAll(tools, 'a.txt');
     expect((await tools.execute('edit_file', edit)).ok).toBe(true);
@@ -162,15 +144,10 @@ describe('early write', () => {
 
   it('is not made for a change kept for later (preview mode)', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
-    const seen: string[][] = [];
+    const { seen, beforeChange } = noteTemps(ws.root);
     const tools = ws.tools({
       mode: 'preview',
-      hooks: {
-        beforeChange: () => {
-          seen.push(temps(ws.root));
-          return undefined;
-        },
-      },
+      hooks: { beforeChange },
     });
     await readAll(tools, 'a.txt');
     const staged = await tools.execute('edit_file', edit);
