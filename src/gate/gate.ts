@@ -294,9 +294,12 @@ export class Gate {
       });
       throw new EditgateError(
         'DENIED_USER',
-        reason
-          ? `The user denied this edit: ${reason}`
-          : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.`,
+        auto
+          ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
+            `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
+          : reason
+            ? `The user denied this edit: ${reason}`
+            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.`,
         { path: proposal.path, reason: reason || undefined },
       );
     }

@@ -88,7 +88,12 @@ export class ReadApproval {
       });
       throw new EditgateError(
         'DENIED_USER',
-        reason ? `The user denied reading ${path}: ${reason}` : `The user denied reading ${path}.`,
+        auto
+          ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
+            `Refused without asking anyone: ${reason || `${path} was not read`}. Do not retry it; tell the user if the file is needed.`
+          : reason
+            ? `The user denied reading ${path}: ${reason}`
+            : `The user denied reading ${path}.`,
         { path, reason: reason || undefined },
       );
     }

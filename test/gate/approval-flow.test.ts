@@ -144,12 +144,21 @@ describe('approval', () => {
   it("approve: 'deny' refuses anything that would be asked; 'allow' approves", async () => {
     const ws = await makeWorkspace(files);
     const denying = ws.tools({ approve: 'deny' });
-    expect(await denying.execute('write_file', { file_path: 'n.txt', content: 'x' })).toMatchObject({
-      ok: false,
-      code: 'DENIED_USER',
-    });
+    const refused = await denying.execute('write_file', { file_path: 'n.txt', content: 'x' });
+    expect(refused).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    // No person was asked: the model is not told that one said no.
+    expect(refused.message).not.toContain('The user');
+    expect(refused.message).toContain(
+      "Refused without asking anyone: changes that need approval are refused in this session (approve: 'deny')",
+    );
     const allowing = ws.tools({ approve: 'allow' });
     expect((await allowing.execute('write_file', { file_path: 'n.txt', content: 'x' })).ok).toBe(true);
+    // A read that policy would ask about, refused the same way.
+    const readsAsk = ws.tools({ approve: 'deny', policy: { rules: [{ tool: 'read_file', action: 'ask' }] } });
+    const unread = await readsAsk.execute('read_file', { file_path: 'n.txt' });
+    expect(unread).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    expect(unread.message).not.toContain('The user');
+    expect(unread.message).toContain('Refused without asking anyone');
   });
 
   it('an approver that throws or answers nonsense counts as a denial', async () => {
