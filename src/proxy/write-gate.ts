@@ -189,8 +189,7 @@ export class WriteGate {
     // proxy shows a diff of the whole text the server will write.
     // The state folder's change-set journals, as editgate's own tools keep them: a set another editgate
     // process left half renamed in these roots is rolled back before the proxy reads a file of it.
-    const journalDir = path.join(options.stateDir, 'change-sets');
-    const workspace = new Workspace({ guard, history, streamer: new Streamer(), journalDir });
+    const workspace = new Workspace({ guard, history, streamer: new Streamer(), stateDir: options.stateDir });
     // The config's rules for read_file govern reading here as in editgate's own tools: a policy that asks
     // before reads asks before the proxy reads a file to show its diff.
     const readOnlyTools = ['read_file'];

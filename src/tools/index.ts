@@ -214,7 +214,6 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   const getGate = (): Promise<Gate> => {
     gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
       const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
-      const journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : undefined;
       const streamer = new Streamer({
         threshold,
         onProgress: options.onProgress,
@@ -223,7 +222,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
       });
       const history = new History({ stateDir: options.stateDir });
-      const workspace = new Workspace({ guard, history, streamer, journalDir });
+      const workspace = new Workspace({ guard, history, streamer, stateDir: options.stateDir });
       // A change set a killed process left half renamed in these roots is rolled back before anything
       // else, and again before any later read or write while one is found (Workspace.recover).
       await workspace.recover();

@@ -125,8 +125,11 @@ export interface WorkspaceOptions {
   history: History;
   streamer: Streamer;
   ledger?: Ledger;
-  /** Where change sets keep their journal while they are renamed into place (in the state folder). */
-  journalDir?: string;
+  /**
+   * The state folder (history, trust records): change sets keep their journal in its `change-sets` folder
+   * while they are renamed into place. Without one, beside the locks (defaultJournalDir).
+   */
+  stateDir?: string;
 }
 
 export class Workspace {
@@ -143,7 +146,7 @@ export class Workspace {
     this.history = options.history;
     this.streamer = options.streamer;
     this.ledger = options.ledger ?? new Ledger();
-    this.journalDir = options.journalDir ?? defaultJournalDir();
+    this.journalDir = options.stateDir ? join(options.stateDir, 'change-sets') : defaultJournalDir();
   }
 
   /**
