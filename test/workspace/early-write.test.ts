@@ -1,6 +1,7 @@
-import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
+import { isRoot } from './helpers.js';
 
 // The head start (workspace/early-write.ts): where nobody is asked, an edit's new bytes are written and
 // fsynced beside the file while the gate decides; the commit renames them. What must hold: the file ends up
@@ -87,6 +88,24 @@ describe('early write', () => {
     expect(seen.map((names) => names.length)).toEqual([1]);
     expect(await ws.text('a.txt')).toBe('beta\n');
     expect(statSync(ws.path('a.txt')).mode & 0o777).toBe(0o600);
+    expect(temps(ws.root)).toEqual([]);
+  });
+
+  it('takes the owner the file has at the commit (as root, who can copy owners)', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
+    if (isRoot) chownSync(ws.path('a.txt'), 1234, 1234);
+    const { seen, beforeChange } = noteTemps(ws.root, () => {
+      // Another user's file now: the head start copied the owner it had before.
+      if (isRoot) chownSync(ws.path('a.txt'), 4321, 4322);
+      return undefined;
+    });
+    const tools = ws.tools({ hooks: { beforeChange } });
+    await readAll(tools, 'a.txt');
+    expect((await tools.execute('edit_file', edit)).ok).toBe(true);
+    expect(seen.map((names) => names.length)).toEqual([1]);
+    const stats = statSync(ws.path('a.txt'));
+    // Without root no owner can be copied: the file stays the writer's own, as it was.
+    expect([stats.uid, stats.gid]).toEqual(isRoot ? [4321, 4322] : [process.getuid!(), process.getgid!()]);
     expect(temps(ws.root)).toEqual([]);
   });
 
