@@ -116,7 +116,10 @@ async function writeAhead(path: string, bytes: Buffer, place: GuardedPlace): Pro
     fd = openIn(folder, name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, place, 0o600);
     // Removed at exit if the process ends before the commit or a discard removes it.
     removeAtExit(exitKey, () => removeQuietly(folder.entry(name)));
-    await writeWhole(fd, bytes);
+    // No `await` before the fsync starts unless the write itself must wait (writeWhole): the caller goes on
+    // with the diff in this same turn, and the fsync is meant to run beside that, not after it.
+    const writing = writeWhole(fd, bytes);
+    if (writing) await writing;
     copyOwner(fd, ownerFrom);
     const synced = syncFile(fd);
     // Worked out while the disk flushes: the commit needs it for the new fingerprint.

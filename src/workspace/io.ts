@@ -63,15 +63,24 @@ export async function readAt(fd: number, position: number, length: number): Prom
   return done === length ? buffer : buffer.subarray(0, done);
 }
 
-/** All of `bytes` at offset 0 of a new file. */
-export async function writeWhole(fd: number, bytes: Uint8Array): Promise<void> {
+/**
+ * All of `bytes` at offset 0 of a new file. Up to SYNC_BYTES are written before this returns, and it
+ * returns null then: a caller with no `await` before its next call (early-write.ts starts the fsync) runs
+ * on in the same turn, where any `await` would let its own caller's synchronous work go first.
+ */
+export function writeWhole(fd: number, bytes: Uint8Array): Promise<void> | null {
+  if (bytes.length <= SYNC_BYTES) {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+    return null;
+  }
+  return writeLarge(fd, bytes);
+}
+
+async function writeLarge(fd: number, bytes: Uint8Array): Promise<void> {
   let done = 0;
   while (done < bytes.length) {
     const length = Math.min(bytes.length - done, 16 * SYNC_BYTES);
-    done +=
-      length <= SYNC_BYTES
-        ? writeSync(fd, bytes, done, length, done)
-        : (await writeAsync(fd, bytes, done, length, done)).bytesWritten;
+    done += (await writeAsync(fd, bytes, done, length, done)).bytesWritten;
   }
 }
 
