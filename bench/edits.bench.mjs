@@ -6,6 +6,7 @@
 //   edits to the same file, each server its own copy;
 // - beside the MCP edits, what editgate's two fsyncs cost at that moment (the reference server makes none):
 //   the same bytes written atomically with and without them, into a third folder (information, no target);
+// - the CPU time each server used for those edits, user and system, all threads (information, Linux only);
 // - MCP cold start: spawn -> initialize -> tools/list, for both servers;
 // - 5 MB and 50 MB files: a few edits through both servers, per edit, with each server's peak RSS.
 // The two sides of a comparison take turns call by call (an editgate edit, then the reference's of the same
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import {
   benchEnv,
   collectGarbage,
+  cpuMsOf,
   formatMs,
   formatRatio,
   median,
@@ -226,6 +228,7 @@ async function mcpRound(name, lines, lineOf, edits, texts) {
       const without = await timedAtomicWrite(aside.path, e, texts[e], false);
       fsyncMs += withSync - without;
     };
+    const cpuBefore = [cpuMsOf(mineTransport.pid), cpuMsOf(theirTransport.pid)];
     for (const [e, edit] of edits.entries()) {
       if (e % 2 === 0) {
         await editMine(edit);
@@ -236,14 +239,20 @@ async function mcpRound(name, lines, lineOf, edits, texts) {
       }
       await fsyncCost(e);
     }
+    const cpuPerEdit = (pid, before) => {
+      const after = cpuMsOf(pid);
+      return after === undefined || before === undefined ? undefined : (after - before) / edits.length;
+    };
+    const mineCpu = cpuPerEdit(mineTransport.pid, cpuBefore[0]);
+    const theirCpu = cpuPerEdit(theirTransport.pid, cpuBefore[1]);
     if (lines <= 100_000) {
       const left = readFileSync(join(mine.path, name), 'utf8');
       const right = readFileSync(path, 'utf8');
       if (left !== right) throw new Error(`${name}: the two servers wrote different files`);
     }
     return {
-      editgate: { ms: mineMs / edits.length, peakMb: peakRssOfMb(mineTransport.pid) },
-      reference: { ms: theirMs / edits.length, peakMb: peakRssOfMb(theirTransport.pid) },
+      editgate: { ms: mineMs / edits.length, cpuMs: mineCpu, peakMb: peakRssOfMb(mineTransport.pid) },
+      reference: { ms: theirMs / edits.length, cpuMs: theirCpu, peakMb: peakRssOfMb(theirTransport.pid) },
       fsyncMs: fsyncMs / edits.length,
     };
   } finally {
@@ -322,6 +331,7 @@ const verdicts = [];
   const mine = [];
   const theirs = [];
   const fsyncs = [];
+  const cpu = { mine: [], theirs: [] };
   const texts = textsAfter(makeFileText(LINES, jsLine), edits);
   await mcpRound('app.js', LINES, jsLine, edits.slice(0, 20)); // warm-up: disk caches, module compile
   for (let round = 0; round < ROUNDS; round++) {
@@ -329,6 +339,10 @@ const verdicts = [];
     mine.push(editgate.ms);
     theirs.push(ref.ms);
     fsyncs.push(fsyncMs);
+    if (editgate.cpuMs !== undefined && ref.cpuMs !== undefined) {
+      cpu.mine.push(editgate.cpuMs);
+      cpu.theirs.push(ref.cpuMs);
+    }
   }
   const ratios = mine.map((m, i) => m / theirs[i]);
   rows.push([
@@ -351,6 +365,20 @@ const verdicts = [];
       ratio,
     ),
   ]);
+  // Information: the CPU each server used for the edits (Linux only). On a machine with few cores, time
+  // spent waiting on an fsync overlaps other work only while a core is free for it.
+  if (cpu.mine.length > 0) {
+    rows.push([
+      '  CPU per edit (user + system, all threads)',
+      range(cpu.mine, ms2),
+      range(cpu.theirs, ms2),
+      'reference server edit_file',
+      range(
+        cpu.mine.map((m, i) => m / cpu.theirs[i]),
+        ratio,
+      ),
+    ]);
+  }
   verdicts.push(['MCP edit <= 1.0x reference', median(ratios) <= 1]);
 }
 

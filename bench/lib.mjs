@@ -114,6 +114,21 @@ export function peakRssOfMb(pid) {
   }
 }
 
+/**
+ * CPU time another process has used so far, user plus system, all its threads, in ms (utime and stime in
+ * /proc/<pid>/stat, in clock ticks of 10 ms: Linux's USER_HZ is 100), or undefined off Linux.
+ */
+export function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which is in parentheses and may hold spaces: utime is the 14th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Peak resident set size of this process so far, in MB. */
 export function peakRssMb() {
   return process.resourceUsage().maxRSS / 1024;
