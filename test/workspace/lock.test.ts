@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,46 @@ describe('withFileLock', () => {
       'taken over',
     );
     expect(await readdir(lockDir)).toEqual([]);
+  });
+
+  it('says the lock was lost when another process took it over while it was held', async () => {
+    const file = join(dir, 'taken.txt');
+    const error = await withFileLock(
+      file,
+      async (lock) => {
+        expect(lock.held).toBe(true);
+        lock.assertHeld();
+        // What a takeover looks like from here: the lock folder's mtime is no longer the one written.
+        const [name] = (await readdir(lockDir)).filter((entry) => entry.endsWith('.lock'));
+        await utimes(join(lockDir, name!), new Date(0), new Date(0));
+        // proper-lockfile checks the mtime every staleMs / 2 (at least 1 s).
+        for (let waited = 0; lock.held && waited < 5000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(lock.held).toBe(false);
+        try {
+          lock.assertHeld();
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      },
+      { dir: lockDir, staleMs: 2000 },
+    );
+    expect(error).toMatchObject({ code: 'IO', details: { lock: true } });
+    expect((error as Error).message).toMatch(/lock was lost while writing/);
+  });
+
+  it('hands out a lock that holds no closure over the holder\'s work', async () => {
+    // A closure made inside withFileLock would keep `fn` (for an edit: its bytes and both texts) reachable
+    // from the lock; measured, that promoted every edit's texts to the old generation (lock.ts, HeldLock).
+    await withFileLock(
+      join(dir, 'plain.txt'),
+      async (lock) => {
+        const own = Object.values(Object.getOwnPropertyDescriptors(lock));
+        expect(own.some((field) => typeof field.value === 'function' || field.get || field.set)).toBe(false);
+      },
+      { dir: lockDir },
+    );
   });
 });
