@@ -122,7 +122,7 @@ describe('withFileLock', () => {
     expect((error as Error).message).toMatch(/lock was lost while writing/);
   });
 
-  it('hands out a lock that holds no closure over the holder\'s work', async () => {
+  it("hands out a lock that holds no closure over the holder's work", async () => {
     // A closure made inside withFileLock would keep `fn` (for an edit: its bytes and both texts) reachable
     // from the lock; measured, that promoted every edit's texts to the old generation (lock.ts, HeldLock).
     await withFileLock(
