@@ -186,11 +186,11 @@ async function coldStart(make, root) {
 /**
  * One round over MCP: both servers started on their own copy of the same file, editgate's reads done
  * (untimed) as a model must do them, then the edits, the two servers taking turns. Ms and CPU ms per edit
- * and each server's peak RSS; both files must end up the same. `then`: more edits made and timed after
- * `edits` on the same servers, reported apart (`then`), so the first edits a fresh server makes (its code
- * still being compiled) can be told from later ones.
+ * and each server's peak RSS; both files must end up the same. `more`: edits made and timed after `edits`
+ * on the same servers, reported apart (`later`), so the first edits a fresh server makes (its code still
+ * being compiled) can be told from later ones.
  */
-async function mcpRound(name, lines, lineOf, edits, texts, then = []) {
+async function mcpRound(name, lines, lineOf, edits, texts, more = []) {
   const mine = tempDir('editgate-bench-edits-');
   const theirs = tempDir('editgate-bench-edits-ref-');
   const aside = tempDir('editgate-bench-edits-fsync-');
@@ -256,7 +256,7 @@ async function mcpRound(name, lines, lineOf, edits, texts, then = []) {
       };
     };
     const result = await timedBatch(edits, 0);
-    const later = then.length > 0 ? await timedBatch(then, edits.length) : undefined;
+    const later = more.length > 0 ? await timedBatch(more, edits.length) : undefined;
     if (lines <= 100_000) {
       const left = readFileSync(join(mine.path, name), 'utf8');
       const right = readFileSync(path, 'utf8');
@@ -264,7 +264,7 @@ async function mcpRound(name, lines, lineOf, edits, texts, then = []) {
     }
     result.editgate.peakMb = peakRssOfMb(mineTransport.pid);
     result.reference.peakMb = peakRssOfMb(theirTransport.pid);
-    return { ...result, then: later };
+    return { ...result, later };
   } finally {
     for (const client of clients) await client.close();
     mine.remove();
@@ -343,17 +343,13 @@ const verdicts = [];
   const fsyncs = [];
   const cpu = { mine: [], theirs: [] };
   const later = { mine: [], theirs: [] };
-  // The timed edits, then as many again on other lines of the same file (`then`, information only).
-  const more = makeEdits(LINES, 2 * EDITS, jsLine).slice(EDITS);
-  const texts = textsAfter(makeFileText(LINES, jsLine), [...edits, ...more]);
+  // The timed edits, then as many again on other lines of the same file (`later`, information only).
+  const moreEdits = makeEdits(LINES, 2 * EDITS, jsLine).slice(EDITS);
+  const texts = textsAfter(makeFileText(LINES, jsLine), [...edits, ...moreEdits]);
   await mcpRound('app.js', LINES, jsLine, edits.slice(0, 20)); // warm-up: disk caches, module compile
   for (let round = 0; round < ROUNDS; round++) {
-    const {
-      editgate,
-      reference: ref,
-      fsyncMs,
-      then,
-    } = await mcpRound('app.js', LINES, jsLine, edits, texts, more);
+    const result = await mcpRound('app.js', LINES, jsLine, edits, texts, moreEdits);
+    const { editgate, reference: ref, fsyncMs } = result;
     mine.push(editgate.ms);
     theirs.push(ref.ms);
     fsyncs.push(fsyncMs);
@@ -361,8 +357,8 @@ const verdicts = [];
       cpu.mine.push(editgate.cpuMs);
       cpu.theirs.push(ref.cpuMs);
     }
-    later.mine.push(then.editgate.ms);
-    later.theirs.push(then.reference.ms);
+    later.mine.push(result.later.editgate.ms);
+    later.theirs.push(result.later.reference.ms);
   }
   const ratios = mine.map((m, i) => m / theirs[i]);
   rows.push([
