@@ -360,53 +360,38 @@ const verdicts = [];
     later.mine.push(result.later.editgate.ms);
     later.theirs.push(result.later.reference.ms);
   }
-  const ratios = mine.map((m, i) => m / theirs[i]);
-  rows.push([
-    `MCP edit_file, 60 KB file, per edit (${EDITS})`,
-    range(mine, ms2),
-    range(theirs, ms2),
+  /** A row of editgate's ms per edit against the reference's, round by round; `shown`: editgate's cell. */
+  const againstReference = (label, ours, reference, shown = range(ours, ms2)) => [
+    label,
+    shown,
+    range(reference, ms2),
     'reference server edit_file',
-    range(ratios, ratio),
-  ]);
+    range(
+      ours.map((m, i) => m / reference[i]),
+      ratio,
+    ),
+  ];
+  const ratios = mine.map((m, i) => m / theirs[i]);
+  rows.push(againstReference(`MCP edit_file, 60 KB file, per edit (${EDITS})`, mine, theirs));
   // Information: the same, less what two fsyncs cost beside it (the reference makes none). editgate runs
   // part of its work while its fsyncs are under way, so this is a lower bound of its time without them.
   const unsynced = mine.map((m, i) => m - fsyncs[i]);
-  rows.push([
-    '  less 2 fsyncs timed beside it (a lower bound)',
-    `${range(unsynced, ms2)}; fsyncs ${range(fsyncs, ms2)}`,
-    range(theirs, ms2),
-    'reference server edit_file',
-    range(
-      unsynced.map((m, i) => m / theirs[i]),
-      ratio,
+  rows.push(
+    againstReference(
+      '  less 2 fsyncs timed beside it (a lower bound)',
+      unsynced,
+      theirs,
+      `${range(unsynced, ms2)}; fsyncs ${range(fsyncs, ms2)}`,
     ),
-  ]);
+  );
   // Information: the CPU each server used for the edits (Linux only). On a machine with few cores, time
   // spent waiting on an fsync overlaps other work only while a core is free for it.
   if (cpu.mine.length > 0) {
-    rows.push([
-      '  CPU per edit (user + system, all threads)',
-      range(cpu.mine, ms2),
-      range(cpu.theirs, ms2),
-      'reference server edit_file',
-      range(
-        cpu.mine.map((m, i) => m / cpu.theirs[i]),
-        ratio,
-      ),
-    ]);
+    rows.push(againstReference('  CPU per edit (user + system, all threads)', cpu.mine, cpu.theirs));
   }
   // Information: the next EDITS edits on the same servers. The timed ones above are a fresh server's
   // first (what a short session gets); by these, both servers' code has been compiled by the engine.
-  rows.push([
-    `  the next ${EDITS} edits, same servers`,
-    range(later.mine, ms2),
-    range(later.theirs, ms2),
-    'reference server edit_file',
-    range(
-      later.mine.map((m, i) => m / later.theirs[i]),
-      ratio,
-    ),
-  ]);
+  rows.push(againstReference(`  the next ${EDITS} edits, same servers`, later.mine, later.theirs));
   verdicts.push(['MCP edit <= 1.0x reference', median(ratios) <= 1]);
 }
 
