@@ -10,6 +10,7 @@ import { tempDir } from './helpers.js';
 // The point of a head start is that its fsync runs beside the diff and the decision. The workspace makes the
 // diff right after `new EarlyWrite(...)` returns, in the same turn of the event loop, so the fsync must have
 // been started by then: any `await` before it (even on a finished write) would queue it behind the diff.
+// A file of its own, beside early-write.test.ts: the mock of io.js below applies to every test in a file.
 
 /** The size of each file at the moment its fsync was started. */
 const sizesAtSync: number[] = [];
