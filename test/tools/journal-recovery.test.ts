@@ -6,6 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { journalText } from '../../src/workspace/change-set-journal.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
 import { cliWorkspace, runCli } from '../cli/run-cli.js';
 import {
   ALLOW_ALL_CONFIG,
@@ -39,16 +41,14 @@ function plantHalfSet(root: string, journalDir: string, tag: string): void {
   writeFileSync(tempB, 'b new\n');
   renameSync(tempA, join(root, 'a.txt'));
   mkdirSync(journalDir, { recursive: true });
+  // Sealed with the state folder's key, as editgate writes a journal (an unsealed one is never acted on).
+  const wrote = (text: string) => `sha256:${sha256(Buffer.from(text))}`;
   writeFileSync(
     join(journalDir, `999999999-${tag}.json`),
-    JSON.stringify({
-      version: 1,
-      pid: 999_999_999,
-      entries: [
-        { path: join(root, 'a.txt'), kind: 'modify', orig: origA, temp: tempA },
-        { path: join(root, 'b.txt'), kind: 'modify', orig: origB, temp: tempB },
-      ],
-    }),
+    journalText(journalDir, 999_999_999, [
+      { path: join(root, 'a.txt'), kind: 'modify', root, orig: origA, temp: tempA, wrote: wrote('a new\n') },
+      { path: join(root, 'b.txt'), kind: 'modify', root, orig: origB, temp: tempB, wrote: wrote('b new\n') },
+    ]),
   );
 }
 
