@@ -13,18 +13,23 @@ export function refuseInsideRoots(
   path: string,
   roots: readonly string[],
 ): void {
-  const target = realPathOf(path);
-  for (const root of roots) {
-    const real = realPathOf(root);
-    const rel = relative(real, target);
-    if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep))) {
-      throw new EditgateError(
-        'INVALID_INPUT',
-        `${what} ${path} is inside the workspace root ${root}, where what edits the workspace could change it. Put it outside every root (the default state folder is ~/.local/state/editgate).`,
-        { [what]: path, root },
-      );
-    }
+  const root = rootHolding(path, roots);
+  if (root !== undefined) {
+    throw new EditgateError(
+      'INVALID_INPUT',
+      `${what} ${path} is inside the workspace root ${root}, where what edits the workspace could change it. Put it outside every root (the default state folder is ~/.local/state/editgate).`,
+      { [what]: path, root },
+    );
   }
+}
+
+/** The first of `roots` that holds `path` (or is it), compared by real path; undefined when none does. */
+export function rootHolding(path: string, roots: readonly string[]): string | undefined {
+  const target = realPathOf(path);
+  return roots.find((root) => {
+    const rel = relative(realPathOf(root), target);
+    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+  });
 }
 
 function realPathOf(path: string): string {
