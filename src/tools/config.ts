@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
@@ -112,8 +112,10 @@ export async function loadConfig(
   const path = explicitPath ? resolve(explicitPath) : join(resolve(root), CONFIG_FILE);
   let text: string;
   try {
+    await refuseLinkedConfig(path);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof EditgateError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicitPath)
       return { config: {}, options: {} };
     throw new EditgateError(
@@ -139,17 +141,45 @@ export async function loadConfig(
   }
   const written = parsed.data;
   const restricted = untrustedPart(written);
+  // Trust is for this root's use of this very file (config-trust.ts).
+  const trustedConfig = {
+    root: await realpath(root).catch(() => resolve(root)),
+    path: await realpath(path),
+  };
   const trusted =
-    restricted.ignored.length === 0 || (await isTrusted(await realpath(path), text, loadOptions.stateDir));
+    restricted.ignored.length === 0 || (await isTrusted(trustedConfig, text, loadOptions.stateDir));
   const config = trusted ? written : restricted.config;
   const trust: ConfigTrust = {
     trusted,
     ignored: trusted ? [] : restricted.ignored,
     written,
     hash: configHash(text),
+    config: trustedConfig,
   };
   if (!trusted) trust.notice = untrustedNotice(path, restricted.ignored, trustCommand(root, explicitPath));
   return { path, config, options: toOptions(config, resolve(root), dirname(path)), trust };
+}
+
+/**
+ * A config file that is a symbolic link is refused: a folder's config must be its own, or a link to a
+ * trusted project's config would bring that project's trust (and its hooks, run here) along (issue #26).
+ * The default file lies in the root itself, so refusing the link keeps it inside the root; a file given
+ * with --config is the person's choice of file, trusted for this root alone.
+ */
+async function refuseLinkedConfig(path: string): Promise<void> {
+  const info = await lstat(path);
+  if (!info.isSymbolicLink()) return;
+  let target = '';
+  try {
+    target = ` (to ${await realpath(path)})`;
+  } catch {}
+  throw new EditgateError(
+    'INVALID_INPUT',
+    markInvisible(
+      `The config file ${path} is a symbolic link${target}. editgate reads a config only from a file of its own, since a link would let this folder borrow another project's config and the trust given to it. Replace the link with a copy of the file you mean (cp --remove-destination "$(readlink -f ${shellWord(path)})" ${shellWord(path)}: you are then asked to trust it as this folder's own), or give a real file with --config.`,
+    ),
+    { path },
+  );
 }
 
 /** The command that trusts this config, as the person would type it. */
