@@ -2,22 +2,30 @@
 // the state folder's key, whose every file lies in the root it names and whose every rename goes through the
 // file's folder pinned from that root; and it leaves a file a person changed after the crash as it is
 // (src/workspace/change-set-journal.ts, state-key.ts).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   chmodSync,
   existsSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type JournalEntry, journalText, recoverChangeSets } from '../../src/workspace/change-set-journal.js';
+import {
+  type JournalEntry,
+  journalText,
+  recoverChangeSets,
+  writtenStat,
+} from '../../src/workspace/change-set-journal.js';
 import { sha256 } from '../../src/workspace/fingerprint.js';
 import { KEY_FILE } from '../../src/workspace/state-key.js';
 import { fixtures, journalFolder, tempDir, transpileForChildren } from './helpers.js';
@@ -184,6 +192,57 @@ describe('a journal planted in the state folder', () => {
     );
     expect(reports.join('\n')).toContain('remove the file');
     expect(readdirSync(join(moved, 'change-sets'))).toEqual([`${DEAD}-key.json.unverified`]);
+  });
+});
+
+describe('what else may lie in the journal folder', () => {
+  it('a FIFO or a link named as a journal is set aside without waiting on it or following it', async () => {
+    const s = await setting();
+    execFileSync('mkfifo', [join(s.journals, `${DEAD}-fifo.json`)]);
+    // A link to a genuine sealed journal elsewhere: not read through.
+    const elsewhere = join(s.outside, 'sealed.json');
+    writeFileSync(elsewhere, journalText(s.journals, DEAD, attack(s.root, s.outside).slice(0, 1)));
+    symlinkSync(elsewhere, join(s.journals, `${DEAD}-link.json`));
+    expect(await s.recover()).toBe(0);
+    expect(readdirSync(s.journals).sort()).toEqual([
+      `${DEAD}-fifo.json.unverified`,
+      `${DEAD}-link.json.unverified`,
+    ]);
+    expect(s.reports).toHaveLength(2);
+  });
+
+  it('a streamed file’s entry (its temp file’s stat recorded): put back when untouched, left when edited', async () => {
+    const s = await setting();
+    const set = (name: string) => {
+      const path = join(s.root, name);
+      const orig = join(s.root, `.${name}.editgate-1-0000000a.orig`);
+      const temp = join(s.root, `.${name}.editgate-1-0000000b.tmp`);
+      writeFileSync(path, 'old\n');
+      writeFileSync(temp, 'new\n');
+      const entry: JournalEntry = {
+        path,
+        kind: 'modify',
+        root: s.root,
+        orig,
+        temp,
+        wrote: writtenStat(lstatSync(temp, { bigint: true })),
+      };
+      linkSync(path, orig);
+      renameSync(temp, path);
+      return entry;
+    };
+    const untouched = set('huge-a.log');
+    const edited = set('huge-b.log');
+    // An edit a second later: the mtime moves (as any write does).
+    const later = new Date(Date.now() + 1000);
+    writeFileSync(edited.path, 'new\nmine\n', { flag: 'r+' });
+    utimesSync(edited.path, later, later);
+    writeFileSync(join(s.journals, `${DEAD}-huge.json`), journalText(s.journals, DEAD, [untouched, edited]));
+    expect(await s.recover()).toBe(1);
+    expect(read(untouched.path)).toBe('old\n');
+    expect(read(edited.path)).toBe('new\nmine\n');
+    expect(s.reports).toHaveLength(1);
+    expect(s.reports[0]).toContain('huge-b.log changed after the interrupted change set wrote it');
   });
 });
 
