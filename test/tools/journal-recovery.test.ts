@@ -103,6 +103,21 @@ describe('a dead process’s half-renamed change set', () => {
     expect(readdirSync(join(ws.stateDir, 'change-sets'))).toEqual([]);
   });
 
+  it('CLI: a file of the set you edited since is left as you made it, and standard error says so', async () => {
+    const ws = cliWorkspace({});
+    plantHalfSet(ws.root, join(ws.stateDir, 'change-sets'), 'ee');
+    // a.txt was renamed into place before the crash; the person edits it before any editgate runs.
+    writeFileSync(join(ws.root, 'a.txt'), 'a new\nmy line\n');
+    const run = await runCli(['read', 'b.txt'], { cwd: ws.root, stateDir: ws.stateDir });
+    expect(run.code, run.stderr).toBe(0);
+    expect([text(ws.root, 'a.txt'), text(ws.root, 'b.txt')]).toEqual(['a new\nmy line\n', 'b old\n']);
+    expect(run.stderr).toMatch(
+      /editgate recovery: a\.txt changed after the interrupted change set wrote it, so it was left as it is; its content from before the set is kept in \S+\.orig/,
+    );
+    expect(litter(ws.root)).toEqual(['.a.txt.editgate-999999999-ee01.orig']);
+    expect(readdirSync(join(ws.stateDir, 'change-sets'))).toEqual([]);
+  });
+
   it('MCP server: a journal left after the server started is rolled back before the next call', async () => {
     const root = workspace({ 'editgate.config.json': ALLOW_ALL_CONFIG, 'other.txt': 'x\n' });
     session = await connectStdio([root, '--approve', 'policy']);
