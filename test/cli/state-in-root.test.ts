@@ -44,7 +44,7 @@ function home() {
 }
 
 const REFUSAL =
-  /state folder .*editgate \(undo history, change-set journals, trust records\) is inside the workspace root .*Give a narrower root \(the project's folder\), or set EDITGATE_STATE_DIR to a folder outside every root/;
+  /The workspace root .* holds editgate's state folder .*editgate \(undo history, change-set journals, trust records\), where whatever writes the workspace could plant records editgate acts on\. Give a narrower root \(the project's folder\), or set EDITGATE_STATE_DIR to a folder outside every root/;
 
 describe('a root that holds the state folder', () => {
   it('editgate proxy --root HOME: refused before the server starts', async () => {
@@ -100,6 +100,19 @@ describe('a root that holds the state folder', () => {
       env: { ...process.env, EDITGATE_STATE_DIR: join(h.project, '.state') },
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/is inside the workspace root/);
+    expect(run.stderr).toMatch(
+      /The workspace root .*project holds editgate's state folder .*project\/\.state/,
+    );
+  });
+
+  it('a root inside the state folder (its trust folder, say): refused too', async () => {
+    const h = home();
+    const trust = join(h.stateHome, 'editgate', 'trust');
+    mkdirSync(trust, { recursive: true });
+    const run = await h.run(['proxy', '--root', trust, '--', process.execPath, FILESYSTEM_SERVER, trust]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /The workspace root .*trust is inside editgate's state folder .*Give a root outside it/,
+    );
   });
 });
