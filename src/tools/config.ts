@@ -1,5 +1,6 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
@@ -112,8 +113,7 @@ export async function loadConfig(
   const path = explicitPath ? resolve(explicitPath) : join(resolve(root), CONFIG_FILE);
   let text: string;
   try {
-    await refuseLinkedConfig(path);
-    text = await readFile(path, 'utf8');
+    text = await readConfigFile(path);
   } catch (error) {
     if (error instanceof EditgateError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicitPath)
@@ -144,7 +144,8 @@ export async function loadConfig(
   // Trust is for this root's use of this very file (config-trust.ts).
   const trustedConfig = {
     root: await realpath(root).catch(() => resolve(root)),
-    path: await realpath(path),
+    // The file itself is no link (readConfigFile): its folder's real path names it.
+    path: join(await realpath(dirname(path)), basename(path)),
   };
   const trusted =
     restricted.ignored.length === 0 || (await isTrusted(trustedConfig, text, loadOptions.stateDir));
@@ -161,19 +162,38 @@ export async function loadConfig(
 }
 
 /**
- * A config file that is a symbolic link is refused: a folder's config must be its own, or a link to a
- * trusted project's config would bring that project's trust (and its hooks, run here) along (issue #26).
- * The default file lies in the root itself, so refusing the link keeps it inside the root; a file given
- * with --config is the person's choice of file, trusted for this root alone.
+ * The config file's text, opened without following a link at its name: a config file that is a symbolic
+ * link is refused. A folder's config must be its own, or a link to a trusted project's config would bring
+ * that project's config (and its hooks, run here) along (issue #26). The default file lies in the root
+ * itself, so it cannot lead outside the root; a file given with --config is the person's choice of file.
+ * Either way trust is for this root alone (config-trust.ts).
  */
-async function refuseLinkedConfig(path: string): Promise<void> {
-  const info = await lstat(path);
-  if (!info.isSymbolicLink()) return;
-  let target = '';
+async function readConfigFile(path: string): Promise<string> {
+  let handle: FileHandle;
   try {
-    target = ` (to ${await realpath(path)})`;
-  } catch {}
-  throw new EditgateError(
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw await linkedConfigError(path);
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) {
+      throw new EditgateError('INVALID_INPUT', markInvisible(`The config file ${path} is not a file.`), {
+        path,
+      });
+    }
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function linkedConfigError(path: string): Promise<EditgateError> {
+  const target = await realpath(path).then(
+    (real) => ` (to ${real})`,
+    () => '',
+  );
+  return new EditgateError(
     'INVALID_INPUT',
     markInvisible(
       `The config file ${path} is a symbolic link${target}. editgate reads a config only from a file of its own, since a link would let this folder borrow another project's config and the trust given to it. Replace the link with a copy of the file you mean (cp --remove-destination "$(readlink -f ${shellWord(path)})" ${shellWord(path)}: you are then asked to trust it as this folder's own), or give a real file with --config.`,
