@@ -180,7 +180,10 @@ export class WriteGate {
     };
   }
 
-  /** Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY or DENIED_USER. */
+  /**
+   * Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY, DENIED_USER, or
+   * DENIED_NO_APPROVER when no one could be asked.
+   */
   async decide(pending: PendingWrite): Promise<Allowed> {
     return this.gate.decide(pending.proposal);
   }
@@ -238,7 +241,7 @@ export class WriteGate {
   auditCall(
     tool: string,
     paths: string[],
-    outcome: { decision: string; decidedBy: string; reason?: string },
+    outcome: { decision: string; decidedBy: string; code?: string; reason?: string },
   ): Promise<void> {
     return this.gate.recordCall(tool, paths, outcome);
   }
