@@ -89,5 +89,3 @@ export async function commitProposal(
   );
   return { proposal, approval, fingerprint, ...(hookMessage ? { hookMessage } : {}) };
 }
-
-export { decidedWith } from './settle.js';
