@@ -7,7 +7,9 @@
  * history so `editgate undo` puts them back. Either way the audit line has one format (AuditLog) and the
  * after-change hooks see a WrittenChange.
  */
+import { isAbsolute } from 'node:path';
 import { diffLines, formatUnifiedDiff } from '../core/diff.js';
+import { EditgateError } from '../core/errors.js';
 import { decodeText } from '../core/text.js';
 import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
@@ -90,6 +92,8 @@ function sameBytes(a: Buffer | null | undefined, b: Buffer | null): boolean {
 export async function settleWrittenElsewhere(write: WrittenElsewhere, steps: SettleSteps): Promise<Settled> {
   const { workspace, audit } = steps;
   const resolved = await workspace.guard.resolve(write.path);
+  if (isAbsolute(write.path) && resolved.absolute !== write.path)
+    await refuseRedirected(write, resolved, audit);
   if (write.before === undefined && !write.approved) return settleUnknown(write, resolved, steps);
   const now = await readNow(resolved);
   const after = now?.bytes ?? null;
@@ -158,6 +162,42 @@ export async function settleWrittenElsewhere(write: WrittenElsewhere, steps: Set
     if (said) settled.hookMessage = said;
   }
   return settled;
+}
+
+/**
+ * The path now leads to another file inside the root (the writer put a link in its place): what is there is
+ * not the file that was written, so nothing is recorded for it (its history would undo the wrong file).
+ * Audited, then refused.
+ */
+async function refuseRedirected(
+  write: WrittenElsewhere,
+  resolved: ResolvedPath,
+  audit: AuditLog,
+): Promise<never> {
+  const error = new EditgateError(
+    'OUTSIDE_ROOT',
+    `${resolved.relative} is not where ${write.tool} wrote: the path now leads there through a link, so nothing was recorded for undo. Look at what ${write.writer} did to the file before using it.`,
+    { path: write.path, reason: 'changed' },
+  );
+  await audit.recordFiles(
+    write.tool,
+    [
+      {
+        path: write.path,
+        kind: 'modify',
+        hashBefore: write.before ? sha256(write.before) : null,
+        hashAfter: null,
+      },
+    ],
+    {
+      decision: write.approved?.by.decision ?? 'unreviewed',
+      decidedBy: write.approved?.by.decidedBy ?? 'none',
+      writer: write.writer,
+      code: error.code,
+      reason: error.message,
+    },
+  );
+  throw error;
 }
 
 /**

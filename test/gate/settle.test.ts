@@ -163,6 +163,29 @@ describe('gate.settle', () => {
     expect(lines()[0]).toMatchObject({ kind: 'noop' });
   });
 
+  it('a file the writer replaced with a link to another file is refused: that file gets no history', async () => {
+    const { tools, lines, path } = setUp({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const gate = await tools.gate();
+    rmSync(path('a.txt'));
+    symlinkSync(path('b.txt'), path('a.txt'));
+    await expect(
+      gate.settle({
+        tool: 'save',
+        writer: 'other-server',
+        path: path('a.txt'),
+        before: Buffer.from('a\n'),
+        approved: { bytes: Buffer.from('A\n'), by: BY_USER },
+      }),
+    ).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+    expect(lines()[0]).toMatchObject({ code: 'OUTSIDE_ROOT', writer: 'other-server' });
+    // Had b.txt been given a.txt's history, its undo would write a.txt's old bytes into b.txt.
+    expect(await tools.execute('undo_edit', { file_path: 'b.txt' })).toMatchObject({
+      ok: false,
+      code: 'NOTHING_TO_UNDO',
+    });
+    expect(readFileSync(path('b.txt'), 'utf8')).toBe('b\n');
+  });
+
   it('a path that now leads out of the root through a link is refused (OUTSIDE_ROOT): nothing recorded', async () => {
     const { top, tools, path } = setUp({});
     const outside = join(top, 'outside');
