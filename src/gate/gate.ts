@@ -195,11 +195,7 @@ export class Gate {
         code: 'DENIED_HOOK',
         reason: verdict.deny,
       });
-      throw new EditgateError(
-        'DENIED_HOOK',
-        `A before-change hook refused this change to ${proposal.path}: ${verdict.deny}`,
-        { path: proposal.path, reason: verdict.deny },
-      );
+      throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
     }
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
@@ -280,11 +276,7 @@ export class Gate {
       code: 'DENIED_HOOK',
       reason: verdict.deny,
     });
-    throw new EditgateError(
-      'DENIED_HOOK',
-      `A before-change hook refused this call of ${call.tool}: ${verdict.deny}`,
-      { tool: call.tool, reason: verdict.deny },
-    );
+    throw hookRefusal(`this call of ${call.tool}`, verdict.deny, { tool: call.tool });
   }
 
   /** One audit line for a call that is not a diff: allowed (and by whom) or refused. */
@@ -518,4 +510,12 @@ function policyRefusal(tool: string, path: string, rule: PolicyRule | undefined)
     `Policy does not allow ${tool}${path ? ` on ${path}` : ''}${rule?.path ? ` (rule: ${rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
     { tool, path: path || undefined, rule },
   );
+}
+
+/** A before-change hook's refusal of a change or a call, in one wording. */
+function hookRefusal(what: string, reason: string, details: Record<string, unknown>): EditgateError {
+  return new EditgateError('DENIED_HOOK', `A before-change hook refused ${what}: ${reason}`, {
+    ...details,
+    reason,
+  });
 }
