@@ -100,7 +100,7 @@ describe('config trust in the CLI (issue #13)', () => {
     run.write('n');
     await run.waitForText('v view the whole diff');
     expect(run.text()).toContain(`editgate trust ${ws.root}`);
-    run.write('n');
+    await run.answer('n');
     expect(await run.exited()).toBe(3);
     expect(existsSync(ws.marker)).toBe(false);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
