@@ -126,7 +126,7 @@ describe('transcript lines', () => {
       'Run this command?',
       '  $ npm test',
       '  run the tests',
-      '  y yes · n no · r no, with a reason · Esc no, and stop the turn',
+      '  y yes · n no · r no, with a reason · v view the whole command · Esc no, and stop the turn',
     ]);
   });
 });

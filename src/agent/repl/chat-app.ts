@@ -17,12 +17,13 @@ import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palet
 import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
 import { enterRawMode, type TerminalInput, type TerminalOutput } from '../../terminal/tty-modes.js';
 import { settled, TypingGuard } from '../../terminal/typing-guard.js';
+import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { ToolCallInfo, TurnEvents, TurnOutcome } from '../loop/turn.js';
 import type { PreviewReason, SessionFrontEnd } from '../session/chat-session.js';
 import type { AgentToolResult } from '../tools/agent-tool.js';
 import type { CommandRequest } from '../tools/bash.js';
 import type { FileChange } from '../tools/file-changes.js';
-import { type CardSubject, renderCard } from '../ui/card.js';
+import { type CardSubject, commandRows, renderCard } from '../ui/card.js';
 import { InputEditor } from '../ui/input-editor.js';
 import { InputDecoder, type InputEvent, type InputKey } from '../ui/input-keys.js';
 import { LiveScreen, type LiveView } from '../ui/live-screen.js';
@@ -354,7 +355,8 @@ export class ChatApp implements SessionFrontEnd {
         this.current = { call, previewed: false };
         this.activity = `${call.name} ${call.tool ? call.tool.target(call.input) : ''}`.trim();
         if (call.name === 'bash') {
-          this.print([toolLine('bash', `$ ${call.tool?.target(call.input) ?? ''}`, undefined, this.look())]);
+          const command = markWhitespaceRuns(call.tool?.target(call.input) ?? '');
+          this.print([toolLine('bash', `$ ${command}`, undefined, this.look())]);
           this.current.previewed = true;
         }
         this.screen.dirty();
@@ -570,13 +572,17 @@ export class ChatApp implements SessionFrontEnd {
         card.onScreen = 'no';
         this.screen.dirty();
         return true;
-      case 'v':
-        if (card.subject.kind !== 'change' || card.subject.request.kind === 'read') return false;
+      case 'v': {
+        const subject = card.subject;
+        if (subject.kind === 'change' && subject.request.kind === 'read') return false;
         card.onScreen = 'pager';
         // The rest of the run that pressed v is the pager's.
         this.guard.openedByThisRun();
-        void this.viewDiff(card.subject.request);
+        if (subject.kind === 'change') void this.viewDiff(subject.request);
+        else
+          void this.page((width) => commandRows(subject.request.command, { ...this.look(), width }, width));
         return true;
+      }
       default:
         return false;
     }
