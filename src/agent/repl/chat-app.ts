@@ -34,7 +34,9 @@ import {
   noteLines,
   outcomeLine,
   promptLines,
+  REPLY_GUTTER_WIDTH,
   replyLines,
+  replyRow,
   splitOpenRow,
   toolLine,
 } from '../ui/transcript.js';
@@ -378,15 +380,15 @@ export class ChatApp implements SessionFrontEnd {
   private replyDelta(text: string): void {
     if (this.activity !== 'Responding') this.activity = 'Responding';
     this.reply += text;
-    const width = this.screen.width;
+    const look = this.look();
     const finished: string[] = [];
     const newline = this.reply.lastIndexOf('\n');
     if (newline >= 0) {
-      finished.push(...replyLines(this.reply.slice(0, newline), this.look()));
+      finished.push(...replyLines(this.reply.slice(0, newline), look));
       this.reply = this.reply.slice(newline + 1);
     }
-    const { done, rest } = splitOpenRow(this.reply, width);
-    finished.push(...done);
+    const { done, rest } = splitOpenRow(this.reply, look.width - REPLY_GUTTER_WIDTH);
+    finished.push(...done.map((row) => replyRow(row, look)));
     this.reply = rest;
     // State first, then the screen: a frame drawn by this commit already shows the new open row.
     if (finished.length > 0) this.print(finished);
@@ -692,7 +694,8 @@ export class ChatApp implements SessionFrontEnd {
   private live(width: number, _height: number): LiveView {
     const look: Look = { width, level: this.level, palette: this.palette };
     const lines: string[] = [];
-    if (this.reply !== '') lines.push(splitOpenRow(this.reply, width).rest);
+    if (this.reply !== '')
+      lines.push(replyRow(splitOpenRow(this.reply, width - REPLY_GUTTER_WIDTH).rest, look));
     if (this.card) {
       lines.push(...renderCard(this.card.subject, look));
       if (!this.card.reason) this.cardDrawn(this.card);
