@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_MESSAGE } from '../../src/agent/repl/chat-app.js';
 import { STILL_TYPING_HINT } from '../../src/terminal/prompt.js';
 import { startFakeModelServer } from '../agent/fake-model-server.js';
+import { CHAT_READY, startChat } from '../agent/repl/chat-pty.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { type PtyRun, spawnCli, spawnInPty } from '../cli/pty.js';
 import { cliWorkspace } from '../cli/run-cli.js';
@@ -68,21 +69,14 @@ const EDIT_B = {
 describe('the chat card, with a person typing a message while the model works', () => {
   it('the sentence goes to the input line, nothing is answered or written; after a pause y answers', async () => {
     const ws = cliWorkspace({ 'app.ts': APP });
-    const config = join(ws.stateDir, '..', 'config');
     const server = await startFakeModelServer([
       { text: 'Let me read the file before I change it.', calls: [READ] },
       { calls: [EDIT_B] },
       { text: 'b is now 3.' },
     ]);
-    const run = spawnCli(['chat', '--model', 'openai-compatible/fake', '--base-url', server.baseURL], {
-      cwd: ws.root,
-      stateDir: ws.stateDir,
-      cols: 120,
-      rows: 40,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: config },
-    });
+    const run = startChat(ws, server, { cols: 120 });
     runs.push(run);
-    await run.waitForText('/help for commands and keys');
+    await run.waitForText(CHAT_READY);
     run.write('Set b to 3\r');
     const typing = await typeAcross(run, SENTENCE, run.whenOutput('no, and stop the turn'));
     expectTypedAcross(typing);
@@ -106,20 +100,13 @@ describe('the chat card, with a person typing a message while the model works', 
 
   it('the command card too: typing across it runs nothing; after a pause n refuses', async () => {
     const ws = cliWorkspace({ 'app.ts': APP });
-    const config = join(ws.stateDir, '..', 'config');
     const server = await startFakeModelServer([
       { calls: [{ name: 'bash', input: { command: 'touch TOUCHED' } }] },
       { text: 'Not run, fine.' },
     ]);
-    const run = spawnCli(['chat', '--model', 'openai-compatible/fake', '--base-url', server.baseURL], {
-      cwd: ws.root,
-      stateDir: ws.stateDir,
-      cols: 120,
-      rows: 40,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: config },
-    });
+    const run = startChat(ws, server, { cols: 120 });
     runs.push(run);
-    await run.waitForText('/help for commands and keys');
+    await run.waitForText(CHAT_READY);
     run.write('Make a file\r');
     const typing = await typeAcross(run, SENTENCE, run.whenOutput('Run this command?'));
     expectTypedAcross(typing);

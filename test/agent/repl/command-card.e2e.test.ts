@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../built-cli.js';
-import { type PtyRun, spawnCli } from '../../cli/pty.js';
+import type { PtyRun } from '../../cli/pty.js';
 import { cliWorkspace } from '../../cli/run-cli.js';
 import { startFakeModelServer } from '../fake-model-server.js';
+import { CHAT_READY, startChat } from './chat-pty.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -24,15 +25,9 @@ async function chatAsked(command: string): Promise<{ run: PtyRun; root: string }
     { calls: [{ name: 'bash', input: { command } }] },
     { text: 'Not run, fine.' },
   ]);
-  const run = spawnCli(['chat', '--model', 'openai-compatible/fake', '--base-url', server.baseURL], {
-    cwd: ws.root,
-    stateDir: ws.stateDir,
-    cols: 80,
-    rows: 30,
-    env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config') },
-  });
+  const run = startChat(ws, server, { rows: 30 });
   runs.push(run);
-  await run.waitForText('/help for commands and keys');
+  await run.waitForText(CHAT_READY);
   run.write('Check the status\r');
   await run.waitForText('Run this command?');
   return { run, root: ws.root };

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPLY_GUTTER } from '../../../src/agent/ui/transcript.js';
 import { ensureBuilt } from '../../built-cli.js';
-import { type PtyRun, spawnCli } from '../../cli/pty.js';
+import type { PtyRun } from '../../cli/pty.js';
 import { cliWorkspace } from '../../cli/run-cli.js';
 import { startFakeModelServer } from '../fake-model-server.js';
+import { CHAT_READY, startChat } from './chat-pty.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -39,18 +40,9 @@ describe("the model's text in the chat", () => {
         },
         { text: MIMIC },
       ]);
-      const run = spawnCli(
-        ['chat', '--model', 'openai-compatible/fake', '--base-url', server.baseURL, ...flags],
-        {
-          cwd: ws.root,
-          stateDir: ws.stateDir,
-          cols: 80,
-          rows: 40,
-          env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config') },
-        },
-      );
+      const run = startChat(ws, server, { flags });
       runs.push(run);
-      await run.waitForText('/help for commands and keys');
+      await run.waitForText(CHAT_READY);
       run.write('Set b to 3\r');
       await run.waitForText('Apply this edit to app.ts?');
       if (flags.length > 0) expect(run.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
