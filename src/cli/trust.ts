@@ -1,6 +1,7 @@
 import { isEditgateError } from '../core/errors.js';
-import { createKeyReader } from '../terminal/keys.js';
+import { createKeyReader, type Key } from '../terminal/keys.js';
 import { enterRawMode } from '../terminal/tty-modes.js';
+import { settled, TypingGuard } from '../terminal/typing-guard.js';
 import { type LoadedConfig, loadConfig } from '../tools/config.js';
 import { trustLoaded, trustSummary } from '../tools/config-trust.js';
 import type { PersonAtTerminal } from './person.js';
@@ -23,14 +24,26 @@ export async function settleTrust(
     process.stderr.write(`${notice}\n`);
     return loaded;
   }
-  person.output.write(
-    `${trustSummary(loaded)}\nThis config is not trusted yet (new, or changed since you trusted it). Trust it? [y/N] `,
-  );
   const restore = enterRawMode(person.input);
   const keys = createKeyReader(person.input);
-  let key: Awaited<ReturnType<typeof keys.next>>;
+  // Keys typed before the question was on screen, and the rest of their run, do not answer it
+  // (terminal/typing-guard.ts): a y typed ahead must not trust a config that runs commands.
+  const guard = person.input.isTTY ? new TypingGuard() : undefined;
+  let key: Key;
   try {
-    key = await keys.next();
+    if (guard) await settled();
+    person.output.write(
+      `${trustSummary(loaded)}\nThis config is not trusted yet (new, or changed since you trusted it). Trust it? [y/N] `,
+    );
+    guard?.shown();
+    for (;;) {
+      const timed = await keys.nextTimed();
+      const role = guard?.key(timed.at) ?? 'answer';
+      if (role === 'answer' || timed.key.name === 'eof') {
+        key = timed.key;
+        break;
+      }
+    }
   } finally {
     keys.close();
     restore();
