@@ -73,11 +73,6 @@ export class TypingGuard {
   hidden(): void {
     this.shownAt = undefined;
   }
-
-  /** Whether the person is in a run of keys right now (the last key less than a pause ago). */
-  typing(at: number = this.now()): boolean {
-    return at - this.lastKeyAt < TYPING_PAUSE_MS;
-  }
 }
 
 /**
