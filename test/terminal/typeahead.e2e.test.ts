@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_MESSAGE } from '../../src/agent/repl/chat-app.js';
 import { STILL_TYPING_HINT } from '../../src/terminal/prompt.js';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { startFakeModelServer } from '../agent/fake-model-server.js';
 import { CHAT_READY, startChat } from '../agent/repl/chat-pty.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
@@ -35,24 +36,37 @@ async function typeAcross(
   run: PtyRun,
   text: string,
   appeared: Promise<void>,
-): Promise<{ before: number; after: number; msAfter: number }> {
+): Promise<{ before: number; after: number; msAfter: number; longestGap: number }> {
   let appearedAt: number | undefined;
+  let longestGap = 0;
+  let last: number | undefined;
   let before = 0;
   void appeared.then(() => {
     appearedAt = Date.now();
   });
   let typed = 0;
   for (const char of text) {
+    const now = Date.now();
+    if (last !== undefined) longestGap = Math.max(longestGap, now - last);
+    last = now;
     run.write(char);
     typed++;
     if (appearedAt === undefined) before = typed;
     await new Promise((resolve) => setTimeout(resolve, 80 + Math.floor(Math.random() * 71)));
   }
   await appeared;
-  return { before, after: text.length - before, msAfter: Date.now() - (appearedAt ?? Date.now()) };
+  return {
+    before,
+    after: text.length - before,
+    msAfter: Date.now() - (appearedAt ?? Date.now()),
+    longestGap,
+  };
 }
 
-function expectTypedAcross(typing: { before: number; after: number; msAfter: number }): void {
+function expectTypedAcross(typing: Awaited<ReturnType<typeof typeAcross>>): void {
+  // Typing speed held (a machine that stalls this process for half a second makes a pause, and a pause
+  // may answer: that is the rule, not a failure of it).
+  expect(typing.longestGap, 'the typist itself stalled').toBeLessThan(TYPING_PAUSE_MS);
   // The question came up mid-sentence, and the sentence went on for seconds after it.
   expect(typing.before).toBeGreaterThan(0);
   expect(typing.after).toBeGreaterThan(20);
@@ -173,6 +187,7 @@ describe("the proxy's terminal question", () => {
 
     // The card comes right after: typing from the y on runs across it.
     const card = await typeAcross(run, SENTENCE, run.whenOutput('Run it?'));
+    expect(card.longestGap, 'the typist itself stalled').toBeLessThan(TYPING_PAUSE_MS);
     expect(card.after).toBeGreaterThan(20);
     expect(card.msAfter).toBeGreaterThan(2000);
     expect(run.text()).not.toContain('RESULT move_file');
