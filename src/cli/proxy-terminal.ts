@@ -13,8 +13,9 @@ import { cardText } from '../proxy/card.js';
 import { visibleText } from '../proxy/visible-text.js';
 import { createKeyReader } from '../terminal/keys.js';
 import type { ThemeOption } from '../terminal/palette.js';
-import { createTerminalApprover } from '../terminal/prompt.js';
+import { createTerminalApprover, STILL_TYPING_HINT } from '../terminal/prompt.js';
 import { enterRawMode } from '../terminal/tty-modes.js';
+import { settled, TypingGuard } from '../terminal/typing-guard.js';
 import { findPersonAtTerminal, type PersonAtTerminal } from './person.js';
 
 const NO_TERMINAL = 'no terminal could be opened to ask';
@@ -37,16 +38,25 @@ async function askCard(person: PersonAtTerminal, request: CardRequest): Promise<
     : '  y yes · n no';
   const restore = enterRawMode(input);
   const keys = createKeyReader(input);
+  // Keys typed before the question was on screen, and the rest of their run, do not answer it (as in the
+  // diff prompt): often they were typed into the MCP client's own input on the same terminal.
+  const guard = new TypingGuard();
+  let hinted = false;
   try {
-    // Keys typed before the question was on screen must not answer it (as in the diff prompt).
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-    keys.discardPending();
+    await settled();
     output.write(`${cardText(request)}\nRun it?\n${choices}\n`);
+    guard.shown();
     for (;;) {
-      const key = await keys.next();
+      const { key, at } = await keys.nextTimed();
+      const role = guard.key(at);
       if (key.name === 'escape' || key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof')
         break;
       if (key.name !== 'char') continue;
+      if (role !== 'answer') {
+        if (!hinted) output.write(`${STILL_TYPING_HINT}\n`);
+        hinted = true;
+        continue;
+      }
       if (key.char === 'y') {
         output.write('✓ Yes\n');
         return 'once';

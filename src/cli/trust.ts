@@ -1,6 +1,7 @@
 import { isEditgateError } from '../core/errors.js';
-import { createKeyReader } from '../terminal/keys.js';
+import { createKeyReader, type Key } from '../terminal/keys.js';
 import { enterRawMode } from '../terminal/tty-modes.js';
+import { settled, TypingGuard } from '../terminal/typing-guard.js';
 import { type LoadedConfig, loadConfig } from '../tools/config.js';
 import { trustLoaded, trustSummary } from '../tools/config-trust.js';
 import type { PersonAtTerminal } from './person.js';
@@ -44,18 +45,26 @@ export async function settleTrust(
 
 /**
  * Shows `question` (which shows what the config would do) and reads one key: y trusts, anything else does
- * not. Keys typed before the question was on screen are dropped: they were meant for something else.
+ * not. Keys typed before the question was on screen, and the rest of their run, do not answer it
+ * (terminal/typing-guard.ts): a y typed ahead must not trust a config that runs commands.
  */
 export async function askToTrust(person: PersonAtTerminal, question: string): Promise<boolean> {
   const restore = enterRawMode(person.input);
   const keys = createKeyReader(person.input);
-  let key: Awaited<ReturnType<typeof keys.next>>;
+  const guard = person.input.isTTY ? new TypingGuard() : undefined;
+  let key: Key;
   try {
-    // Whatever arrived before now was typed before the question could be read.
-    await new Promise((resolve) => setImmediate(resolve));
-    keys.discardPending();
+    if (guard) await settled();
     person.output.write(question);
-    key = await keys.next();
+    guard?.shown();
+    for (;;) {
+      const timed = await keys.nextTimed();
+      const role = guard?.key(timed.at) ?? 'answer';
+      if (role === 'answer' || timed.key.name === 'eof') {
+        key = timed.key;
+        break;
+      }
+    }
   } finally {
     keys.close();
     restore();

@@ -113,11 +113,17 @@ function parseKeySequences(data: string): Array<[Key, string]> {
   return keys;
 }
 
+/** A key and when the read that held it arrived (performance.now(); keys of one read share it). */
+export interface TimedKey {
+  key: Key;
+  at: number;
+}
+
 export interface KeyReader {
   /** The next key; `{ name: 'eof' }` once the input has ended (and for every call after). */
   next(): Promise<Key>;
-  /** Drops keys read but not yet taken: keys typed before a question was on screen must not answer it. */
-  discardPending(): void;
+  /** The next key with its arrival time, which the typing guard (typing-guard.ts) judges. */
+  nextTimed(): Promise<TimedKey>;
   /** Stops listening and pauses the input, so the process can exit and other readers can take over. */
   close(): void;
 }
@@ -125,18 +131,19 @@ export interface KeyReader {
 export function createKeyReader(input: NodeJS.ReadableStream): KeyReader {
   const decoder = new StringDecoder('utf8');
   // Keys read but not yet taken, with the text each came from.
-  const queue: Array<[Key, string]> = [];
-  let waiting: ((key: Key) => void) | undefined;
+  const queue: Array<[TimedKey, string]> = [];
+  let waiting: ((key: TimedKey) => void) | undefined;
   // An input that already ended will not say so again.
   let ended = (input as { readableEnded?: boolean }).readableEnded === true;
   const onData = (chunk: Buffer | string) => {
+    const at = performance.now();
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    for (const entry of parseKeySequences(text)) {
+    for (const [key, raw] of parseKeySequences(text)) {
       if (waiting) {
         const resolve = waiting;
         waiting = undefined;
-        resolve(entry[0]);
-      } else queue.push(entry);
+        resolve({ key, at });
+      } else queue.push([{ key, at }, raw]);
     }
   };
   const onEnd = () => {
@@ -145,7 +152,7 @@ export function createKeyReader(input: NodeJS.ReadableStream): KeyReader {
     if (waiting) {
       const resolve = waiting;
       waiting = undefined;
-      resolve({ name: 'eof' });
+      resolve({ key: { name: 'eof' }, at: performance.now() });
     }
   };
   input.on('data', onData);
@@ -153,18 +160,17 @@ export function createKeyReader(input: NodeJS.ReadableStream): KeyReader {
   input.on('close', onEnd);
   input.on('error', onEnd);
   input.resume();
+  const nextTimed = (): Promise<TimedKey> => {
+    const entry = queue.shift();
+    if (entry) return Promise.resolve(entry[0]);
+    if (ended) return Promise.resolve({ key: { name: 'eof' }, at: performance.now() });
+    return new Promise((resolve) => {
+      waiting = resolve;
+    });
+  };
   return {
-    next() {
-      const entry = queue.shift();
-      if (entry) return Promise.resolve(entry[0]);
-      if (ended) return Promise.resolve({ name: 'eof' });
-      return new Promise((resolve) => {
-        waiting = resolve;
-      });
-    },
-    discardPending() {
-      queue.length = 0;
-    },
+    next: () => nextTimed().then((timed) => timed.key),
+    nextTimed,
     close() {
       input.off('data', onData);
       input.off('end', onEnd);

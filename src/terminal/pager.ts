@@ -3,6 +3,7 @@ import { type ColorLevel, paint, stripAnsi } from './colors.js';
 import { createKeyReader, type Key, type KeyReader } from './keys.js';
 import { paletteFor, type Theme } from './palette.js';
 import { enterAlternateScreen, enterRawMode, type TerminalInput, type TerminalOutput } from './tty-modes.js';
+import { settled, TypingGuard } from './typing-guard.js';
 
 /**
  * A full-screen, scrollable view over rendered lines (the whole diff when it is taller than the screen),
@@ -258,6 +259,12 @@ export interface PagerOptions {
   /** Where keys come from: a stream (put in raw mode for the pager's lifetime) or a reader already in use. */
   input?: TerminalInput;
   keys?: KeyReader;
+  /**
+   * The typing guard of the question that opened the pager (it says which run of keys is the pager's).
+   * Without one, a pager reading a terminal of its own makes its own: keys typed before it was on screen,
+   * and the rest of their run, do not move or close it.
+   */
+  guard?: TypingGuard;
   color?: ColorLevel;
   theme?: Theme;
   /** Override the output's size (for streams that are not terminals). */
@@ -275,6 +282,8 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
   if (ownKeys && !options.input) throw new TypeError('runPager needs an input stream or a key reader');
   const restoreRaw = ownKeys ? enterRawMode(options.input!) : () => {};
   const keys = options.keys ?? createKeyReader(options.input!);
+  // Only a terminal has a person typing; keys from a pipe are a script's, given in order.
+  const guard = options.guard ?? (ownKeys && options.input!.isTTY ? new TypingGuard() : undefined);
   const restoreScreen = enterAlternateScreen(output);
   let width = 80;
   let height = 24;
@@ -308,10 +317,13 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
   };
   output.on('resize', onResize);
   try {
+    if (guard && !options.guard) await settled();
     layout();
     draw();
+    if (guard && !options.guard) guard.shown();
     for (;;) {
-      const key = await keys.next();
+      const { key, at } = await keys.nextTimed();
+      if (guard?.key(at) === 'typing' && key.name !== 'eof') continue;
       const result = pagerKey(state, key, { lines, height: height - 1 });
       state = result.state;
       if (result.quit) break;

@@ -4,11 +4,12 @@ import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
-import { createKeyReader, type Key, type KeyReader } from './keys.js';
+import { createKeyReader, type KeyReader, type TimedKey } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
 import { formatCallLine, highlighterFor, renderRequestDiff } from './preview.js';
 import { enterRawMode, type TerminalInput } from './tty-modes.js';
+import { settled, TypingGuard } from './typing-guard.js';
 
 /**
  * The approval question in a terminal: the call on one line, the diff, then one key to answer.
@@ -18,7 +19,9 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
  *   n  no                      r  no, and type a reason the agent will read
  *   v  view the whole diff (full screen), then come back to the question
  *
- * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards.
+ * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards. At a
+ * terminal, only the first key after a pause answers (typing-guard.ts): keys typed before the question was
+ * on screen, and the rest of a run of fast keys that began before it, are typing, not answers.
  *
  * The approver's `signal` takes the question back: the keys end as on EOF (an open pager closes) and the
  * terminal is given back. Where another front end asks the same question at the same time (the web review
@@ -43,7 +46,9 @@ export interface Choice {
 /** Fewer diff rows than this and the prompt would show too little to judge; the pager is one key away. */
 const MIN_DIFF_ROWS = 3;
 
-const TYPE_AHEAD_TURNS = 3;
+/** Said once per question when keys were taken for typing (the person may wonder why `y` did nothing). */
+export const STILL_TYPING_HINT =
+  'Keys typed fast, or before the question appeared, are not answers: pause, then press a key.';
 
 export function createTerminalApprover(options: TerminalApproverOptions): Approver {
   // One question at a time: concurrent requests wait their turn instead of fighting over the keyboard.
@@ -104,19 +109,16 @@ async function ask(
 
   const restoreRaw = enterRawMode(input);
   const keys = cancellableKeys(createKeyReader(input), signal);
+  // Only a terminal has a person typing; keys from a pipe are a script's answers, given in order.
+  const guard = input.isTTY ? new TypingGuard() : undefined;
   try {
-    if (input.isTTY) {
-      // Keys typed before the question was on screen (while the agent was still talking) must not answer
-      // it. Bytes already waiting in the terminal arrive in the first poll after reading starts, which
-      // lies between the first and second turn of the event loop (measured in a real pty); wait a few
-      // turns (no timer), then drop them. All of this happens before the question is shown: a key pressed
-      // once it is on screen, however soon, is an answer and must never be dropped.
-      for (let turn = 0; turn < TYPE_AHEAD_TURNS; turn++)
-        await new Promise((resolve) => setImmediate(resolve));
-      keys.discardPending();
-    }
+    // Keys typed before the question was on screen (while the agent was still talking) are read now,
+    // before it is shown, and are typing to the guard.
+    if (guard) await settled();
     output.write(`${lines.join('\n')}\n`);
-    const decision = await readDecision(keys, request, options, display, palette, render);
+    guard?.shown();
+    const asking: Asking = { keys, guard, hinted: false, request, options, display, palette, render };
+    const decision = await readDecision(asking);
     if (signal?.aborted) {
       // The keys ended because the question was taken back (the pager, if open, has closed).
       const elsewhere = answeredElsewhere(signal.reason);
@@ -146,13 +148,15 @@ function notesOf(request: ApprovalRequest, display: Display, palette: Palette): 
 /** Keys that end (as an input does) when `signal` aborts, so every reader of them unwinds as on EOF. */
 function cancellableKeys(keys: KeyReader, signal: AbortSignal | undefined): KeyReader {
   if (!signal) return keys;
-  const ended = new Promise<Key>((resolve) => {
-    if (signal.aborted) resolve({ name: 'eof' });
-    else signal.addEventListener('abort', () => resolve({ name: 'eof' }), { once: true });
+  const eof = (): TimedKey => ({ key: { name: 'eof' }, at: performance.now() });
+  const ended = new Promise<TimedKey>((resolve) => {
+    if (signal.aborted) resolve(eof());
+    else signal.addEventListener('abort', () => resolve(eof()), { once: true });
   });
+  const nextTimed = () => (signal.aborted ? Promise.resolve(eof()) : Promise.race([keys.nextTimed(), ended]));
   return {
-    next: () => (signal.aborted ? Promise.resolve({ name: 'eof' }) : Promise.race([keys.next(), ended])),
-    discardPending: () => keys.discardPending(),
+    next: () => nextTimed().then((timed) => timed.key),
+    nextTimed,
     close: () => keys.close(),
   };
 }
@@ -164,18 +168,34 @@ function answeredElsewhere(reason: unknown): AnsweredElsewhere | undefined {
   return typeof by === 'string' && decision !== undefined ? { by, decision } : undefined;
 }
 
-async function readDecision(
-  keys: KeyReader,
-  request: ApprovalRequest,
-  options: TerminalApproverOptions,
-  display: Display,
-  palette: Palette,
-  render: (width: number) => string[],
-): Promise<Decision> {
+/** One question being asked: its keys (judged by the guard at a terminal) and how it is drawn. */
+interface Asking {
+  keys: KeyReader;
+  guard: TypingGuard | undefined;
+  /** STILL_TYPING_HINT was said. */
+  hinted: boolean;
+  request: ApprovalRequest;
+  options: TerminalApproverOptions;
+  display: Display;
+  palette: Palette;
+  render: (width: number) => string[];
+}
+
+async function readDecision(asking: Asking): Promise<Decision> {
+  const { keys, guard, request, options, display, palette, render } = asking;
   for (;;) {
-    const key = await keys.next();
+    const { key, at } = await keys.nextTimed();
+    const role = guard?.key(at) ?? 'answer';
+    // Esc, Ctrl-C and the end of input only ever refuse: they need no pause.
     if (key.name === 'escape' || key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') {
       return 'deny';
+    }
+    if (role !== 'answer') {
+      if (!asking.hinted && key.name === 'char') {
+        asking.hinted = true;
+        options.output.write(`${paint(STILL_TYPING_HINT, palette.note, display.level)}\n`);
+      }
+      continue;
     }
     if (key.name !== 'char') continue;
     switch (key.char) {
@@ -190,23 +210,29 @@ async function readDecision(
       case 'n':
         return 'deny';
       case 'r': {
-        const reason = await readReason(keys, options, display, palette);
-        // Esc went back to the question: it is still open, and any answer may follow.
-        if (reason === BACK) break;
+        const reason = await readReason(asking);
+        // Esc went back to the question: it is still open, and any answer may follow (after a pause).
+        if (reason === BACK) {
+          guard?.shown();
+          break;
+        }
         return reason ? { deny: reason } : 'deny';
       }
       case 'v':
         if (request.kind !== 'read') {
           // The pager re-renders at its own width (and on resize); on q the main screen, with the
-          // question, comes back as it was.
+          // question, comes back as it was: on screen anew, so the pager's keys do not answer it.
+          guard?.openedByThisRun();
           await runPager(render, {
             output: options.output,
             keys,
+            ...(guard ? { guard } : {}),
             color: display.level,
             theme: display.theme,
             ...(options.width !== undefined ? { width: options.width } : {}),
             ...(options.height !== undefined ? { height: options.height } : {}),
           });
+          guard?.shown();
         }
         break;
       default:
@@ -223,12 +249,8 @@ const BACK = Symbol('back to the question');
  * send. Esc goes back to the question (the person may have pressed r by mistake); Ctrl-C or the input
  * ending cancel the reason, and the edit is still refused.
  */
-async function readReason(
-  keys: KeyReader,
-  options: TerminalApproverOptions,
-  display: Display,
-  palette: Palette,
-): Promise<string | undefined | typeof BACK> {
+async function readReason(asking: Asking): Promise<string | undefined | typeof BACK> {
+  const { keys, guard, options, display, palette } = asking;
   const { output } = options;
   const label = 'Reason (Enter to send, Esc to go back): ';
   const painted = paint(label, palette.question, display.level);
@@ -250,7 +272,9 @@ async function readReason(
   };
   output.write(live ? painted : `${label}\n`);
   for (;;) {
-    const key = await keys.next();
+    const { key, at } = await keys.nextTimed();
+    // The reason is typed for the reason line the person opened; the guard only keeps count of the run.
+    guard?.key(at);
     if (key.name === 'enter') {
       if (live) output.write('\n');
       return text.trim();

@@ -56,7 +56,7 @@ describe('editgate chat with an untrusted editgate.config.json (issue #13)', () 
     await run.waitForText(QUESTION);
     expect(run.text()).toContain('allow edit_file on "app.ts"');
     expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(false);
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('Trusted. A change to the file makes it untrusted again.');
     expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(true);
     run.write('Set b to 3\r');
@@ -70,14 +70,14 @@ describe('editgate chat with an untrusted editgate.config.json (issue #13)', () 
     const server = await startFakeModelServer([{ calls: [READ] }, { calls: [EDIT_B] }, { text: 'Done.' }]);
     const { ws, run, config } = await chatWithUntrustedConfig(server);
     await run.waitForText(QUESTION);
-    run.write('n');
+    await run.answer('n');
     await run.waitForText('editgate trust');
     expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(false);
     run.write('Set b to 3\r');
     // The change is asked about: the untrusted allow rule did not apply.
     await run.waitForText(CARD_KEYS);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
-    run.write('n');
+    await run.answer('n');
     await run.waitForText('Done.');
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
   });

@@ -96,7 +96,7 @@ describe.each(FAMILIES)('editgate chat ($name)', ({ provider }) => {
     expect(diffRow).toBeGreaterThan(rowOf(run, '⚙ edit_file app.ts'));
     expect(cardRow).toBeGreaterThan(diffRow);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('b is now 3.');
     expect(run.text()).toContain('✓ applied (you: once)');
     expect(run.text()).not.toContain('Apply this edit to app.ts?');
@@ -114,7 +114,7 @@ describe.each(FAMILIES)('editgate chat ($name)', ({ provider }) => {
     const run = chat(ws, server, provider);
     await send(run, 'Set b to 3');
     await run.waitForText(CARD_KEYS);
-    run.write('r');
+    await run.answer('r');
     await run.waitForText('Reason (Enter to send');
     run.write('keep b, change a instead\r');
     await run.waitForText('Understood.');
@@ -134,7 +134,7 @@ describe.each(FAMILIES)('editgate chat ($name)', ({ provider }) => {
     const run = chat(ws, server, provider);
     await send(run, 'Change a and b');
     await run.waitForText(CARD_KEYS);
-    run.write('A');
+    await run.answer('A');
     await run.waitForText('Both done.');
     const text = run.text();
     expect(text).toContain('✓ applied (you: all edits this session)');
@@ -245,7 +245,7 @@ describe('editgate chat', () => {
     await send(run, 'Set b to 3');
     await run.waitForText(CARD_KEYS);
     writeFileSync(join(ws.root, 'app.ts'), 'export const a = 1;\nexport const b = 2; // by hand\n');
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('I will read it again.');
     expect(run.text()).toContain('not applied: the file changed on disk');
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(
@@ -269,7 +269,7 @@ describe('editgate chat: cards, the pager and the input', () => {
     expect(run.text()).toContain('$ echo ran && echo new > made.txt');
     expect(run.text()).toContain('make a file');
     expect(() => readFileSync(join(ws.root, 'made.txt'))).toThrow();
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('Made it.');
     const text = run.text();
     expect(text).toContain('│ ran');
@@ -305,13 +305,13 @@ describe('editgate chat: cards, the pager and the input', () => {
     const run = chat(ws, server, 'openai-compatible');
     await send(run, 'Set b');
     await run.waitForText(CARD_KEYS);
-    run.write('v');
+    await run.answer('v');
     await run.waitFor(() => run.bufferType() === 'alternate', 'the pager');
     await run.waitForText('+ export const b = 3;');
     run.write('q');
     await run.waitFor(() => run.bufferType() === 'normal', 'the transcript again');
     await run.waitForText(CARD_KEYS);
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('✓ applied (you: once)');
   });
 
@@ -374,7 +374,7 @@ describe('editgate chat --approve web', () => {
     await send(run, 'Set b to 3');
     await run.waitForText(CARD_KEYS);
     const link = LINK.exec(run.text().replace(/\s+/g, ' '))![0];
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('Done.');
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP.replace('b = 2', 'b = 3'));
     const changes = await listedChanges(link);

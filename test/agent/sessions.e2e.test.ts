@@ -155,7 +155,7 @@ describe('more slash commands', () => {
     await run.waitForText(IDLE);
     run.write('Set b to 3\r');
     await run.waitForText('Esc no, and stop the turn');
-    run.write('a');
+    await run.answer('a');
     await run.waitForText('Edited.');
     await run.waitForText(IDLE);
     run.write('/grants\r');

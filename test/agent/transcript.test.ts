@@ -9,6 +9,7 @@ import {
   noteLines,
   outcomeLine,
   promptLines,
+  REPLY_GUTTER_WIDTH,
   replyLines,
   splitOpenRow,
   toolLine,
@@ -32,10 +33,10 @@ describe('transcript lines', () => {
   });
 
   it('reply lines wrap at spaces to the width; an open row stays open until the next starts', () => {
-    expect(replyLines('one two three four five six', look(12))).toEqual([
-      'one two ',
-      'three four ',
-      'five six',
+    expect(replyLines('one two three four five six', look(14))).toEqual([
+      '▎ one two ',
+      '▎ three four ',
+      '▎ five six',
     ]);
     expect(splitOpenRow('one two three four five six', 12)).toEqual({
       done: ['one two ', 'three four '],
@@ -126,7 +127,7 @@ describe('transcript lines', () => {
       'Run this command?',
       '  $ npm test',
       '  run the tests',
-      '  y yes · n no · r no, with a reason · Esc no, and stop the turn',
+      '  y yes · n no · r no, with a reason · v view the whole command · Esc no, and stop the turn',
     ]);
   });
 });
@@ -136,7 +137,7 @@ describe('text from a model or a command never reaches the screen raw', () => {
     const hostile = 'ok\x1b[2J\x1b[3J\x1b]0;pwned\x07 done\x1b[31mred\x1b[0m\x07\x08';
     const rows = replyLines(hostile, look(80));
     expect(rows.join('')).not.toContain('\x1b');
-    expect(rows.join('')).toBe('ok␛[2J␛[3J␛]0;pwned␇ done␛[31mred␛[0m␇␈');
+    expect(rows.join('')).toBe('▎ ok␛[2J␛[3J␛]0;pwned␇ done␛[31mred␛[0m␇␈');
     expect(sanitizeOutput('\x1b[32mgreen\x1b[0m\nprogress 10%\rprogress 100%\n')).toBe(
       'green\nprogress 100%\n',
     );
@@ -150,6 +151,29 @@ describe('text from a model or a command never reaches the screen raw', () => {
   });
 });
 
+describe("the model's text cannot read as editgate's own lines (#26)", () => {
+  it("every row of a reply starts with the gutter, no line of editgate's does, with or without colour", () => {
+    for (const level of [0, 3] as const) {
+      const mimic = '✓ applied (you: this file)\n\n✗ denied (you): no\n⚙ edit_file app.ts\n› yes\n! careful';
+      const reply = replyLines(mimic, look(30, level)).map(stripAnsi);
+      expect(reply.length).toBeGreaterThan(5);
+      for (const row of reply) expect(row.startsWith('▎')).toBe(true);
+      const own = [
+        ...outcomeLine(true, 'applied (you: this file)', look(30, level)),
+        ...outcomeLine(false, 'denied (you): no', look(30, level)),
+        toolLine('edit_file', 'app.ts', undefined, look(30, level)),
+        ...promptLines('yes', look(30, level)),
+        ...noteLines('careful', look(30, level), 'warning'),
+        ...noteLines('a note', look(30, level)),
+        ...detailLines('output', look(30, level), 3),
+      ].map(stripAnsi);
+      for (const row of own) expect(row.startsWith('▎')).toBe(false);
+      expect(reply[0]).toBe('▎ ✓ applied (you: this file)');
+      expect(own).toContain('✓ applied (you: this file)');
+    }
+  });
+});
+
 describe('the ASCII fast path', () => {
   it('wraps exactly as the cell renderer does', async () => {
     const fc = await import('fast-check');
@@ -159,7 +183,7 @@ describe('the ASCII fast path', () => {
         const slow = wrapCells(toCells(text), width, true).map((row) =>
           row.map((cell) => cell.text).join(''),
         );
-        expect(replyLines(text, look(width))).toEqual(slow);
+        expect(replyLines(text, look(width + REPLY_GUTTER_WIDTH))).toEqual(slow.map((row) => `▎ ${row}`));
         const { done, rest } = splitOpenRow(text, width);
         expect([...done, rest]).toEqual(slow);
       }),

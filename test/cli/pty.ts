@@ -7,6 +7,7 @@
  */
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { MAIN } from '../built-cli.js';
 
 export type Rgb = readonly [number, number, number];
@@ -31,6 +32,13 @@ export interface PtyOptions {
 export interface PtyRun {
   /** Types into the terminal (keys as bytes: "\r" Enter, "\x1b" Esc, "\x03" Ctrl-C). */
   write(keys: string): void;
+  /**
+   * Answers a question on screen as a person does: after a pause since the last key typed (a key sooner
+   * than TYPING_PAUSE_MS after another is typing, not an answer: src/terminal/typing-guard.ts).
+   */
+  answer(keys: string): Promise<void>;
+  /** Types `text` a character at a time, `gapMs` apart (a person typing a sentence). */
+  type(text: string, gapMs: number): Promise<void>;
   /** Waits until `text` is on the visible screen; on timeout, fails showing what the screen holds. */
   waitForText(text: string | RegExp, timeout?: number): Promise<void>;
   /**
@@ -147,8 +155,25 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
       : rowsNow.some((line) => text.test(line));
   };
 
+  let lastKeyAt = Number.NEGATIVE_INFINITY;
+  const write = (keys: string) => {
+    lastKeyAt = Date.now();
+    child.write(keys);
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
   return {
-    write: (keys) => child.write(keys),
+    write,
+    async answer(keys) {
+      // A margin over the pause: the pty and the process add their own delay to each key's arrival.
+      await sleep(lastKeyAt + TYPING_PAUSE_MS + 150 - Date.now());
+      write(keys);
+    },
+    async type(text, gapMs) {
+      for (const char of text) {
+        write(char);
+        await sleep(gapMs);
+      }
+    },
     whenOutput(text, timeout = DEFAULT_TIMEOUT) {
       if (raw.includes(text)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

@@ -148,7 +148,7 @@ describe('editgate edit --approve web', () => {
         >
       )[0];
     while ((await pending())?.status !== 'pending') await new Promise((resolve) => setTimeout(resolve, 50));
-    run.write('y');
+    await run.answer('y');
     expect(await run.exited()).toBe(0);
     let listed = await pending();
     while (listed?.status !== 'answered') {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { greenish, type PtyOptions, type PtyRun, reddish, spawnCli, spawnInPty } from './pty.js';
 import { cliWorkspace } from './run-cli.js';
@@ -101,6 +102,9 @@ describe('editgate edit in a terminal', () => {
     const run = cli(EDIT, ws);
     run.write('y'); // while editgate is still starting: type-ahead, meant for something else
     await run.waitForText(KEYS_SHOWN);
+    // The y waited in the terminal and was read just before the question was shown: a key right after the
+    // question would be the same run of typing. A person looks first.
+    await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS + 150));
     run.write('n');
     expect(await run.exited()).toBe(3);
     expect(snapshot(path)).toEqual(before);
@@ -113,7 +117,7 @@ describe('editgate edit in a terminal', () => {
     const before = snapshot(path);
     const run = cli(EDIT, ws);
     await run.waitForText(KEYS_SHOWN);
-    run.write('n');
+    await run.answer('n');
     expect(await run.exited()).toBe(3);
     expect(snapshot(path)).toEqual(before);
     await run.waitForText('✗ No');
@@ -134,7 +138,7 @@ describe('editgate edit in a terminal', () => {
     const before = snapshot(path);
     const run = cli(EDIT, ws);
     await run.waitForText(KEYS_SHOWN);
-    run.write(key);
+    await run.answer(key);
     expect(await run.exited()).toBe(3);
     expect(snapshot(path)).toEqual(before);
     await run.waitForText('✗ No');
@@ -146,7 +150,7 @@ describe('editgate edit in a terminal', () => {
     const before = snapshot(path);
     const run = cli(EDIT, ws);
     await run.waitForText(KEYS_SHOWN);
-    run.write('r');
+    await run.answer('r');
     await run.waitForText('Reason (Enter to send, Esc to go back):');
     run.write('keep b at two, tests depend on it');
     await run.waitForText('Reason (Enter to send, Esc to go back): keep b at two, tests depend on it');
@@ -170,7 +174,7 @@ describe('editgate edit in a terminal', () => {
     );
     expect(run.screen().join('\n')).not.toContain('LINE 60');
 
-    run.write('v');
+    await run.answer('v');
     await run.waitFor(() => run.bufferType() === 'alternate', 'the alternate screen');
     await run.waitForText(/^lines 1-23 of \d+ \(\d+%\)/);
     run.write('G');
@@ -183,7 +187,7 @@ describe('editgate edit in a terminal', () => {
     await run.waitForText(KEYS_SHOWN);
     expect(run.screen()).toContain('Apply this edit to notes.txt?');
 
-    run.write('y');
+    await run.answer('y');
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'notes.txt'), 'utf8')).toBe(lines.toUpperCase());
   });
@@ -199,7 +203,7 @@ describe('editgate edit in a terminal', () => {
       },
     );
     await run.waitForText(KEYS_SHOWN);
-    run.write('n');
+    await run.answer('n');
     expect(await run.exited()).toBe(3);
 
     // The diff view wraps a line itself: the first row has the gutter, each next one the gutter's width
@@ -233,12 +237,12 @@ describe('editgate edit in a terminal', () => {
     const removed = run.find('- const b = 2;')!;
     expect(run.cell(removed.row, removed.col)).toEqual({ char: '-', fg: undefined, bg: undefined });
 
-    run.write('v');
+    await run.answer('v');
     await run.waitFor(() => run.bufferType() === 'alternate', 'the alternate screen');
     await run.waitForText(/^lines 1-\d+ of \d+/);
     run.write('q');
     await run.waitFor(() => run.bufferType() === 'normal', 'the normal screen');
-    run.write('n');
+    await run.answer('n');
     expect(await run.exited()).toBe(3);
 
     // SGR sequences (colours, bold, reverse, resets) are forbidden; the full-screen view's cursor moves,
@@ -260,7 +264,7 @@ describe('editgate edit in a terminal', () => {
     await run.waitForText(KEYS_SHOWN);
     expect(run.screen()).toContain('⚙ write_file(path=app.ts)');
     expect(run.screen().some((row) => row.includes('+ export const answer = 42;'))).toBe(true);
-    run.write('y');
+    await run.answer('y');
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(content);
   });
@@ -283,7 +287,7 @@ describe('editgate apply in a terminal: one session for all its calls', () => {
     await run.waitForText(KEYS_SHOWN);
     expect(run.screen()).toContain('1   - const a = 1;');
     expect(run.screen()).toContain('Apply this edit to app.ts?');
-    run.write('a');
+    await run.answer('a');
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(
       'const a = 10;\nconst b = 2;\nconst c = 30;\n',

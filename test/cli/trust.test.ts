@@ -102,6 +102,34 @@ describe('config trust in the CLI (issue #13)', () => {
     expect(next.stderr).not.toContain('is not trusted');
   });
 
+  it('in a terminal: a y typed ahead, and the rest of its run across the question, does not trust it', async () => {
+    const ws = clonedRepository();
+    const run = spawnCli(EDIT, { cwd: ws.root, stateDir: ws.stateDir });
+    runs.push(run);
+    // Typed while editgate starts and on past the question, at typing speed: none of it is an answer.
+    const asked = run.whenOutput('[y/N]');
+    let typedAfter = 0;
+    let seen = false;
+    void asked.then(() => {
+      seen = true;
+    });
+    for (const char of 'yes yes yes, you may trust it, yes') {
+      run.write(char);
+      if (seen) typedAfter++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await asked;
+    expect(typedAfter).toBeGreaterThan(5);
+    expect(run.text()).not.toContain('Trusted.');
+    expect(existsSync(ws.marker)).toBe(false);
+    await run.answer('n');
+    await run.waitForText('v view the whole diff');
+    await run.answer('n');
+    expect(await run.exited()).toBe(3);
+    expect(existsSync(ws.marker)).toBe(false);
+    expect(run.text()).not.toContain('Trusted.');
+  });
+
   it('in a terminal: n leaves it untrusted (the notice says how to trust it) and the change is asked about', async () => {
     const ws = clonedRepository();
     const run = spawnCli(EDIT, { cwd: ws.root, stateDir: ws.stateDir });
@@ -110,7 +138,7 @@ describe('config trust in the CLI (issue #13)', () => {
     run.write('n');
     await run.waitForText('v view the whole diff');
     expect(run.text()).toContain(`editgate trust ${ws.root}`);
-    run.write('n');
+    await run.answer('n');
     expect(await run.exited()).toBe(3);
     expect(existsSync(ws.marker)).toBe(false);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);

@@ -42,7 +42,7 @@ describe('editgate proxy asking at the terminal', () => {
     ]);
     await run.waitForText('Apply this edit to a.txt?');
     expect(run.text()).toContain('2 + TWO');
-    run.write('y');
+    await run.answer('y');
     await run.waitForText('RESULT write_file ok');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
 
@@ -50,7 +50,7 @@ describe('editgate proxy asking at the terminal', () => {
     expect(run.text()).toContain('secure-filesystem-server wants to run move_file (Move File).');
     expect(run.text()).toContain(`source: "${join(root, 'a.txt')}"`);
     expect(run.text()).toContain('t yes to move_file for the rest of the session');
-    run.write('n');
+    await run.answer('n');
     await run.waitForText('RESULT move_file error');
     expect(run.text()).toContain('DENIED_USER');
     expect(existsSync(join(root, 'a.txt'))).toBe(true);

@@ -46,14 +46,20 @@ describe('createKeyReader', () => {
     keys.close();
   });
 
-  it('drops keys typed ahead when asked', async () => {
+  it('gives each key the time its read arrived: keys of one read share it, a later read is later', async () => {
     const input = new PassThrough();
     const keys = createKeyReader(input);
-    input.write('yy');
-    await new Promise((resolve) => setImmediate(resolve));
-    keys.discardPending();
-    input.write('n');
-    expect(await keys.next()).toEqual({ name: 'char', char: 'n' });
+    input.write('yn');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    input.write('a');
+    const [y, n, a] = [await keys.nextTimed(), await keys.nextTimed(), await keys.nextTimed()];
+    expect([y.key, n.key, a.key]).toEqual([
+      { name: 'char', char: 'y' },
+      { name: 'char', char: 'n' },
+      { name: 'char', char: 'a' },
+    ]);
+    expect(n.at).toBe(y.at);
+    expect(a.at).toBeGreaterThan(y.at);
     keys.close();
   });
 

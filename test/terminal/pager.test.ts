@@ -9,6 +9,7 @@ import {
   runPager,
 } from '../../src/terminal/pager.js';
 import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from '../../src/terminal/tty-modes.js';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { fakeInput, fakeOutput } from './streams.js';
 
 const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
@@ -114,10 +115,12 @@ describe('renderPagerFrame', () => {
 describe('runPager', () => {
   it('draws frames in the alternate screen, reads keys in raw mode, and restores both', async () => {
     const input = fakeInput(true);
-    const { output, text } = fakeOutput({ columns: 40, rows: 6 });
+    const { output, text, waitFor } = fakeOutput({ columns: 40, rows: 6 });
     const exitListeners = process.listenerCount('exit');
+    const done = runPager(lines, { input, output });
+    await waitFor('lines 1-5');
     input.write('jjq');
-    await runPager(lines, { input, output });
+    await done;
     const written = text();
     expect(written.startsWith(ENTER_ALTERNATE_SCREEN)).toBe(true);
     expect(written.endsWith(LEAVE_ALTERNATE_SCREEN)).toBe(true);
@@ -130,6 +133,22 @@ describe('runPager', () => {
     const last = frames.at(-1)!;
     expect(last.startsWith('line 3\x1b[K\x1b[2;1Hline 4')).toBe(true);
     expect(last).toContain('\x1b[6;1Hlines 3-7 of 100');
+  });
+
+  it('at a terminal, keys typed before it was on screen, and the rest of their run, do not move or close it', async () => {
+    const input = fakeInput(true);
+    const { output, text, waitFor } = fakeOutput({ columns: 40, rows: 6 });
+    input.write('jq'); // typed ahead
+    const done = runPager(lines, { input, output });
+    await waitFor('lines 1-5');
+    input.write('jq'); // the same run, fast after: typing
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(text()).not.toContain(LEAVE_ALTERNATE_SCREEN);
+    expect(text()).not.toContain('lines 2-6');
+    await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS + 50));
+    input.write('q');
+    await done;
+    expect(text()).not.toContain('lines 2-6');
   });
 
   it('re-renders at the new width when the terminal is resized', async () => {

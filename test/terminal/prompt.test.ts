@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../src/gate/approval.js';
 import { denyWithoutTerminal, noTerminalMessage } from '../../src/terminal/no-terminal.js';
 import { showPreview } from '../../src/terminal/preview.js';
-import { createTerminalApprover, type TerminalApproverOptions } from '../../src/terminal/prompt.js';
+import {
+  createTerminalApprover,
+  STILL_TYPING_HINT,
+  type TerminalApproverOptions,
+} from '../../src/terminal/prompt.js';
 import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from '../../src/terminal/tty-modes.js';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { diffOf, hunk } from './fixtures.js';
-import { fakeInput, fakeOutput, settle } from './streams.js';
+import { fakeInput, fakeOutput } from './streams.js';
 
 const request: ApprovalRequest = {
   tool: 'edit_file',
@@ -225,18 +230,38 @@ describe('createTerminalApprover', () => {
   });
 
   it('puts a terminal in raw mode while asking, restores it, and ignores keys typed before the question', async () => {
-    const { input, approver, waitFor } = setup({}, true);
+    const { input, approver, waitFor, text } = setup({}, true);
     input.write('y'); // typed ahead, before the diff was shown: must not approve
     const decision = approver(request);
     await waitFor('view the whole diff');
-    // Let the prompt finish draining what was typed ahead (a few event-loop turns, no timers).
-    for (let turn = 0; turn < 5; turn++) await settle();
     expect(input.rawCalls).toEqual([true]);
+    // Still typing (less than a pause after the y): not an answer either, and the prompt says why.
+    input.write('a');
+    await waitFor(STILL_TYPING_HINT);
+    await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS + 50));
     input.write('n');
     expect(await decision).toBe('deny');
+    expect(text()).toContain('✗ No');
+    expect(text()).not.toContain('✓');
     expect(input.rawCalls).toEqual([true, false]);
     expect(input.isRaw).toBe(false);
     expect(input.isPaused()).toBe(true);
+  });
+
+  it('after the pager, keys of its run do not answer the question; after a pause one does', async () => {
+    const { input, approver, waitFor, text } = setup({}, true);
+    const decision = approver(request);
+    await waitFor('view the whole diff');
+    input.write('v');
+    await waitFor(ENTER_ALTERNATE_SCREEN);
+    input.write('q');
+    await waitFor(LEAVE_ALTERNATE_SCREEN);
+    input.write('y'); // fast after q: the pager's run, not an answer
+    await waitFor(STILL_TYPING_HINT);
+    await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS + 50));
+    input.write('n');
+    expect(await decision).toBe('deny');
+    expect(text()).not.toContain('✓');
   });
 
   it('asks one question at a time', async () => {

@@ -16,22 +16,27 @@ import { runPager } from '../../terminal/pager.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
 import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
 import { enterRawMode, type TerminalInput, type TerminalOutput } from '../../terminal/tty-modes.js';
+import { settled, TypingGuard } from '../../terminal/typing-guard.js';
+import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { ToolCallInfo, TurnEvents, TurnOutcome } from '../loop/turn.js';
 import type { PreviewReason, SessionFrontEnd } from '../session/chat-session.js';
 import type { AgentToolResult } from '../tools/agent-tool.js';
 import type { CommandRequest } from '../tools/bash.js';
 import type { FileChange } from '../tools/file-changes.js';
-import { type CardSubject, renderCard } from '../ui/card.js';
+import { type CardSubject, commandRows, renderCard } from '../ui/card.js';
 import { InputEditor } from '../ui/input-editor.js';
 import { InputDecoder, type InputEvent, type InputKey } from '../ui/input-keys.js';
 import { LiveScreen, type LiveView } from '../ui/live-screen.js';
 import {
   detailLines,
+  fitText,
   type Look,
   noteLines,
   outcomeLine,
   promptLines,
+  REPLY_GUTTER_WIDTH,
   replyLines,
+  replyRow,
   splitOpenRow,
   toolLine,
 } from '../ui/transcript.js';
@@ -72,8 +77,16 @@ interface Card {
   resolve: (decision: Decision) => void;
   /** Typing a reason after r. */
   reason?: InputEditor;
+  /**
+   * Whether its keys are on screen, for the typing guard: `yes` from the frame that shows them; `no` while
+   * the reason line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
+   */
+  onScreen: 'no' | 'yes' | 'pager';
 }
 
+/** Under the card when keys went to the message: why they did not answer it, and how to. */
+export const KEPT_MESSAGE =
+  'Your message (keys typed fast are kept here): pause, then press a key to answer.';
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -82,6 +95,8 @@ export class ChatApp implements SessionFrontEnd {
   readonly screen: LiveScreen;
   readonly editor: InputEditor;
   private readonly decoder = new InputDecoder();
+  /** Which keys answer the card and which are typing for the input line (terminal/typing-guard.ts). */
+  private readonly guard = new TypingGuard();
   private readonly level: ColorLevel;
   private readonly palette;
   private mode: Mode = 'idle';
@@ -99,12 +114,15 @@ export class ChatApp implements SessionFrontEnd {
   /** Messages sent while the model was working, in order. */
   private queued: string[] = [];
   private pagerKeys: ((key: Key) => void) | undefined;
+  /** The command running was sent by the Enter just pressed: a pager it opens takes the rest of that run. */
+  private commandTypedNow = false;
   private commands: ChatCommands | undefined;
   private exitResolve: ((code: number) => void) | undefined;
   private restoreRaw: () => void = () => {};
   private readonly onData = (chunk: Buffer | string) => {
+    const at = performance.now();
     for (const event of this.decoder.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
-      this.handle(event);
+      this.handle(event, at);
     }
   };
   private readonly onResize = () => this.screen.dirty();
@@ -182,15 +200,34 @@ export class ChatApp implements SessionFrontEnd {
 
   // ——— Input ———
 
-  private handle(event: InputEvent): void {
+  /**
+   * Every key is judged by the typing guard, so a run of typing is known when a card appears. Keys of a
+   * run that began before the card (or the pager) was on screen go to the input line they were typed for,
+   * and so does the rest of a run whose first key the card did not take: the card answers only the first
+   * key after a pause.
+   */
+  private handle(event: InputEvent, at: number): void {
+    const role = this.guard.key(at);
     if (this.pagerKeys) {
-      if (event.type === 'key' && isTerminalKey(event.key)) this.pagerKeys(event.key);
+      if (role === 'typing') this.inputLine(event);
+      else if (event.type === 'key' && isTerminalKey(event.key)) this.pagerKeys(event.key);
       return;
     }
-    if (this.card) {
-      this.cardKey(event);
+    const card = this.card;
+    if (card?.reason) {
+      this.reasonKey(card, card.reason, event);
       return;
     }
+    if (card && event.type === 'key' && isTerminalKey(event.key)) {
+      // Esc and Ctrl-C only ever refuse and stop: they reach the card typed fast or not.
+      const refusal = event.key.name === 'escape' || event.key.name === 'ctrl-c';
+      if ((refusal || role === 'answer') && this.cardKey(card, event.key)) return;
+    }
+    this.inputLine(event);
+  }
+
+  /** A key for the input line (and the chat's own keys: Ctrl-C, Esc, Ctrl-D). */
+  private inputLine(event: InputEvent): void {
     const key = event.type === 'key' ? event.key : undefined;
     if (key?.name === 'ctrl-c') {
       if (this.mode === 'busy') {
@@ -235,12 +272,14 @@ export class ChatApp implements SessionFrontEnd {
       this.note(`Queued until the model finishes: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
       return;
     }
-    this.send(text);
+    this.send(text, true);
   }
 
-  private send(text: string): void {
+  /** `typedNow`: sent by the Enter just pressed (not a queued message sent when a turn ended). */
+  private send(text: string, typedNow: boolean): void {
     if (text.startsWith('/')) {
       this.print(promptLines(text, this.look()));
+      this.commandTypedNow = typedNow;
       void this.runCommand(text);
       return;
     }
@@ -318,7 +357,8 @@ export class ChatApp implements SessionFrontEnd {
         this.current = { call, previewed: false };
         this.activity = `${call.name} ${call.tool ? call.tool.target(call.input) : ''}`.trim();
         if (call.name === 'bash') {
-          this.print([toolLine('bash', `$ ${call.tool?.target(call.input) ?? ''}`, undefined, this.look())]);
+          const command = markWhitespaceRuns(call.tool?.target(call.input) ?? '');
+          this.print([toolLine('bash', `$ ${command}`, undefined, this.look())]);
           this.current.previewed = true;
         }
         this.screen.dirty();
@@ -340,15 +380,15 @@ export class ChatApp implements SessionFrontEnd {
   private replyDelta(text: string): void {
     if (this.activity !== 'Responding') this.activity = 'Responding';
     this.reply += text;
-    const width = this.screen.width;
+    const look = this.look();
     const finished: string[] = [];
     const newline = this.reply.lastIndexOf('\n');
     if (newline >= 0) {
-      finished.push(...replyLines(this.reply.slice(0, newline), this.look()));
+      finished.push(...replyLines(this.reply.slice(0, newline), look));
       this.reply = this.reply.slice(newline + 1);
     }
-    const { done, rest } = splitOpenRow(this.reply, width);
-    finished.push(...done);
+    const { done, rest } = splitOpenRow(this.reply, look.width - REPLY_GUTTER_WIDTH);
+    finished.push(...done.map((row) => replyRow(row, look)));
     this.reply = rest;
     // State first, then the screen: a frame drawn by this commit already shows the new open row.
     if (finished.length > 0) this.print(finished);
@@ -444,6 +484,7 @@ export class ChatApp implements SessionFrontEnd {
       const takenBack = () => {
         if (this.card !== card) return;
         this.card = undefined;
+        this.guard.hidden();
         // The card's diff may be open in the pager: it closes as on end of input.
         this.pagerKeys?.({ name: 'eof' });
         this.screen.dirty();
@@ -458,77 +499,102 @@ export class ChatApp implements SessionFrontEnd {
       };
       const card: Card = {
         subject,
+        onScreen: 'no',
         resolve: (decision) => {
           signal?.removeEventListener('abort', takenBack);
           this.card = undefined;
+          this.guard.hidden();
           if (this.current) this.current.decision = decision;
           this.screen.dirty();
           resolve(decision);
         },
       };
-      this.card = card;
-      if (signal?.aborted) takenBack();
-      else {
-        signal?.addEventListener('abort', takenBack, { once: true });
-        this.screen.dirty();
-      }
+      // Keys already waiting (typed before the card could be seen) are read first: typing, for the input.
+      void settled().then(() => {
+        this.card = card;
+        this.guard.hidden();
+        if (signal?.aborted) takenBack();
+        else {
+          signal?.addEventListener('abort', takenBack, { once: true });
+          this.screen.dirty();
+        }
+      });
     });
   }
 
-  private cardKey(event: InputEvent): void {
-    const card = this.card!;
-    if (card.reason) {
-      const key = event.type === 'key' ? event.key : undefined;
-      if (key?.name === 'escape' || key?.name === 'ctrl-c') {
-        card.reason = undefined;
-      } else if (key?.name === 'enter') {
-        const reason = card.reason.text.trim();
-        card.resolve(reason ? { deny: reason } : 'deny');
-        return;
-      } else card.reason.handle(event);
-      this.screen.dirty();
+  /** Typing the reason after r: every key is the reason's (the person chose to type it). */
+  private reasonKey(card: Card, reason: InputEditor, event: InputEvent): void {
+    const key = event.type === 'key' ? event.key : undefined;
+    if (key?.name === 'escape' || key?.name === 'ctrl-c') {
+      card.reason = undefined;
+      // Back to the question: on screen anew, answered by the first key after a pause.
+      card.onScreen = 'no';
+    } else if (key?.name === 'enter') {
+      const text = reason.text.trim();
+      card.resolve(text ? { deny: text } : 'deny');
       return;
-    }
-    if (event.type !== 'key') return;
-    const key = event.key;
+    } else reason.handle(event);
+    this.screen.dirty();
+  }
+
+  /** A key the guard lets answer the card; false when it is none of the card's (it goes to the input). */
+  private cardKey(card: Card, key: Key): boolean {
     if (card.subject.kind === 'trust') {
       // Two answers only: no reason to type, no grants, and no turn to stop.
       if (key.name === 'char' && key.char === 'y') card.resolve('once');
       else if (key.name === 'escape' || key.name === 'ctrl-c' || (key.name === 'char' && key.char === 'n'))
         card.resolve('deny');
-      return;
+      else return false;
+      return true;
     }
     if (key.name === 'escape' || key.name === 'ctrl-c') {
       this.stopTurn = true;
       card.resolve('deny');
-      return;
+      return true;
     }
-    if (key.name !== 'char') return;
+    if (key.name !== 'char') return false;
     const change = card.subject.kind === 'change';
     switch (key.char) {
       case 'y':
         card.resolve('once');
-        return;
+        return true;
       case 'a':
-        if (change) card.resolve('file');
-        return;
+        if (!change) return false;
+        card.resolve('file');
+        return true;
       case 'A':
-        if (change) card.resolve('all');
-        return;
+        if (!change) return false;
+        card.resolve('all');
+        return true;
       case 'n':
         card.resolve('deny');
-        return;
+        return true;
       case 'r':
         card.reason = new InputEditor();
+        card.onScreen = 'no';
         this.screen.dirty();
-        return;
-      case 'v':
-        if (card.subject.kind === 'change' && card.subject.request.kind !== 'read')
-          void this.viewDiff(card.subject.request);
-        return;
+        return true;
+      case 'v': {
+        const subject = card.subject;
+        if (subject.kind === 'change' && subject.request.kind === 'read') return false;
+        card.onScreen = 'pager';
+        // The rest of the run that pressed v is the pager's.
+        this.guard.openedByThisRun();
+        if (subject.kind === 'change') void this.viewDiff(subject.request);
+        else
+          void this.page((width) => commandRows(subject.request.command, { ...this.look(), width }, width));
+        return true;
+      }
       default:
-        return;
+        return false;
     }
+  }
+
+  /** The card's keys are in the frame being written (live() is called right before the write). */
+  private cardDrawn(card: Card): void {
+    if (card.onScreen !== 'no') return;
+    card.onScreen = 'yes';
+    this.guard.shown();
   }
 
   /** The whole diff in the full-screen pager; the card is back when it closes. */
@@ -544,10 +610,20 @@ export class ChatApp implements SessionFrontEnd {
     await this.page((width) => renderRequestDiff(request, display, width, highlighter));
   }
 
-  /** Shows lines in the pager (the alternate screen: the transcript and scrollback are untouched). */
+  /**
+   * Shows lines in the pager (the alternate screen: the transcript and scrollback are untouched). Keys of a
+   * run that began before it was on screen go to the input line, except the run of the key that opened it.
+   */
   async page(render: (width: number) => string[]): Promise<void> {
     this.screen.suspend();
     const keys = this.keyQueue();
+    // From the card (v), the guard already gave the pager the run that pressed v. A command sent by the
+    // Enter just pressed gives it that run; a queued one, run when a turn ended, finds the person perhaps
+    // typing something else: the pager is on screen from its first frame, drawn right away by runPager.
+    if (!this.card) {
+      if (this.commandTypedNow) this.guard.openedByThisRun();
+      else this.guard.shown();
+    }
     try {
       await runPager(render, {
         output: this.options.output,
@@ -557,6 +633,8 @@ export class ChatApp implements SessionFrontEnd {
       });
     } finally {
       keys.close();
+      // The card (if any) is drawn anew: on screen again from that frame.
+      if (this.card?.onScreen === 'pager') this.card.onScreen = 'no';
       this.screen.resume();
     }
   }
@@ -565,6 +643,10 @@ export class ChatApp implements SessionFrontEnd {
   private keyQueue(): { reader: KeyReader; close(): void } {
     const queue: Key[] = [];
     let waiting: ((key: Key) => void) | undefined;
+    const next = (): Promise<Key> => {
+      const key = queue.shift();
+      return key ? Promise.resolve(key) : new Promise((resolve) => (waiting = resolve));
+    };
     this.pagerKeys = (key) => {
       if (waiting) {
         const resolve = waiting;
@@ -574,13 +656,9 @@ export class ChatApp implements SessionFrontEnd {
     };
     return {
       reader: {
-        next: () => {
-          const key = queue.shift();
-          return key ? Promise.resolve(key) : new Promise((resolve) => (waiting = resolve));
-        },
-        discardPending: () => {
-          queue.length = 0;
-        },
+        next,
+        // The keys come judged by the typing guard already (handle); their time is not needed again.
+        nextTimed: () => next().then((key) => ({ key, at: performance.now() })),
         close: () => {},
       },
       close: () => {
@@ -605,7 +683,7 @@ export class ChatApp implements SessionFrontEnd {
     this.stopSpinner();
     this.screen.dirty();
     const next = this.queued.shift();
-    if (next !== undefined && this.exitResolve) this.send(next);
+    if (next !== undefined && this.exitResolve) this.send(next, false);
   }
 
   private stopSpinner(): void {
@@ -616,9 +694,11 @@ export class ChatApp implements SessionFrontEnd {
   private live(width: number, _height: number): LiveView {
     const look: Look = { width, level: this.level, palette: this.palette };
     const lines: string[] = [];
-    if (this.reply !== '') lines.push(splitOpenRow(this.reply, width).rest);
+    if (this.reply !== '')
+      lines.push(replyRow(splitOpenRow(this.reply, width - REPLY_GUTTER_WIDTH).rest, look));
     if (this.card) {
       lines.push(...renderCard(this.card.subject, look));
+      if (!this.card.reason) this.cardDrawn(this.card);
       if (this.card.reason) {
         const label = 'Reason (Enter to send, Esc to go back): ';
         const rendered = this.card.reason.render(width - label.length + 2, '');
@@ -633,7 +713,13 @@ export class ChatApp implements SessionFrontEnd {
           cursor: { line: first + rendered.cursor.line, column: label.length + rendered.cursor.column - 2 },
         };
       }
-      return { lines };
+      if (this.editor.text === '') return { lines };
+      // Keys typed for the message while the card is up are kept in it, and shown.
+      lines.push(paint(fitText(KEPT_MESSAGE, width - 1), { dim: true }, this.level));
+      const kept = this.editor.render(width, `${paint('›', this.palette.key, this.level)} `);
+      const first = lines.length;
+      lines.push(...kept.lines);
+      return { lines, cursor: { line: first + kept.cursor.line, column: kept.cursor.column } };
     }
     lines.push(this.statusLine(width));
     const input = this.editor.render(width, `${paint('›', this.palette.key, this.level)} `);

@@ -1,6 +1,8 @@
 import type { ApprovalRequest } from '../../gate/approval.js';
+import { toCells, wrapCells } from '../../terminal/cells.js';
 import { paint } from '../../terminal/colors.js';
 import { type Choice, choiceRows, questionText } from '../../terminal/prompt.js';
+import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { CommandRequest } from '../tools/bash.js';
 import { fitText, type Look, oneLine } from './transcript.js';
 
@@ -27,6 +29,7 @@ export function cardChoices(subject: CardSubject): Choice[] {
       { key: 'y', label: 'yes' },
       { key: 'n', label: 'no' },
       { key: 'r', label: 'no, with a reason' },
+      { key: 'v', label: 'view the whole command' },
       { key: 'Esc', label: 'no, and stop the turn' },
     ];
   }
@@ -48,13 +51,48 @@ export function cardQuestion(subject: CardSubject): string {
   return subject.kind === 'command' ? 'Run this command?' : questionText(subject.request);
 }
 
+/** Rows of a command the card shows; the rest is one key (v) away, and the card says how many there are. */
+export const CARD_COMMAND_ROWS = 8;
+
+/**
+ * Every row of a command, nothing cut: each of its lines after `$ `, wrapped at `width` columns (the rows
+ * a line wraps onto are indented under it), long runs of whitespace marked (`␣×300`), control characters
+ * as symbols. What the card shows first, and what v shows whole.
+ */
+export function commandRows(command: string, look: Look, width = look.width - 1): string[] {
+  const dollar = paint('$', look.palette.key, look.level);
+  const out: string[] = [];
+  for (const line of command.split('\n')) {
+    const cells = toCells(markWhitespaceRuns(line.replace(/\r$/, '')));
+    wrapCells(cells, Math.max(1, width - 4)).forEach((row, i) => {
+      const text = row.map((cell) => cell.text).join('');
+      out.push(`${i === 0 ? `  ${dollar} ` : '    '}${paintMarks(text, look)}`);
+    });
+  }
+  return out;
+}
+
+/** The `␣×N` marks stand out from the command's own text. */
+function paintMarks(text: string, look: Look): string {
+  return text.replace(/␣×\d+/g, (mark) => paint(mark, look.palette.note, look.level));
+}
+
 export function renderCard(subject: CardSubject, look: Look): string[] {
   const lines = [paint(fitText(cardQuestion(subject), look.width - 1), look.palette.question, look.level)];
   if (subject.kind === 'command') {
-    const rows = subject.request.command.split('\n');
-    for (const row of rows.slice(0, 6))
-      lines.push(`  ${paint('$', look.palette.key, look.level)} ${fitText(oneLine(row), look.width - 5)}`);
-    if (rows.length > 6) lines.push(paint(`    … ${rows.length - 6} more lines`, { dim: true }, look.level));
+    const rows = commandRows(subject.request.command, look);
+    lines.push(...rows.slice(0, CARD_COMMAND_ROWS));
+    if (rows.length > CARD_COMMAND_ROWS)
+      lines.push(
+        paint(
+          fitText(
+            `    … ${rows.length - CARD_COMMAND_ROWS} more rows: v shows the whole command`,
+            look.width - 1,
+          ),
+          look.palette.note,
+          look.level,
+        ),
+      );
     if (subject.request.description)
       lines.push(
         paint(

@@ -80,14 +80,33 @@ export function promptLines(text: string, look: Look): string[] {
   return ['', ...block(text, look, marked('›', look, look.palette.key), BOLD)];
 }
 
-/** Finished lines of the model's reply (the text may hold several). */
+/**
+ * The model's text is never mistaken for editgate's own lines: every row of it, wrapped and empty ones
+ * included, starts with this gutter, which no line of editgate's starts with (they start with ✓ ✗ ! · ⚙ ›
+ * or a space). So `✓ applied (you: this file)` written by a model reads `▎ ✓ applied (you: this file)`,
+ * with colour or without (--no-color).
+ */
+export const REPLY_GUTTER = '▎ ';
+/** Columns the gutter takes: the reply's text has the width less these. */
+export const REPLY_GUTTER_WIDTH = 2;
+
+/** One row of the reply's text (already fitted to the width less the gutter), after the gutter. */
+export function replyRow(row: string, look: Look): string {
+  return `${paint(REPLY_GUTTER, DIM, look.level)}${row}`;
+}
+
+/** Finished lines of the model's reply (the text may hold several), each row after the gutter. */
 export function replyLines(text: string, look: Look): string[] {
-  return text.split('\n').flatMap((line) => rows(line, look.width, true));
+  return text
+    .split('\n')
+    .flatMap((line) => rows(line, look.width - REPLY_GUTTER_WIDTH, true))
+    .map((row) => replyRow(row, look));
 }
 
 /**
  * A reply line still arriving: its rows that are decided (all but the last: a row is final once the next
- * one has started) and the text of the last, still open, row.
+ * one has started) and the text of the last, still open, row. `width` is the text's (the screen's less
+ * REPLY_GUTTER_WIDTH); each row is shown with replyRow.
  */
 export function splitOpenRow(text: string, width: number): { done: string[]; rest: string } {
   if (PRINTABLE_ASCII.test(text)) {
