@@ -178,6 +178,8 @@ function rollForward(entries: readonly JournalEntry[]): string[] {
 const DONE = '.done';
 /** The name a journal has while it is being written (writeJournal). */
 const WRITING = '.writing';
+/** The names writeJournal gives a journal, and markCommitted a committed one. */
+const JOURNAL_NAME = /^[1-9]\d*-[0-9A-Za-z]+\.(json|done)$/;
 /** A journal set aside because its MAC failed: not editgate's, or not this key's. Left for a person. */
 const UNVERIFIED = '.unverified';
 /** A sealed journal naming something no set writes (outside its root, denied, not a temp name). */
@@ -381,8 +383,14 @@ export async function recoverChangeSets(
       continue;
     }
     const committed = name.endsWith(DONE);
-    if ((!committed && !name.endsWith('.json')) || !dead) continue;
+    if (!committed && !name.endsWith('.json')) continue;
     const file = join(folder, name);
+    if (!JOURNAL_NAME.test(name)) {
+      // Not a name writeJournal gives: not editgate's, and it would be listed before every call.
+      setAside(file, UNVERIFIED, 'its name is not one editgate gives a journal', report);
+      continue;
+    }
+    if (!dead) continue;
     const read = await readJournal(file, pid);
     if ('refusal' in read) {
       setAside(file, read.aside, read.refusal, report);

@@ -211,6 +211,14 @@ describe('what else may lie in the journal folder', () => {
     expect(s.reports).toHaveLength(2);
   });
 
+  it('a file whose name is not a journal’s (no writer’s pid) is set aside at once, not listed before every call', async () => {
+    const s = await setting();
+    writeFileSync(join(s.journals, 'evil.json'), journalText(s.journals, DEAD, attack(s.root, s.outside)));
+    expect(await s.recover()).toBe(0);
+    expect(readdirSync(s.journals)).toEqual(['evil.json.unverified']);
+    expect(read(join(s.outside, 'victim.txt'))).toBe('precious\n');
+  });
+
   it('a streamed file’s entry (its temp file’s stat recorded): put back when untouched, left when edited', async () => {
     const s = await setting();
     const set = (name: string) => {
