@@ -21,7 +21,6 @@ import type { ReviewItem, ReviewOutcome } from './review-queue.js';
 
 export interface PageOptions {
   root: string;
-  nonce: string;
   items: ReviewItem[];
   current?: { item: ReviewItem; views: FileView[] };
   layout: DiffLayout;
@@ -43,7 +42,6 @@ export function pageHtml(options: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="editgate-nonce" content="${escapeHtml(options.nonce)}">
 <title>editgate review · ${htmlText(rootName)}</title>
 <link rel="stylesheet" href="/assets/review.css">
 <script type="module" src="/assets/review.js"></script>
@@ -61,6 +59,40 @@ export function pageHtml(options: PageOptions): string {
 </div>
 <footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>
+</html>
+`;
+}
+
+/**
+ * The answer to a good sign-in link: its script (sign-in.js) keeps the session's nonce in this origin's
+ * storage, where the page's script reads it and no page of another port can, then replaces the address
+ * (and the history entry holding the token) with the page. Given once per link.
+ */
+export function signInPageHtml(nonce: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="editgate-nonce" content="${escapeHtml(nonce)}">
+<title>editgate review · signing in</title>
+<link rel="stylesheet" href="/assets/review.css">
+<script type="module" src="/assets/sign-in.js"></script>
+</head>
+<body><p class="empty">Signing in… (this page needs JavaScript; <a href="/">open the review page</a>)</p></body>
+</html>
+`;
+}
+
+/** A page that says one thing: why a link did not sign in, and what to do. */
+export function messagePageHtml(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>editgate review · ${htmlText(title)}</title>
+</head>
+<body><h1>${htmlText(title)}</h1><p id="message">${htmlText(message)}</p></body>
 </html>
 `;
 }

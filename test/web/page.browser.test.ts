@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
@@ -8,11 +9,13 @@ import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
 import { firstAnswer } from '../../src/gate/first-answer.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
 import { PAGE_LINES } from '../../src/web/diff-html.js';
+import { openReviewInBrowser } from '../../src/web/open-browser.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser } from './browser.js';
+import { LINK } from './page-api.js';
 import { reviewWorkspace } from './review-fixture.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
@@ -323,7 +326,8 @@ describe('the review page', () => {
 
     const second = approve({ ...request, path: 'b.txt' });
     await output.waitFor('b.txt');
-    const next = await open(server.url);
+    // The same browser opens the page again without a link: it is signed in (a link works once).
+    const next = await open(`${server.origin}/`);
     await next.keyboard.press('n');
     expect(await second).toBe('deny');
     await output.waitFor('✗ No (answered in the browser)');
@@ -337,7 +341,7 @@ describe('the review page', () => {
     pages.splice(pages.indexOf(page), 1);
     expect(server.queue.get(change.id)!.status).toBe('pending');
     expect(await ws.text('a.txt')).toBe('one\n');
-    const again = await open(server.url);
+    const again = await open(`${server.origin}/`);
     await again.keyboard.press('y');
     expect((await change.result).ok).toBe(true);
     expect(await ws.text('a.txt')).toBe('two\n');
@@ -397,5 +401,35 @@ describe('the review page', () => {
     expect(await page.textContent('h1')).toBe('Apply this edit to a.txt?');
     await page.keyboard.press('y');
     expect((await change.result).ok).toBe(true);
+  });
+});
+
+describe('signing in from the browser', () => {
+  it('--open: the browser gets a 0600 file, which signs it in once; the page decides with the nonce it kept', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    const stateDir = join(ws.root, '.state');
+    const recorded = join(ws.root, 'opened.txt');
+    const opener = join(ws.root, 'browser.sh');
+    await writeFile(opener, `#!/bin/sh\nprintf '%s' "$1" > '${recorded}'\n`, { mode: 0o755 });
+    expect(await openReviewInBrowser(server, stateDir, { BROWSER: opener })).toBeUndefined();
+    while (!existsSync(recorded)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const address = await readFile(recorded, 'utf8');
+    expect(address.startsWith('file://')).toBe(true);
+    expect((await lstat(fileURLToPath(address))).mode & 0o777).toBe(0o600);
+    const link = LINK.exec(await readFile(fileURLToPath(address), 'utf8'))![0];
+
+    const page = await open(address);
+    expect(page.url()).toBe(`${server.origin}/`);
+    await page.keyboard.press('y');
+    expect((await change.result).ok).toBe(true);
+    expect(await ws.text('a.txt')).toBe('two\n');
+
+    // The link inside it worked once: opened again, it says so and signs nothing in.
+    const again = await browser.context.newPage();
+    pages.push(again);
+    const answer = await again.goto(link);
+    expect(answer?.status()).toBe(410);
+    expect(await again.textContent('#message')).toContain('This sign-in link was already used');
   });
 });

@@ -97,7 +97,6 @@ describe('content from a model or a file is text, never markup', () => {
     const views = [new FileView(file, await loadHighlighter('x.ts'))];
     const html = pageHtml({
       root: `/home/${HOSTILE[3]}`,
-      nonce: 'n',
       items: [item],
       current: { item, views },
       layout: 'unified',

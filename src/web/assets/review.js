@@ -2,7 +2,10 @@
 // and live updates. The server renders every piece of HTML (escaped there); this script only inserts what
 // the server sent, or sets textContent. Hand-written, no dependencies, no build step.
 
-const nonce = document.querySelector('meta[name="editgate-nonce"]')?.getAttribute('content') ?? '';
+// The session's nonce, kept by sign-in.js when the sign-in link was opened: this origin's storage, which
+// pages of other ports cannot read (the cookie, which every port of 127.0.0.1 receives, cannot decide).
+const nonce = localStorage.getItem('editgate-review-nonce') ?? '';
+const nonceHeaders = { 'X-Editgate-Nonce': nonce };
 const body = document.body;
 const changeId = body.dataset.change;
 const layout = body.dataset.layout === 'split' ? 'split' : 'unified';
@@ -21,7 +24,7 @@ async function post(path, data) {
   const response = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-Editgate-Nonce': nonce },
+    headers: { 'Content-Type': 'application/json', ...nonceHeaders },
     body: JSON.stringify(data),
   });
   const json = await response.json().catch(() => ({}));
@@ -29,7 +32,7 @@ async function post(path, data) {
 }
 
 async function getText(path) {
-  const response = await fetch(path, { credentials: 'same-origin' });
+  const response = await fetch(path, { credentials: 'same-origin', headers: nonceHeaders });
   if (!response.ok)
     throw new Error((await response.json().catch(() => ({}))).error ?? `HTTP ${response.status}`);
   return response.text();
@@ -118,7 +121,7 @@ async function openEditor(section) {
     else {
       const response = await fetch(
         `/api/changes/${encodeURIComponent(changeId)}/files/${encodeURIComponent(section.dataset.file)}`,
-        { credentials: 'same-origin' },
+        { credentials: 'same-origin', headers: nonceHeaders },
       );
       const file = await response.json();
       if (!response.ok) {
