@@ -433,3 +433,44 @@ describe('signing in from the browser', () => {
     expect(await again.textContent('#message')).toContain('This sign-in link was already used');
   });
 });
+
+describe('keys typed as a change appears', () => {
+  // A sentence full of the page's keys (y, a, A, n, r, j, k), typed at typing speed (a key every 90 ms).
+  const SENTENCE = 'yay Anna ran a yak and any nanny may say yay ';
+  const KEY_MS = 90;
+
+  it('keys of a run that began before the change appeared do not decide it, however long it goes on; a key after a pause does', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const page = await open(server.url);
+    expect(await page.textContent('#change')).toContain('No changes are waiting.');
+    // The person types; the change arrives (and opens as a new page) in the middle of the sentence, and the
+    // typing goes on for a few seconds after it is on screen.
+    const typing = page.keyboard.type(SENTENCE, { delay: KEY_MS });
+    await new Promise((resolve) => setTimeout(resolve, 6 * KEY_MS));
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    await typing;
+    await page.waitForSelector('html[data-ready="true"]');
+    expect(await page.textContent('h1')).toBe('Apply this edit to a.txt?');
+    expect(server.queue.get(change.id)!.status).toBe('pending');
+    expect(await page.locator('#reason').isVisible()).toBe(false);
+    expect(await page.textContent('#typing')).toContain('pause, then press the key you mean');
+    expect(await ws.text('a.txt')).toBe('one\n');
+
+    // A pause, then one key: that is an answer.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await page.keyboard.press('n');
+    const result = await change.result;
+    expect(result).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    expect(await ws.text('a.txt')).toBe('one\n');
+  });
+
+  it('a change already on screen: a run that begins after it appeared answers at once', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    const page = await open(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await page.keyboard.type('jky', { delay: KEY_MS });
+    expect((await change.result).ok).toBe(true);
+    expect(await ws.text('a.txt')).toBe('two\n');
+  });
+});

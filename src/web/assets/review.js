@@ -213,6 +213,79 @@ function observePages() {
   for (const button of document.querySelectorAll('button.page')) pager.observe(button);
 }
 
+// --- keys typed before the change was on screen ---------------------------------------------------------------
+// The terminal card's rule: a key that arrives before this change was on screen never answers it, and while
+// the person is still typing (keys less than PAUSE_MS apart, in a run that began before the change appeared)
+// the keys are typing, not answers; the first key after a pause answers. A run goes on across a page load
+// (a new change opens as a new page): the previous page leaves the run in this tab's session storage, and a
+// page that shows another change than the one before carries it on (the same change in another layout does
+// not: it was on screen already).
+
+const PAUSE_MS = 500;
+/** A page that comes up longer than this after the last one left does not continue its run. */
+const MAX_LOAD_MS = 10_000;
+const TYPING_KEY = 'editgate-review-typing';
+const clock = () => performance.timeOrigin + performance.now();
+/** When this change was on screen: the script runs once the page is parsed. */
+const shownAt = clock();
+
+/** The current run of keys: when it began and when its last key came (ms since the epoch). */
+let run = carriedRun();
+
+function carriedRun() {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(TYPING_KEY) ?? 'null');
+    if (!stored || ![stored.start, stored.last, stored.leftAt].every(Number.isFinite)) return undefined;
+    if (stored.change === (changeId ?? null)) return undefined;
+    // Typing when the last page was left, and this one came up soon after: the keys typed while it loaded
+    // went nowhere, but the run goes on.
+    if (stored.leftAt - stored.last < PAUSE_MS && shownAt - stored.leftAt < MAX_LOAD_MS)
+      return { start: stored.start, last: shownAt };
+  } catch {
+    // No storage, or not ours: no run to carry.
+  }
+  return undefined;
+}
+
+function keepRun(leftAt) {
+  try {
+    sessionStorage.setItem(TYPING_KEY, JSON.stringify({ ...run, leftAt, change: changeId ?? null }));
+  } catch {
+    // Storage full or refused: the next page starts without a run.
+  }
+}
+
+// Every key counts for the run, wherever it is typed (capture: before any handler below).
+document.addEventListener(
+  'keydown',
+  (event) => {
+    const at = performance.timeOrigin + event.timeStamp;
+    if (!run || at - run.last >= PAUSE_MS) run = { start: at, last: at };
+    else run.last = Math.max(run.last, at);
+  },
+  true,
+);
+window.addEventListener('pagehide', () => keepRun(clock()));
+
+/** Whether the key being handled may act on this change: its run began once the change was on screen. */
+function keyAnswers() {
+  return run !== undefined && run.start >= shownAt;
+}
+
+function showTypingHint(show) {
+  let hint = byId('typing');
+  if (!hint && show) {
+    hint = document.createElement('p');
+    hint.id = 'typing';
+    hint.className = 'typing';
+    hint.setAttribute('role', 'status');
+    hint.textContent =
+      'Keys typed as this change appeared are not taken as answers: pause, then press the key you mean.';
+    byId('decide')?.prepend(hint);
+  }
+  if (hint) hint.hidden = !show;
+}
+
 // --- events --------------------------------------------------------------------------------------------------
 
 document.addEventListener('click', (event) => {
@@ -229,6 +302,8 @@ document.addEventListener('click', (event) => {
   else if (button.classList.contains('expand')) run(expand(button));
 });
 
+const SHORTCUTS = new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's']);
+
 document.addEventListener('keydown', (event) => {
   const target = event.target;
   if (target?.id === 'reason') {
@@ -241,6 +316,13 @@ document.addEventListener('keydown', (event) => {
   if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable))
     return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!SHORTCUTS.has(event.key)) return;
+  if (!keyAnswers()) {
+    event.preventDefault();
+    showTypingHint(true);
+    return;
+  }
+  showTypingHint(false);
   const allowed = !document.querySelector('#decide button.allow[disabled]');
   switch (event.key) {
     case 'j':
