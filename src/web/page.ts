@@ -1,8 +1,10 @@
 /**
- * The review page, rendered on the server: the queue of changes, the current change (each file's diff,
- * the question, the decision buttons) and the fragments the page's script asks for (the queue again, the
- * next page of a diff, an expanded unchanged region). Everything from a model or a file goes through
- * htmlText; the script (assets/review.js) only inserts what the server rendered, or sets textContent.
+ * The review page, rendered on the server: its frame, and the fragments the page's script asks for (the
+ * queue of changes, the current change: each file's diff, the question, the decision buttons; the next
+ * page of a diff, an expanded unchanged region). The frame holds nothing of the changes: it is what the
+ * session cookie alone shows (every port of 127.0.0.1 receives that cookie), and the fragments need the
+ * session's nonce (request-guard.ts). Everything from a model or a file goes through htmlText; the script
+ * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
 import { pathInRoot } from '../core/root-named.js';
 import type { Decision } from '../gate/approval.js';
@@ -21,14 +23,13 @@ import type { ReviewItem, ReviewOutcome } from './review-queue.js';
 
 export interface PageOptions {
   root: string;
-  items: ReviewItem[];
-  current?: { item: ReviewItem; views: FileView[] };
+  /** The change the page opens on (its script loads it: /fragments/change). */
+  current?: ReviewItem;
   layout: DiffLayout;
 }
 
 export function pageHtml(options: PageOptions): string {
-  const { current, layout } = options;
-  const item = current?.item;
+  const { current: item, layout } = options;
   const attributes = item
     ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.kind}"`
     : '';
@@ -54,8 +55,8 @@ export function pageHtml(options: PageOptions): string {
 <nav class="layouts" aria-label="Diff layout">${viewLink('unified', 'Unified')} ${viewLink('split', 'Side by side')}</nav>
 </header>
 <div class="body">
-<aside id="queue" aria-label="Changes">${queueHtml(options.items, item?.id)}</aside>
-<main id="change">${current ? changeHtml(current.item, current.views, layout) : emptyHtml()}</main>
+<aside id="queue" aria-label="Changes"></aside>
+<main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
 <footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>

@@ -178,11 +178,16 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         'Not signed in: open the link editgate printed (its token signs the browser in).',
       );
     }
-    // The cookie reaches every port of 127.0.0.1, so it only shows the page (and its script and live
-    // updates); the API and the page's fragments need the nonce the sign-in gave, as every decision does.
-    const cookieOnly =
-      method === 'GET' && (url.pathname === '/' || url.pathname === '/events' || assets.has(url.pathname));
-    if (!cookieOnly && !sessions.nonceValid(session, headerValue(req.headers[NONCE_HEADER]))) {
+    // The cookie reaches every port of 127.0.0.1, so it only shows the page's frame and its script and
+    // style; the changes (fragments, API, live updates) need the nonce the sign-in gave, as every decision
+    // does.
+    // The live updates come from EventSource, which sends no header: its nonce is in the query.
+    const nonce =
+      url.pathname === '/events'
+        ? (url.searchParams.get('nonce') ?? undefined)
+        : headerValue(req.headers[NONCE_HEADER]);
+    const cookieOnly = method === 'GET' && (url.pathname === '/' || assets.has(url.pathname));
+    if (!cookieOnly && !sessions.nonceValid(session, nonce)) {
       if (url.pathname === '/api/session') throw new HttpError(410, NONCE_GIVEN_ONCE);
       throw new HttpError(
         403,
@@ -258,16 +263,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         : items.find((entry) => entry.status === 'pending' || entry.status === 'stale');
       if (wanted && !item)
         throw new HttpError(404, 'There is no such change (it may have been answered long ago).');
-      const current = item ? { item, views: await queue.views(item.id)! } : undefined;
-      sendHtml(
-        res,
-        pageHtml({
-          root,
-          items,
-          layout,
-          ...(current ? { current } : {}),
-        }),
-      );
+      sendHtml(res, pageHtml({ root, layout, ...(item ? { current: item } : {}) }));
       return;
     }
     if (path === '/events') return openEvents(res);

@@ -38,7 +38,7 @@ export async function listedChanges(link: string): Promise<Array<Record<string, 
   >;
 }
 
-/** The page as the browser gets it with the first waiting change open (waits for one to arrive). */
+/** The first waiting change as the page shows it (waits for one to arrive). */
 export async function pendingPageHtml(link: string): Promise<string> {
   const { port, headers } = await sessionOf(link);
   for (;;) {
@@ -46,7 +46,7 @@ export async function pendingPageHtml(link: string): Promise<string> {
       changes: Array<{ id: string; status: string }>;
     };
     const pending = changes.find((entry) => entry.status === 'pending');
-    if (pending) return (await http(port, { path: `/?change=${pending.id}`, headers })).body;
+    if (pending) return (await http(port, { path: `/fragments/change?change=${pending.id}`, headers })).body;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -143,10 +143,12 @@ describe('a cookie alone (every server on 127.0.0.1 receives it, whatever its po
     const session = await http(server.port, { path: '/api/session', headers: cookieOnly });
     expect(session.status).toBe(410);
     expect(session.body).not.toContain(person.nonce);
-    // The page itself is shown, but carries no secret that decides.
+    // The page's frame is shown, with nothing of the change and no secret that decides.
     const page = await http(server.port, { path: `/?change=${change.id}`, headers: cookieOnly });
     expect(page.status).toBe(200);
     expect(page.body).not.toContain(person.nonce);
+    expect(page.body).not.toContain('const a');
+    expect(page.body).not.toContain('app.ts');
     const secrets = new Set(page.body.match(/[A-Za-z0-9_-]{43}/g) ?? []);
     for (const candidate of [...secrets, '']) {
       const answer = await person.decide(
@@ -163,6 +165,8 @@ describe('a cookie alone (every server on 127.0.0.1 receives it, whatever its po
       `/api/changes/${change.id}/files/0`,
       `/fragments/change?change=${change.id}`,
       `/fragments/queue`,
+      '/events',
+      `/events?nonce=${'x'.repeat(43)}`,
     ]) {
       const read = await http(server.port, { path, headers: cookieOnly });
       expect(read.status).toBe(403);

@@ -226,21 +226,21 @@ const PAUSE_MS = 500;
 const MAX_LOAD_MS = 10_000;
 const TYPING_KEY = 'editgate-review-typing';
 const clock = () => performance.timeOrigin + performance.now();
-/** When this change was on screen: the script runs once the page is parsed. */
-const shownAt = clock();
+/** When this change was on screen: once its fragment is in the page (until then, no key answers). */
+let shownAt = Number.POSITIVE_INFINITY;
 
 /** The current run of keys: when it began and when its last key came (ms since the epoch). */
-let run = carriedRun();
+let run = carriedRun(clock());
 
-function carriedRun() {
+function carriedRun(now) {
   try {
     const stored = JSON.parse(sessionStorage.getItem(TYPING_KEY) ?? 'null');
     if (!stored || ![stored.start, stored.last, stored.leftAt].every(Number.isFinite)) return undefined;
     if (stored.change === (changeId ?? null)) return undefined;
     // Typing when the last page was left, and this one came up soon after: the keys typed while it loaded
     // went nowhere, but the run goes on.
-    if (stored.leftAt - stored.last < PAUSE_MS && shownAt - stored.leftAt < MAX_LOAD_MS)
-      return { start: stored.start, last: shownAt };
+    if (stored.leftAt - stored.last < PAUSE_MS && now - stored.leftAt < MAX_LOAD_MS)
+      return { start: stored.start, last: now };
   } catch {
     // No storage, or not ours: no run to carry.
   }
@@ -364,17 +364,7 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
-const live = byId('live');
-const events = new EventSource('/events');
-events.addEventListener('open', () => {
-  live.textContent = 'live';
-  live.className = 'live on';
-});
-events.addEventListener('error', () => {
-  live.textContent = 'disconnected: the editgate process may have ended';
-  live.className = 'live off';
-});
-events.addEventListener('change', (event) => {
+function onChangeEvent(event) {
   const change = JSON.parse(event.data);
   getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`)
     .then((html) => {
@@ -394,8 +384,53 @@ events.addEventListener('change', (event) => {
     setStatus(change.text, change.status);
     closeDecisions();
   }
-});
+}
 
-focusFile(0, false);
-observePages();
-document.documentElement.dataset.ready = 'true';
+/** Live updates: EventSource sends no header, so the nonce goes in the query (this origin's own request). */
+function listen() {
+  const live = byId('live');
+  const events = new EventSource(`/events?${new URLSearchParams({ nonce })}`);
+  events.addEventListener('open', () => {
+    live.textContent = 'live';
+    live.className = 'live on';
+  });
+  events.addEventListener('error', () => {
+    live.textContent = 'disconnected: the editgate process may have ended';
+    live.className = 'live off';
+  });
+  events.addEventListener('change', onChangeEvent);
+}
+
+/**
+ * The changes come with the session's nonce: the frame the server sent holds none of them (the cookie that
+ * fetched it reaches every port of 127.0.0.1).
+ */
+async function loadChanges() {
+  const [queue, change] = await Promise.all([
+    getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`),
+    changeId ? getText(`/fragments/change?${new URLSearchParams({ change: changeId, view: layout })}`) : '',
+  ]);
+  byId('queue').innerHTML = queue;
+  if (changeId) byId('change').innerHTML = change;
+}
+
+loadChanges()
+  .then(() => {
+    shownAt = clock();
+    focusFile(0, false);
+    observePages();
+    listen();
+  })
+  .catch((error) => {
+    const main = byId('change');
+    main.textContent = '';
+    const message = document.createElement('p');
+    message.className = 'status s-refused';
+    message.textContent = nonce
+      ? `The changes could not be loaded: ${error.message}`
+      : 'This browser has no session nonce for this page (it is kept when a sign-in link is opened): open a new sign-in link (editgate review --link, or the one editgate printed).';
+    main.append(message);
+  })
+  .finally(() => {
+    document.documentElement.dataset.ready = 'true';
+  });
