@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { letGo, removeAtExit } from '../workspace/io.js';
@@ -44,6 +44,7 @@ export async function openInBrowser(link: string, options: OpenOptions): Promise
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const problem = await folderProblem(folder).catch((error: Error) => error.message);
   if (problem) return `could not open a browser without showing the link to others (${problem})`;
+  await sweepOpeners(folder, options.ttlMs);
   const page = join(folder, `open-${newSecret()}.html`);
   await writeFile(page, openerHtml(link), { mode: 0o600, flag: 'wx' });
   const remove = () => {
@@ -55,6 +56,18 @@ export async function openInBrowser(link: string, options: OpenOptions): Promise
   const failed = await spawnOpener(pathToFileURL(page).href, options.env ?? process.env);
   if (failed) await remove();
   return failed;
+}
+
+const OPENER = /^open-[A-Za-z0-9_-]{43}\.html$/;
+
+/** Removes the pages of processes that were killed before they could (their links have expired). */
+async function sweepOpeners(folder: string, ttlMs: number): Promise<void> {
+  for (const name of await readdir(folder).catch(() => [])) {
+    if (!OPENER.test(name)) continue;
+    const path = join(folder, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isFile() && Date.now() - info.mtimeMs > ttlMs) await rm(path, { force: true });
+  }
 }
 
 function openerHtml(link: string): string {

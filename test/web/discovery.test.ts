@@ -81,6 +81,13 @@ async function squatter() {
   return { port: (server.address() as AddressInfo).port, heard, answer };
 }
 
+/** --approve web as a process of the root opens it: the page it uses, and what it said. */
+async function openWeb(stateDir: string, root: string) {
+  const warnings: string[] = [];
+  const web = await openWebApproval({ root, stateDir, source: 'test', warn: (line) => warnings.push(line) });
+  return { web, warnings };
+}
+
 const REQUEST = {
   tool: 'write_file',
   path: 'a.txt',
@@ -199,13 +206,7 @@ describe('a squatter: another program where the discovery file points', () => {
     const fake = await squatter();
     const { stateDir, ws, path } = await published({ port: fake.port });
     await chown(path, OTHER_UID, OTHER_UID);
-    const warnings: string[] = [];
-    const web = await openWebApproval({
-      root: ws.root,
-      stateDir,
-      source: 'test',
-      warn: (w) => warnings.push(w),
-    });
+    const { web, warnings } = await openWeb(stateDir, ws.root);
     try {
       expect(web.sharedWith).toBeUndefined();
       expect(new URL(web.url).port).not.toBe(String(fake.port));
@@ -219,13 +220,7 @@ describe('a squatter: another program where the discovery file points', () => {
   it('our own file left behind, its port now someone else’s: the server cannot prove itself, so it gets only a challenge', async () => {
     const fake = await squatter();
     const { stateDir, ws, info } = await published({ port: fake.port });
-    const warnings: string[] = [];
-    const web = await openWebApproval({
-      root: ws.root,
-      stateDir,
-      source: 'test',
-      warn: (w) => warnings.push(w),
-    });
+    const { web, warnings } = await openWeb(stateDir, ws.root);
     try {
       expect(web.sharedWith).toBeUndefined();
       expect(warnings).toEqual([
