@@ -180,8 +180,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     }
     // The cookie reaches every port of 127.0.0.1, so it only shows the page's frame and its script and
     // style; the changes (fragments, API, live updates) need the nonce the sign-in gave, as every decision
-    // does.
-    // The live updates come from EventSource, which sends no header: its nonce is in the query.
+    // does. The live updates come from EventSource, which sends no header: their nonce is in the query.
     const nonce =
       url.pathname === '/events'
         ? (url.searchParams.get('nonce') ?? undefined)
@@ -378,7 +377,6 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (url.pathname === '/api/submissions/hello') {
       const { challenge } = parse(helloSchema, await readJson(req));
       return sendJson(res, 200, {
-        pid: process.pid,
         proof: serverProof(serverKey, 'hello', challenge, String(port), realRoot),
       });
     }
