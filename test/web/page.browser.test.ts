@@ -359,7 +359,9 @@ describe('the review page', () => {
     expect(await page.locator('button.page').textContent()).toBe(
       `Show diff lines ${PAGE_LINES + 1}–${(2 * PAGE_LINES).toLocaleString('en')} of 7,502`,
     );
-    await page.click('button.page');
+    // A click on the button (in the DOM: a click by playwright scrolls it into view first, where it loads
+    // by itself, and playwright's click then lands on the next page's button).
+    await page.$eval('button.page', (button) => (button as HTMLButtonElement).click());
     await expect.poll(rows).toBe(2 * PAGE_LINES);
     // Scrolling down loads each next page as it comes into view, until the whole diff is there.
     for (let shown = await rows(); shown < 7502; shown = await rows()) {
