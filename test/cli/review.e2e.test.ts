@@ -230,6 +230,31 @@ describe('editgate review', () => {
     },
   );
 
+  it('--open hands the browser a file, not the link: no token on its command line, and its own link works once', async () => {
+    const ws = cliWorkspace({ 'a.txt': 'one\n' });
+    const opened = join(ws.stateDir, '..', 'review-opened.txt');
+    const browser = join(ws.stateDir, '..', 'review-browser.sh');
+    writeFileSync(
+      browser,
+      `#!/bin/sh\nprintf '%s' "$*" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`,
+    );
+    chmodSync(browser, 0o755);
+    const review = start(['review', '--open'], { ...ws, env: { BROWSER: browser } });
+    const [printed] = await review.waitFor(LINK);
+    while (!existsSync(opened)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const argument = readFileSync(opened, 'utf8');
+    expect(argument).toMatch(/^file:\/\/\S+\/review\/open-[A-Za-z0-9_-]{43}\.html$/);
+    expect(argument).not.toContain('token');
+    const [own] = LINK.exec(readFileSync(argument.slice('file://'.length), 'utf8'))!;
+    expect(own).not.toBe(printed);
+    await signInWith(own);
+    await expect(signInWith(own)).rejects.toThrow('HTTP 410');
+    // The printed link is another, still good for another browser.
+    await signInWith(printed);
+    process.kill(review.child.pid!, 'SIGINT');
+    expect(await review.exited).toBe(0);
+  });
+
   it('each link signs in once; --link prints a new one for the running page, which works once too', async () => {
     const ws = cliWorkspace({ 'a.txt': 'one\n' });
     const review = start(['review'], ws);
