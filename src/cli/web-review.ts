@@ -18,14 +18,15 @@ export async function openWebReview(
   command: string,
 ): Promise<OpenedWebReview> {
   // Loaded only here: commands that ask in the terminal never pay for the web layer.
-  const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
+  const [{ openWebApproval }, { openReviewInBrowser }] = await Promise.all([
     import('../web/web-approval.js'),
     import('../web/open-browser.js'),
   ]);
   const announcement: string[] = [];
+  const stateDir = defaultStateDir();
   const web = await openWebApproval({
     root: globals.root,
-    stateDir: defaultStateDir(),
+    stateDir,
     source: `${command} (pid ${process.pid})`,
     warn: (message) => announcement.push(`editgate: ${message}`),
   });
@@ -35,7 +36,7 @@ export async function openWebReview(
       : `Changes go to the review page of editgate review (pid ${web.sharedWith}): ${web.url}`,
   );
   if (globals.open) {
-    const failed = await openInBrowser(web.url);
+    const failed = await openReviewInBrowser(web, stateDir);
     if (failed) announcement.push(`editgate: ${failed}; open the link above yourself.`);
   }
   return { ...web, announcement };

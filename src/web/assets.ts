@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
  */
 const FILES: Record<string, { name: string; type: string }> = {
   '/assets/review.js': { name: 'review.js', type: 'text/javascript; charset=utf-8' },
+  '/assets/sign-in.js': { name: 'sign-in.js', type: 'text/javascript; charset=utf-8' },
   '/assets/review.css': { name: 'review.css', type: 'text/css; charset=utf-8' },
 };
 

@@ -1,8 +1,10 @@
 /**
- * The review page, rendered on the server: the queue of changes, the current change (each file's diff,
- * the question, the decision buttons) and the fragments the page's script asks for (the queue again, the
- * next page of a diff, an expanded unchanged region). Everything from a model or a file goes through
- * htmlText; the script (assets/review.js) only inserts what the server rendered, or sets textContent.
+ * The review page, rendered on the server: its frame, and the fragments the page's script asks for (the
+ * queue of changes, the current change: each file's diff, the question, the decision buttons; the next
+ * page of a diff, an expanded unchanged region). The frame holds nothing of the changes: it is what the
+ * session cookie alone shows (every port of 127.0.0.1 receives that cookie), and the fragments need the
+ * session's nonce (request-guard.ts). Everything from a model or a file goes through htmlText; the script
+ * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
 import { pathInRoot } from '../core/root-named.js';
 import type { Decision } from '../gate/approval.js';
@@ -21,15 +23,13 @@ import type { ReviewItem, ReviewOutcome } from './review-queue.js';
 
 export interface PageOptions {
   root: string;
-  nonce: string;
-  items: ReviewItem[];
-  current?: { item: ReviewItem; views: FileView[] };
+  /** The change the page opens on (its script loads it: /fragments/change). */
+  current?: ReviewItem;
   layout: DiffLayout;
 }
 
 export function pageHtml(options: PageOptions): string {
-  const { current, layout } = options;
-  const item = current?.item;
+  const { current: item, layout } = options;
   const attributes = item
     ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.kind}"`
     : '';
@@ -43,7 +43,6 @@ export function pageHtml(options: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="editgate-nonce" content="${escapeHtml(options.nonce)}">
 <title>editgate review · ${htmlText(rootName)}</title>
 <link rel="stylesheet" href="/assets/review.css">
 <script type="module" src="/assets/review.js"></script>
@@ -56,11 +55,45 @@ export function pageHtml(options: PageOptions): string {
 <nav class="layouts" aria-label="Diff layout">${viewLink('unified', 'Unified')} ${viewLink('split', 'Side by side')}</nav>
 </header>
 <div class="body">
-<aside id="queue" aria-label="Changes">${queueHtml(options.items, item?.id)}</aside>
-<main id="change">${current ? changeHtml(current.item, current.views, layout) : emptyHtml()}</main>
+<aside id="queue" aria-label="Changes"></aside>
+<main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
 <footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>
+</html>
+`;
+}
+
+/**
+ * The answer to a good sign-in link: its script (sign-in.js) keeps the session's nonce in this origin's
+ * storage, where the page's script reads it and no page of another port can, then replaces the address
+ * (and the history entry holding the token) with the page. Given once per link.
+ */
+export function signInPageHtml(nonce: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="editgate-nonce" content="${escapeHtml(nonce)}">
+<title>editgate review · signing in</title>
+<link rel="stylesheet" href="/assets/review.css">
+<script type="module" src="/assets/sign-in.js"></script>
+</head>
+<body><p class="empty">Signing in… (this page needs JavaScript; <a href="/">open the review page</a>)</p></body>
+</html>
+`;
+}
+
+/** A page that says one thing: why a link did not sign in, and what to do. */
+export function messagePageHtml(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>editgate review · ${htmlText(title)}</title>
+</head>
+<body><h1>${htmlText(title)}</h1><p id="message">${htmlText(message)}</p></body>
 </html>
 `;
 }

@@ -1,17 +1,27 @@
 /**
  * Sending a change to a running `editgate review` page (another process) and waiting for the answer. The
- * answer streams back on the same request as JSON lines (queued, pings, the decision), so no timeout cuts
- * a long wait; if this process stops waiting (answered in its terminal first), it says so and who answered
- * before it hangs up, and the page shows that.
+ * server first proves it holds the key of the discovery file (a fresh challenge each time, before anything
+ * else is sent: server-proof.ts); the answer streams back on the same request as JSON lines (queued, pings,
+ * the decision, signed over that request's challenge), so no timeout cuts a long wait; if this process
+ * stops waiting (answered in its terminal first), it says so and who answered before it hangs up, and the
+ * page shows that.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { ReviewDiscovery } from './discovery.js';
+import { newSecret } from './request-guard.js';
+import { proofHolds } from './server-proof.js';
 import { decisionSchema, type SubmitEvent } from './wire.js';
 
-type Target = Pick<ReviewDiscovery, 'port' | 'submitToken'>;
+export type ReviewTarget = Pick<ReviewDiscovery, 'port' | 'submitToken' | 'serverKey' | 'root'>;
 
-function post(target: Target, path: string, body: unknown): Promise<IncomingMessage> {
+/** The bearer token goes only with requests after the server proved itself. */
+function post(
+  target: ReviewTarget,
+  path: string,
+  body: unknown,
+  options: { bearer: boolean } = { bearer: true },
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const payload = Buffer.from(JSON.stringify(body));
     const req = httpRequest(
@@ -22,7 +32,7 @@ function post(target: Target, path: string, body: unknown): Promise<IncomingMess
         method: 'POST',
         headers: {
           Host: `127.0.0.1:${target.port}`,
-          Authorization: `Bearer ${target.submitToken}`,
+          ...(options.bearer ? { Authorization: `Bearer ${target.submitToken}` } : {}),
           'Content-Type': 'application/json',
           'Content-Length': payload.length,
         },
@@ -40,34 +50,64 @@ async function readAll(response: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Whether the review server answers, and for this root. */
-export async function pingReview(target: Target & { root: string }): Promise<boolean> {
+export type Proven = { proven: true } | { refused: string };
+
+/**
+ * Whether the server on the discovery file's port is the one that wrote it: it must answer a fresh
+ * challenge with the HMAC of it (and of its port and root) under the file's key. Nothing but the challenge
+ * is sent before it has.
+ */
+export async function proveReview(target: ReviewTarget): Promise<Proven> {
+  const challenge = newSecret();
+  const where = `the review page published on port ${target.port}`;
   try {
-    const response = await post(target, '/api/submissions/ping', {});
-    if (response.statusCode !== 200) {
-      response.resume();
-      return false;
-    }
-    const body = JSON.parse(await readAll(response)) as { root?: unknown };
-    return body.root === target.root;
-  } catch {
-    return false;
+    const response = await post(target, '/api/submissions/hello', { challenge }, { bearer: false });
+    const text = await readAll(response);
+    if (response.statusCode !== 200)
+      return { refused: `${where} did not prove it is yours (HTTP ${response.statusCode})` };
+    const { proof } = JSON.parse(text) as { proof?: unknown };
+    if (!proofHolds(target.serverKey, proof, 'hello', challenge, String(target.port), target.root))
+      return { refused: `${where} did not prove it is yours: another program may listen on that port` };
+    return { proven: true };
+  } catch (error) {
+    return {
+      refused: `${where} does not answer (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
+async function mustProve(target: ReviewTarget): Promise<void> {
+  const proven = await proveReview(target);
+  if ('refused' in proven) throw new Error(`${proven.refused}; nothing was sent to it`);
+}
+
+/** A new sign-in link of the remote page (good once; for `ttlMs` when given), once it proved itself. */
+export async function requestSignInLink(target: ReviewTarget, ttlMs?: number): Promise<string> {
+  await mustProve(target);
+  const response = await post(target, '/api/submissions/link', ttlMs === undefined ? {} : { ttlMs });
+  const text = await readAll(response);
+  const url = response.statusCode === 200 ? (JSON.parse(text) as { url?: unknown }).url : undefined;
+  if (typeof url !== 'string' || !url.startsWith(`http://127.0.0.1:${target.port}/?token=`))
+    throw new Error(`the review page gave no sign-in link (HTTP ${response.statusCode}: ${text})`);
+  return url;
+}
+
 /** An approver that puts each question on the remote page. */
-export function remoteApprover(target: Target, source: string): Approver {
+export function remoteApprover(target: ReviewTarget, source: string): Approver {
   return (request, context = {}) => submit(target, request, source, context.signal);
 }
 
 async function submit(
-  target: Target,
+  target: ReviewTarget,
   request: ApprovalRequest,
   source: string,
   signal?: AbortSignal,
 ): Promise<Decision> {
   signal?.throwIfAborted();
-  const response = await post(target, '/api/submit', { request, source });
+  await mustProve(target);
+  signal?.throwIfAborted();
+  const challenge = newSecret();
+  const response = await post(target, '/api/submit', { request, source, challenge });
   if (response.statusCode !== 200) {
     const text = await readAll(response);
     let message = text;
@@ -121,6 +161,13 @@ async function submit(
           id = event.id;
           if (withdrawOnQueued) withdraw();
         } else if (event.type === 'decision') {
+          // An answer not signed over this request's challenge is not the person's: nothing is written.
+          if (
+            !proofHolds(target.serverKey, event.proof, 'decision', challenge, JSON.stringify(event.decision))
+          ) {
+            finish(new Error('the review page sent an answer it did not sign; it is not taken'));
+            continue;
+          }
           const parsed = decisionSchema.safeParse(event.decision);
           finish(
             new Error('the review page sent an answer editgate does not understand'),

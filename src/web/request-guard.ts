@@ -3,10 +3,12 @@
  * - Host must be 127.0.0.1:PORT or localhost:PORT exactly (a page whose DNS name was rebound to 127.0.0.1
  *   sends its own name);
  * - the page's session is an HttpOnly, SameSite=Strict cookie, given only in exchange for the 256-bit
- *   token of the URL editgate printed (so another site's page never sends it along);
- * - a request that changes something also needs a nonce issued with the page (a header no other page can
- *   read or forge), `Content-Type: application/json` (a plain HTML form cannot send it) and the page's own
- *   Origin;
+ *   token of a sign-in link, which works once (sign-in-links.ts); another site's page never sends it along;
+ * - a cookie is not scoped by port: every server on 127.0.0.1 receives it. So the cookie alone reads only
+ *   the page itself; a request that decides, and every API or fragment request, also needs the session's
+ *   nonce (a header no other page can read or forge), which the sign-in answer gives once and nothing gives
+ *   again. A request that changes something also needs `Content-Type: application/json` (a plain HTML form
+ *   cannot send it) and the page's own Origin;
  * - other editgate processes that send changes to `editgate review` use a separate bearer token, from a
  *   discovery file only the user can read, and send no Origin (browsers always do on a POST).
  * Responses carry no CORS headers, and headers that keep the page out of frames, caches and referrers.
@@ -64,38 +66,37 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 const MAX_SESSIONS = 64;
-const MAX_NONCES = 64;
 
-/** Browser sessions (cookie secrets) and the nonces issued to each with a page. */
+/**
+ * A signed-in browser (or script): the cookie's value, and the nonce every request that reads a change
+ * through the API or decides one must carry. The nonce is given once, in the answer to the sign-in link,
+ * and never again: a cookie goes to every server on 127.0.0.1 whatever its port, so another local program
+ * that receives it must not be able to turn it into a nonce.
+ */
+export interface Session {
+  readonly cookie: string;
+  readonly nonce: string;
+}
+
+/** The signed-in sessions, by cookie value. */
 export class Sessions {
-  private readonly sessions = new Map<string, string[]>();
+  private readonly sessions: Session[] = [];
 
-  create(): string {
-    const secret = newSecret();
-    this.sessions.set(secret, []);
-    // The oldest go first; a person opening the link again gets a new session.
-    while (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-    return secret;
+  create(): Session {
+    const session = { cookie: newSecret(), nonce: newSecret() };
+    this.sessions.push(session);
+    // The oldest go first; a person signing in again gets a new session.
+    while (this.sessions.length > MAX_SESSIONS) this.sessions.shift();
+    return session;
   }
 
   /** The session of a cookie value, when it is one of ours (compared in constant time). */
-  find(cookie: string | undefined): string | undefined {
+  find(cookie: string | undefined): Session | undefined {
     if (!cookie) return undefined;
-    for (const secret of this.sessions.keys()) if (sameSecret(cookie, secret)) return secret;
-    return undefined;
+    return this.sessions.find((session) => sameSecret(cookie, session.cookie));
   }
 
-  issueNonce(session: string): string {
-    const nonces = this.sessions.get(session);
-    const nonce = newSecret();
-    if (!nonces) return nonce;
-    nonces.push(nonce);
-    if (nonces.length > MAX_NONCES) nonces.shift();
-    return nonce;
-  }
-
-  nonceValid(session: string, nonce: string | undefined): boolean {
-    if (!nonce) return false;
-    return (this.sessions.get(session) ?? []).some((issued) => sameSecret(nonce, issued));
+  nonceValid(session: Session, nonce: string | undefined): boolean {
+    return nonce !== undefined && sameSecret(nonce, session.nonce);
   }
 }

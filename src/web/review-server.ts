@@ -12,7 +12,16 @@ import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { loadAssets } from './assets.js';
 import { type DiffLayout, expandRows, FileView, nextPageRow, renderPage } from './diff-html.js';
-import { changeHtml, filesHtml, outcomeText, pageHtml, queueHtml, statusText } from './page.js';
+import {
+  changeHtml,
+  filesHtml,
+  messagePageHtml,
+  outcomeText,
+  pageHtml,
+  queueHtml,
+  signInPageHtml,
+  statusText,
+} from './page.js';
 import {
   bearerToken,
   cookieValue,
@@ -26,10 +35,14 @@ import {
   sameSecret,
 } from './request-guard.js';
 import { ReviewConflict, ReviewInvalid, type ReviewItem, ReviewQueue } from './review-queue.js';
+import { serverProof } from './server-proof.js';
+import { OPEN_LINK_TTL_MS, type Redeemed, SignInLinks } from './sign-in-links.js';
 import {
   answerSchema,
   editPreviewSchema,
   firstIssue,
+  helloSchema,
+  linkSchema,
   type SubmitEvent,
   submitSchema,
   withdrawSchema,
@@ -55,13 +68,20 @@ export interface AskOptions {
 }
 
 export interface ReviewServer {
-  /** The first URL to open: it carries the token, exchanged for a cookie on the first visit. */
+  /** The first sign-in link: its token signs one browser in, once (see signInLink for more). */
   readonly url: string;
   /** http://127.0.0.1:PORT */
   readonly origin: string;
   readonly port: number;
   /** The bearer token other processes send changes with (when acceptSubmissions). */
   readonly submitToken?: string;
+  /** The key this server proves itself with to other processes (when acceptSubmissions; server-proof.ts). */
+  readonly serverKey?: string;
+  /**
+   * A new sign-in link, good once (and for `ttlMs` when given: a link handed to a program to open). The
+   * link is a secret: print it where only the person reads it.
+   */
+  signInLink(ttlMs?: number): string;
   readonly queue: ReviewQueue;
   /** Puts a change on the page and resolves with the person's decision. */
   ask(request: ApprovalRequest, options?: AskOptions): Promise<Decision>;
@@ -85,8 +105,10 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const root = resolve(options.root);
   const realRoot = await realpath(root).catch(() => root);
   const assets = await loadAssets();
-  const token = newSecret();
+  const links = new SignInLinks();
+  const firstToken = links.issue();
   const submitToken = options.acceptSubmissions ? newSecret() : undefined;
+  const serverKey = options.acceptSubmissions ? newSecret() : undefined;
   const sessions = new Sessions();
   const maxBody = options.maxBody ?? 256 * 1024 * 1024;
   const locate = (path: string): string | undefined => {
@@ -146,28 +168,29 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       return;
     }
 
-    if (method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
-      if (!sameSecret(url.searchParams.get('token') ?? '', token)) {
-        throw new HttpError(
-          403,
-          'This link’s token is not the one of this review page. Open the link editgate printed.',
-        );
-      }
-      const session = sessions.create();
-      res.writeHead(303, {
-        ...SECURITY_HEADERS,
-        'Set-Cookie': `${cookieName()}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: '/',
-      });
-      res.end();
-      return;
-    }
+    if (method === 'GET' && url.pathname === '/' && url.searchParams.has('token'))
+      return signIn(req, res, url.searchParams.get('token') ?? '');
 
     const session = sessions.find(cookieValue(req.headers.cookie, cookieName()));
     if (!session) {
       throw new HttpError(
         401,
         'Not signed in: open the link editgate printed (its token signs the browser in).',
+      );
+    }
+    // The cookie reaches every port of 127.0.0.1, so it only shows the page's frame and its script and
+    // style; the changes (fragments, API, live updates) need the nonce the sign-in gave, as every decision
+    // does. The live updates come from EventSource, which sends no header: their nonce is in the query.
+    const nonce =
+      url.pathname === '/events'
+        ? (url.searchParams.get('nonce') ?? undefined)
+        : headerValue(req.headers[NONCE_HEADER]);
+    const cookieOnly = method === 'GET' && (url.pathname === '/' || assets.has(url.pathname));
+    if (!cookieOnly && !sessions.nonceValid(session, nonce)) {
+      if (url.pathname === '/api/session') throw new HttpError(410, NONCE_GIVEN_ONCE);
+      throw new HttpError(
+        403,
+        `The ${NONCE_HEADER} header is missing or not this session's. ${NONCE_GIVEN_ONCE}`,
       );
     }
 
@@ -181,17 +204,48 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin')
         throw new HttpError(403, 'Only this page may change anything here.');
-      if (!sessions.nonceValid(session, headerValue(req.headers[NONCE_HEADER]))) {
-        throw new HttpError(403, `The ${NONCE_HEADER} header is missing or not one this page was given.`);
-      }
       if (!isJson(req.headers['content-type']))
         throw new HttpError(415, 'Send JSON, with Content-Type: application/json.');
       return handlePost(req, res, url);
     }
-    return handleGet(res, url, session);
+    return handleGet(res, url);
   }
 
-  async function handleGet(res: ServerResponse, url: URL, session: string): Promise<void> {
+  /**
+   * The sign-in link: a good token gives a session cookie and, once, the session's nonce: to a browser in
+   * a page whose script keeps it (sign-in.js: in this origin's storage, which no other port can read) and
+   * moves on to the page without the token in the address bar or history; to a script asking for JSON as
+   * `{ nonce }`. A used or expired link is refused with a page that says what to do.
+   */
+  function signIn(req: IncomingMessage, res: ServerResponse, given: string): void {
+    const redeemed = links.redeem(given);
+    if (redeemed !== 'signed-in') {
+      const message = SIGN_IN_REFUSED[redeemed](`http://${req.headers.host}/`);
+      const status = redeemed === 'unknown' ? 403 : 410;
+      if (wantsJson(req)) sendJson(res, status, { error: message });
+      else sendHtml(res, messagePageHtml('Not signed in', message), status);
+      return;
+    }
+    const session = sessions.create();
+    const cookie = `${cookieName()}=${session.cookie}; HttpOnly; SameSite=Strict; Path=/`;
+    if (wantsJson(req)) {
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Set-Cookie': cookie,
+        'Content-Type': 'application/json; charset=utf-8',
+      });
+      res.end(JSON.stringify({ nonce: session.nonce }));
+      return;
+    }
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Set-Cookie': cookie,
+      'Content-Type': 'text/html; charset=utf-8',
+    });
+    res.end(signInPageHtml(session.nonce));
+  }
+
+  async function handleGet(res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname;
     const asset = assets.get(path);
     if (asset) {
@@ -208,17 +262,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         : items.find((entry) => entry.status === 'pending' || entry.status === 'stale');
       if (wanted && !item)
         throw new HttpError(404, 'There is no such change (it may have been answered long ago).');
-      const current = item ? { item, views: await queue.views(item.id)! } : undefined;
-      sendHtml(
-        res,
-        pageHtml({
-          root,
-          nonce: sessions.issueNonce(session),
-          items,
-          layout,
-          ...(current ? { current } : {}),
-        }),
-      );
+      sendHtml(res, pageHtml({ root, layout, ...(item ? { current: item } : {}) }));
       return;
     }
     if (path === '/events') return openEvents(res);
@@ -256,7 +300,6 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       sendHtml(res, rows);
       return;
     }
-    if (path === '/api/session') return sendJson(res, 200, { nonce: sessions.issueNonce(session) });
     if (path === '/api/changes') return sendJson(res, 200, { changes: queue.list().map(summary) });
     const file = /^\/api\/changes\/([\w-]+)\/files\/(\d+)$/.exec(path);
     if (file) {
@@ -318,22 +361,35 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     }
   }
 
-  /** Other editgate processes: POST /api/submit streams back the answer; /api/submissions/ID/withdraw. */
+  /**
+   * Other editgate processes. First the server proves itself (POST /api/submissions/hello: an HMAC of the
+   * asker's challenge under the key of the discovery file; it needs no token, since the asker sends its
+   * token only to a server that proved itself). Then, with the bearer token: POST /api/submit streams back
+   * the answer, signed; /api/submissions/ID/withdraw; /api/submissions/link makes a sign-in link.
+   */
   async function handleSubmission(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (!submitToken)
+    if (!submitToken || !serverKey)
       throw new HttpError(404, 'This review page does not accept changes from other processes.');
-    const given = bearerToken(req);
-    if (!given || !sameSecret(given, submitToken))
-      throw new HttpError(401, 'A bearer token from the discovery file is needed.');
     if (req.headers.origin !== undefined) throw new HttpError(403, 'Browsers may not send changes here.');
     if (req.method !== 'POST') throw new HttpError(405, 'POST only.');
     if (!isJson(req.headers['content-type']))
       throw new HttpError(415, 'Send JSON, with Content-Type: application/json.');
+    if (url.pathname === '/api/submissions/hello') {
+      const { challenge } = parse(helloSchema, await readJson(req));
+      return sendJson(res, 200, {
+        proof: serverProof(serverKey, 'hello', challenge, String(port), realRoot),
+      });
+    }
+    const given = bearerToken(req);
+    if (!given || !sameSecret(given, submitToken))
+      throw new HttpError(401, 'A bearer token from the discovery file is needed.');
     const body = await readJson(req);
-    if (url.pathname === '/api/submissions/ping')
-      return sendJson(res, 200, { root: realRoot, pid: process.pid });
+    if (url.pathname === '/api/submissions/link') {
+      const { ttlMs } = parse(linkSchema, body);
+      return sendJson(res, 200, { url: `http://127.0.0.1:${port}/?token=${links.issue({ ttlMs })}` });
+    }
     if (url.pathname === '/api/submit') {
-      const { request, source } = parse(submitSchema, body);
+      const { request, source, challenge } = parse(submitSchema, body);
       const controller = new AbortController();
       res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/x-ndjson' });
       openResponses.add(res);
@@ -360,7 +416,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
             send({ type: 'queued', id: item.id });
           },
         });
-        send({ type: 'decision', decision });
+        const proof = serverProof(serverKey, 'decision', challenge, JSON.stringify(decision));
+        send({ type: 'decision', decision, proof });
       } catch (error) {
         send({ type: 'closed', message: error instanceof Error ? error.message : String(error) });
       } finally {
@@ -446,10 +503,12 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const source = options.source ?? 'this editgate process';
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/?token=${firstToken}`,
     origin,
     port,
     ...(submitToken ? { submitToken } : {}),
+    ...(serverKey ? { serverKey } : {}),
+    signInLink: (ttlMs) => `${origin}/?token=${links.issue({ ttlMs })}`,
     queue,
     ask: (request, ask = {}) =>
       queue.add(request, { source: ask.source ?? source, ...(ask.signal ? { signal: ask.signal } : {}) }),
@@ -462,6 +521,25 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       });
     },
   };
+}
+
+const NONCE_GIVEN_ONCE =
+  'The nonce is given once, with the session, by the sign-in link (GET /?token=... with Accept: application/json answers { "nonce" }); sign in again with a new link for a new one.';
+
+/** Why a sign-in link does not sign in, and what to do: said on the page the browser lands on. */
+const SIGN_IN_REFUSED: Record<Exclude<Redeemed, 'signed-in'>, (page: string) => string> = {
+  used: (page) =>
+    `This sign-in link was already used: each link signs in one browser, once. If that was you, the review page is open in that browser (${page}). Otherwise someone else may have used it: get a new link with "editgate review --link" in the project (when editgate review serves the page), or start the command again, and check who else can see your terminal.`,
+  expired: () =>
+    `This sign-in link has expired (a link editgate opens in the browser works for ${OPEN_LINK_TTL_MS / 60_000} minutes). Get a new link with "editgate review --link" in the project (when editgate review serves the page), or use the link editgate printed.`,
+  unknown: () =>
+    'This link’s token is not one of this review page. Open the link editgate printed (each works once).',
+};
+
+/** A script asking for JSON (Accept: application/json), not a browser navigating. */
+function wantsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -486,8 +564,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-function sendHtml(res: ServerResponse, html: string): void {
-  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8' });
+function sendHtml(res: ServerResponse, html: string, status = 200): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8' });
   res.end(html);
 }
 

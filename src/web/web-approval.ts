@@ -7,7 +7,7 @@
 
 import type { Approver } from '../gate/approval.js';
 import { findReview } from './discovery.js';
-import { pingReview, remoteApprover } from './remote-review.js';
+import { proveReview, remoteApprover, requestSignInLink } from './remote-review.js';
 import { startReviewServer } from './review-server.js';
 
 export interface WebApprovalOptions {
@@ -22,8 +22,10 @@ export interface WebApprovalOptions {
 
 export interface WebApproval {
   ask: Approver;
-  /** The page's link, with its token. */
+  /** A sign-in link of the page, good once. */
   url: string;
+  /** Another sign-in link (for `ttlMs` when given: a link handed to a browser to open). */
+  signInLink(ttlMs?: number): Promise<string>;
   /** The changes go to a running `editgate review` (pid), not to a page of this process. */
   sharedWith?: number;
   close(): Promise<void>;
@@ -32,25 +34,31 @@ export interface WebApproval {
 export async function openWebApproval(options: WebApprovalOptions): Promise<WebApproval> {
   if (options.stateDir) {
     const found = await findReview(options.stateDir, options.root);
-    if ('refused' in found) options.warn?.(found.refused);
-    else if ('found' in found && !(await pingReview(found.found))) {
-      options.warn?.(
-        `the review page published for this root (editgate review, pid ${found.found.pid}) does not answer; serving a page here`,
-      );
-    } else if ('found' in found) {
+    if ('refused' in found) options.warn?.(`${found.refused}; serving a page here`);
+    else if ('note' in found && found.note) options.warn?.(found.note);
+    else if ('found' in found) {
       const review = found.found;
-      return {
-        ask: remoteApprover(review, options.source),
-        url: review.url,
-        sharedWith: review.pid,
-        close: async () => undefined,
-      };
+      const proven = await proveReview(review);
+      if ('refused' in proven) {
+        options.warn?.(
+          `${proven.refused} (editgate review, pid ${review.pid}); nothing was sent to it, serving a page here`,
+        );
+      } else {
+        return {
+          ask: remoteApprover(review, options.source),
+          url: await requestSignInLink(review),
+          signInLink: (ttlMs) => requestSignInLink(review, ttlMs),
+          sharedWith: review.pid,
+          close: async () => undefined,
+        };
+      }
     }
   }
   const server = await startReviewServer({ root: options.root, source: options.source });
   return {
     ask: (request, ask = {}) => server.ask(request, ask.signal ? { signal: ask.signal } : {}),
     url: server.url,
+    signInLink: async (ttlMs) => server.signInLink(ttlMs),
     close: () => server.close(),
   };
 }

@@ -96,10 +96,23 @@ export const answerSchema = z.strictObject({
 /** POST /api/changes/ID/edit-preview */
 export const editPreviewSchema = z.strictObject({ edited });
 
-/** POST /api/submit (from another editgate process, with the review server's bearer token). */
+/** A random challenge the review server signs to prove it holds the discovery file's key. */
+const challenge = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a challenge of 256 random bits, base64url');
+
+/** POST /api/submissions/hello (another editgate process, before it sends anything else). */
+export const helloSchema = z.strictObject({ challenge });
+
+/** POST /api/submissions/link: a new sign-in link, good once (for `ttlMs` when given). */
+export const linkSchema = z.strictObject({ ttlMs: z.number().int().min(1000).max(86_400_000).optional() });
+
+/**
+ * POST /api/submit (from another editgate process, with the review server's bearer token); the decision
+ * comes back signed over `challenge`.
+ */
 export const submitSchema = z.strictObject({
   request: approvalRequestSchema,
   source: z.string().min(1).max(200),
+  challenge,
 });
 
 /** POST /api/submissions/ID/withdraw: the asker stopped waiting, maybe because it was answered elsewhere. */
@@ -112,7 +125,7 @@ export const withdrawSchema = z.strictObject({
 export type SubmitEvent =
   | { type: 'queued'; id: string }
   | { type: 'ping' }
-  | { type: 'decision'; decision: Decision }
+  | { type: 'decision'; decision: Decision; proof: string }
   | { type: 'closed'; message: string };
 
 export function parseRequest(value: unknown): ApprovalRequest {

@@ -6,8 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
-import { answerOnPage, LINK } from '../web/page-api.js';
-import { http } from '../web/review-fixture.js';
+import { answerOnPage, LINK, listedChanges } from '../web/page-api.js';
+import { http, signInWith } from '../web/review-fixture.js';
 import { type PtyRun, spawnCli } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
 
@@ -107,17 +107,34 @@ describe('editgate edit --approve web', () => {
     expect(run.output()).toContain('DENIED_USER: you said no to the change to app.ts: keep it at 1');
   });
 
-  it('"approve": "web" in the config chooses the page; --open opens it with $BROWSER', async () => {
+  it('"approve": "web" in the config chooses the page; --open opens it with $BROWSER, the link on no command line', async () => {
     const ws = cliWorkspace({ 'editgate.config.json': JSON.stringify({ approve: 'web' }), 'n.txt': 'x\n' });
     const opened = join(ws.stateDir, '..', 'opened.txt');
     const browser = join(ws.stateDir, '..', 'browser.sh');
-    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    // The browser's arguments, as every user sees them in /proc/PID/cmdline, and the page it was given.
+    writeFileSync(
+      browser,
+      `#!/bin/sh\nprintf '%s' "$*" > '${opened}'\ncat "\${1#file://}" > '${opened}.html'\n`,
+    );
     chmodSync(browser, 0o755);
     const run = start(['write', 'n.txt', '--content', 'y\n', '--open'], { ...ws, env: { BROWSER: browser } });
     const [link] = await run.waitFor(LINK);
-    await answerOnPage(link, { decision: 'once' });
+    while (!existsSync(`${opened}.html`)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const argument = readFileSync(opened, 'utf8');
+    expect(argument).toMatch(
+      new RegExp(`^file://${join(ws.stateDir, 'review')}/open-[A-Za-z0-9_-]{43}\\.html$`),
+    );
+    expect(argument).not.toContain('token');
+    const page = argument.slice('file://'.length);
+    expect(lstatSync(page).mode & 0o777).toBe(0o600);
+    // The page sends the browser on to a link of its own, not the printed one; each works once.
+    const [own] = LINK.exec(readFileSync(`${opened}.html`, 'utf8'))!;
+    expect(own).not.toBe(link);
+    await answerOnPage(own, { decision: 'once' });
     expect(await run.exited).toBe(0);
-    expect(readFileSync(opened, 'utf8')).toBe(link);
+    expect(readFileSync(join(ws.root, 'n.txt'), 'utf8')).toBe('y\n');
+    // Gone with the process.
+    expect(existsSync(page)).toBe(false);
   });
 
   it('the terminal question stays live: answered in the browser, the terminal says so', async () => {
@@ -136,17 +153,7 @@ describe('editgate edit --approve web', () => {
     const [pageLink] = await review.waitFor(LINK);
     const run = await editInTerminal(ws);
     expect(run.text()).toContain('Changes go to the review page of editgate review');
-    const url = new URL(pageLink);
-    const port = Number(url.port);
-    const cookie = String(
-      (await http(port, { path: url.pathname + url.search })).headers['set-cookie'],
-    ).split(';')[0]!;
-    const pending = async () =>
-      (
-        (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json().changes as Array<
-          Record<string, unknown>
-        >
-      )[0];
+    const pending = async () => (await listedChanges(pageLink))[0];
     while ((await pending())?.status !== 'pending') await new Promise((resolve) => setTimeout(resolve, 50));
     await run.answer('y');
     expect(await run.exited()).toBe(0);
@@ -184,12 +191,13 @@ describe('editgate review', () => {
     expect(lstatSync(join(folder, file!)).mode & 0o777).toBe(0o600);
     expect(lstatSync(folder).mode & 0o777).toBe(0o700);
     const record = JSON.parse(readFileSync(join(folder, file!), 'utf8'));
-    expect(record).toMatchObject({ version: 1, root: ws.root, pid: review.child.pid, url: link });
+    expect(record).toMatchObject({ version: 2, root: ws.root, pid: review.child.pid });
+    expect(record.port).toBe(Number(new URL(link).port));
 
     const again = await runCli(['review', ws.root], { cwd: ws.root, stateDir: ws.stateDir });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      `a review page for ${ws.root} is already running (pid ${review.child.pid})`,
+      `a review page for ${ws.root} is already running (pid ${review.child.pid}, http://127.0.0.1:${record.port}/); editgate review --link prints a new sign-in link for it`,
     );
 
     const first = start(['write', 'a.txt', '--content', 'ONE\n', '--approve', 'web'], ws);
@@ -206,6 +214,65 @@ describe('editgate review', () => {
     process.kill(review.child.pid!, 'SIGINT');
     expect(await review.exited).toBe(0);
     expect(existsSync(join(folder, file!))).toBe(false);
+  });
+
+  it.each(['SIGHUP', 'SIGTERM'] as const)(
+    '%s (the terminal closing, kill) removes the discovery file too',
+    async (signal) => {
+      const ws = cliWorkspace({ 'a.txt': 'one\n' });
+      const review = start(['review'], ws);
+      await review.waitFor(LINK);
+      const folder = join(ws.stateDir, 'review');
+      expect(readdirSync(folder)).toHaveLength(1);
+      process.kill(review.child.pid!, signal);
+      expect(await review.exited).toBe(0);
+      expect(readdirSync(folder)).toEqual([]);
+    },
+  );
+
+  it('--open hands the browser a file, not the link: no token on its command line, and its own link works once', async () => {
+    const ws = cliWorkspace({ 'a.txt': 'one\n' });
+    const opened = join(ws.stateDir, '..', 'review-opened.txt');
+    const browser = join(ws.stateDir, '..', 'review-browser.sh');
+    writeFileSync(
+      browser,
+      `#!/bin/sh\nprintf '%s' "$*" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`,
+    );
+    chmodSync(browser, 0o755);
+    const review = start(['review', '--open'], { ...ws, env: { BROWSER: browser } });
+    const [printed] = await review.waitFor(LINK);
+    while (!existsSync(opened)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const argument = readFileSync(opened, 'utf8');
+    expect(argument).toMatch(/^file:\/\/\S+\/review\/open-[A-Za-z0-9_-]{43}\.html$/);
+    expect(argument).not.toContain('token');
+    const [own] = LINK.exec(readFileSync(argument.slice('file://'.length), 'utf8'))!;
+    expect(own).not.toBe(printed);
+    await signInWith(own);
+    await expect(signInWith(own)).rejects.toThrow('HTTP 410');
+    // The printed link is another, still good for another browser.
+    await signInWith(printed);
+    process.kill(review.child.pid!, 'SIGINT');
+    expect(await review.exited).toBe(0);
+  });
+
+  it('each link signs in once; --link prints a new one for the running page, which works once too', async () => {
+    const ws = cliWorkspace({ 'a.txt': 'one\n' });
+    const review = start(['review'], ws);
+    const [link] = await review.waitFor(LINK);
+    await signInWith(link);
+    await expect(signInWith(link)).rejects.toThrow('HTTP 410');
+    const asked = await runCli(['review', '--link'], { cwd: ws.root, stateDir: ws.stateDir });
+    expect(asked.code).toBe(0);
+    const [next] = LINK.exec(asked.stdout)!;
+    expect(next).not.toBe(link);
+    expect(new URL(next).port).toBe(new URL(link).port);
+    await signInWith(next);
+    await expect(signInWith(next)).rejects.toThrow('HTTP 410');
+    process.kill(review.child.pid!, 'SIGINT');
+    expect(await review.exited).toBe(0);
+    const none = await runCli(['review', '--link'], { cwd: ws.root, stateDir: ws.stateDir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`no review page is running for ${ws.root}`);
   });
 
   it('a discovery file others can read is ignored: the process serves its own page', async () => {
@@ -252,16 +319,12 @@ describe('editgate mcp --approve web', () => {
         arguments: { file_path: 'a.ts', old_string: 'a = 1', new_string: 'a = 2' },
       }) as Promise<CallToolResult>;
       const url = new URL(link);
-      const port = Number(url.port);
-      const cookie = String(
-        (await http(port, { path: url.pathname + url.search })).headers['set-cookie'],
-      ).split(';')[0]!;
-      const { nonce } = (await http(port, { path: '/api/session', headers: { Cookie: cookie } })).json() as {
-        nonce: string;
-      };
+      const { port, cookie, nonce } = await signInWith(link);
       let change: { id: string } | undefined;
       while (!change) {
-        const list = (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json();
+        const list = (
+          await http(port, { path: '/api/changes', headers: { Cookie: cookie, 'X-Editgate-Nonce': nonce } })
+        ).json();
         change = (list.changes as Array<{ id: string; status: string }>).find(
           (entry) => entry.status === 'pending',
         );

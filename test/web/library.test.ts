@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/index.js';
 import { startReviewServer } from '../../src/web/index.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
-import { firstQueued, http, signIn } from './review-fixture.js';
+import { firstQueued, signIn } from './review-fixture.js';
 
 describe('the review page from the library', () => {
   it('as the README shows it: an approver for createEditTools, answered through the page', async () => {
@@ -37,7 +37,7 @@ describe('the review page from the library', () => {
         review.queue.subscribe((event) => resolve(event.item.id)),
       );
       const person = await signIn(review);
-      const page = await http(review.port, { path: `/?change=${id}`, headers: { Cookie: person.cookie } });
+      const page = await person.get(`/fragments/change?change=${id}`);
       expect(page.body).toContain('<h1>Read secret.txt?</h1>');
       expect(page.body).toContain('Allow reading this file for the session');
       expect(page.body).not.toContain('class="file"');

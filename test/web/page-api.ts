@@ -1,51 +1,62 @@
 /**
- * Answering a review page from its printed link, as the page's script does: sign in with the link's token,
- * take the nonce, then decide the first pending change through the JSON API. For end-to-end tests of
- * processes that print a link (--approve web on the CLI and the chat).
+ * Answering a review page from its printed link, as the page's script does: sign in with the link's token
+ * (the session cookie and its nonce), then decide the first pending change through the JSON API. For
+ * end-to-end tests of processes that print a link (--approve web on the CLI and the chat). A link signs in
+ * once, so the session is kept per link and every helper called with the same link uses it.
  */
-import { http } from './review-fixture.js';
+import { http, signInWith } from './review-fixture.js';
 
 export const LINK = /(http:\/\/127\.0\.0\.1:(\d+))\/\?token=[A-Za-z0-9_-]{43}/;
 
-/** Signs in with the printed link, as the browser does: the session cookie the token is exchanged for. */
-async function signInWith(link: string): Promise<{ url: URL; port: number; cookie: string }> {
-  const url = new URL(link);
-  const port = Number(url.port);
-  const signIn = await http(port, { path: url.pathname + url.search });
-  return { url, port, cookie: String(signIn.headers['set-cookie']).split(';')[0]! };
+interface LinkSession {
+  url: URL;
+  port: number;
+  headers: Record<string, string>;
 }
 
-/** The changes the page lists (pending, answered, withdrawn), through a fresh sign-in with the link. */
+const sessions = new Map<string, Promise<LinkSession>>();
+
+/** The session of a printed link: signed in with it on first use. */
+function sessionOf(link: string): Promise<LinkSession> {
+  let session = sessions.get(link);
+  if (!session) {
+    session = signInWith(link).then(({ cookie, nonce, port }) => ({
+      url: new URL(link),
+      port,
+      headers: { Cookie: cookie, 'X-Editgate-Nonce': nonce },
+    }));
+    sessions.set(link, session);
+  }
+  return session;
+}
+
+/** The changes the page lists (pending, answered, withdrawn). */
 export async function listedChanges(link: string): Promise<Array<Record<string, unknown>>> {
-  const { port, cookie } = await signInWith(link);
-  return (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json().changes as Array<
+  const { port, headers } = await sessionOf(link);
+  return (await http(port, { path: '/api/changes', headers })).json().changes as Array<
     Record<string, unknown>
   >;
 }
 
-/** The page as the browser gets it with the first waiting change open (waits for one to arrive). */
+/** The first waiting change as the page shows it (waits for one to arrive). */
 export async function pendingPageHtml(link: string): Promise<string> {
-  const { port, cookie } = await signInWith(link);
+  const { port, headers } = await sessionOf(link);
   for (;;) {
-    const { changes } = (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json() as {
+    const { changes } = (await http(port, { path: '/api/changes', headers })).json() as {
       changes: Array<{ id: string; status: string }>;
     };
     const pending = changes.find((entry) => entry.status === 'pending');
-    if (pending)
-      return (await http(port, { path: `/?change=${pending.id}`, headers: { Cookie: cookie } })).body;
+    if (pending) return (await http(port, { path: `/fragments/change?change=${pending.id}`, headers })).body;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** Signs in with the printed link and answers the first waiting change through the page's API. */
+/** Answers the first waiting change through the page's API (waits for one to arrive). */
 export async function answerOnPage(link: string, decision: Record<string, unknown>) {
-  const { url, port, cookie } = await signInWith(link);
-  const { nonce } = (await http(port, { path: '/api/session', headers: { Cookie: cookie } })).json() as {
-    nonce: string;
-  };
+  const { url, port, headers } = await sessionOf(link);
   let change: { id: string; hash: string } | undefined;
   while (!change) {
-    const { changes } = (await http(port, { path: '/api/changes', headers: { Cookie: cookie } })).json() as {
+    const { changes } = (await http(port, { path: '/api/changes', headers })).json() as {
       changes: Array<{ id: string; hash: string; status: string }>;
     };
     change = changes.find((entry) => entry.status === 'pending');
@@ -54,13 +65,8 @@ export async function answerOnPage(link: string, decision: Record<string, unknow
   const answer = await http(port, {
     method: 'POST',
     path: `/api/changes/${change.id}/decision`,
-    headers: {
-      Cookie: cookie,
-      Origin: url.origin,
-      'X-Editgate-Nonce': nonce,
-      'Content-Type': 'application/json',
-    },
+    headers: { ...headers, Origin: url.origin, 'Content-Type': 'application/json' },
     body: JSON.stringify({ hash: change.hash, ...decision }),
   });
-  return { answer, list: () => http(port, { path: '/api/changes', headers: { Cookie: cookie } }) };
+  return { answer, list: () => http(port, { path: '/api/changes', headers }) };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
@@ -8,11 +9,13 @@ import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
 import { firstAnswer } from '../../src/gate/first-answer.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
 import { PAGE_LINES } from '../../src/web/diff-html.js';
+import { openReviewInBrowser } from '../../src/web/open-browser.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser } from './browser.js';
+import { LINK } from './page-api.js';
 import { reviewWorkspace } from './review-fixture.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
@@ -323,7 +326,8 @@ describe('the review page', () => {
 
     const second = approve({ ...request, path: 'b.txt' });
     await output.waitFor('b.txt');
-    const next = await open(server.url);
+    // The same browser opens the page again without a link: it is signed in (a link works once).
+    const next = await open(`${server.origin}/`);
     await next.keyboard.press('n');
     expect(await second).toBe('deny');
     await output.waitFor('✗ No (answered in the browser)');
@@ -337,7 +341,7 @@ describe('the review page', () => {
     pages.splice(pages.indexOf(page), 1);
     expect(server.queue.get(change.id)!.status).toBe('pending');
     expect(await ws.text('a.txt')).toBe('one\n');
-    const again = await open(server.url);
+    const again = await open(`${server.origin}/`);
     await again.keyboard.press('y');
     expect((await change.result).ok).toBe(true);
     expect(await ws.text('a.txt')).toBe('two\n');
@@ -355,7 +359,9 @@ describe('the review page', () => {
     expect(await page.locator('button.page').textContent()).toBe(
       `Show diff lines ${PAGE_LINES + 1}–${(2 * PAGE_LINES).toLocaleString('en')} of 7,502`,
     );
-    await page.click('button.page');
+    // A click on the button (in the DOM: a click by playwright scrolls it into view first, where it loads
+    // by itself, and playwright's click then lands on the next page's button).
+    await page.$eval('button.page', (button) => (button as HTMLButtonElement).click());
     await expect.poll(rows).toBe(2 * PAGE_LINES);
     // Scrolling down loads each next page as it comes into view, until the whole diff is there.
     for (let shown = await rows(); shown < 7502; shown = await rows()) {
@@ -397,5 +403,76 @@ describe('the review page', () => {
     expect(await page.textContent('h1')).toBe('Apply this edit to a.txt?');
     await page.keyboard.press('y');
     expect((await change.result).ok).toBe(true);
+  });
+});
+
+describe('signing in from the browser', () => {
+  it('--open: the browser gets a 0600 file, which signs it in once; the page decides with the nonce it kept', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    const stateDir = join(ws.root, '.state');
+    const recorded = join(ws.root, 'opened.txt');
+    const opener = join(ws.root, 'browser.sh');
+    await writeFile(opener, `#!/bin/sh\nprintf '%s' "$1" > '${recorded}'\n`, { mode: 0o755 });
+    expect(await openReviewInBrowser(server, stateDir, { BROWSER: opener })).toBeUndefined();
+    while (!existsSync(recorded)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const address = await readFile(recorded, 'utf8');
+    expect(address.startsWith('file://')).toBe(true);
+    expect((await lstat(fileURLToPath(address))).mode & 0o777).toBe(0o600);
+    const link = LINK.exec(await readFile(fileURLToPath(address), 'utf8'))![0];
+
+    const page = await open(address);
+    expect(page.url()).toBe(`${server.origin}/`);
+    await page.keyboard.press('y');
+    expect((await change.result).ok).toBe(true);
+    expect(await ws.text('a.txt')).toBe('two\n');
+
+    // The link inside it worked once: opened again, it says so and signs nothing in.
+    const again = await browser.context.newPage();
+    pages.push(again);
+    const answer = await again.goto(link);
+    expect(answer?.status()).toBe(410);
+    expect(await again.textContent('#message')).toContain('This sign-in link was already used');
+  });
+});
+
+describe('keys typed as a change appears', () => {
+  // A sentence full of the page's keys (y, a, A, n, r, j, k), typed at typing speed (a key every 90 ms).
+  const SENTENCE = 'yay Anna ran a yak and any nanny may say yay ';
+  const KEY_MS = 90;
+
+  it('keys of a run that began before the change appeared do not decide it, however long it goes on; a key after a pause does', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const page = await open(server.url);
+    expect(await page.textContent('#change')).toContain('No changes are waiting.');
+    // The person types; the change arrives (and opens as a new page) in the middle of the sentence, and the
+    // typing goes on for a few seconds after it is on screen.
+    const typing = page.keyboard.type(SENTENCE, { delay: KEY_MS });
+    await new Promise((resolve) => setTimeout(resolve, 6 * KEY_MS));
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    await typing;
+    await page.waitForSelector('html[data-ready="true"]');
+    expect(await page.textContent('h1')).toBe('Apply this edit to a.txt?');
+    expect(server.queue.get(change.id)!.status).toBe('pending');
+    expect(await page.locator('#reason').isVisible()).toBe(false);
+    expect(await page.textContent('#typing')).toContain('pause, then press the key you mean');
+    expect(await ws.text('a.txt')).toBe('one\n');
+
+    // A pause, then one key: that is an answer.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await page.keyboard.press('n');
+    const result = await change.result;
+    expect(result).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    expect(await ws.text('a.txt')).toBe('one\n');
+  });
+
+  it('a change already on screen: a run that begins after it appeared answers at once', async () => {
+    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+    const page = await open(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await page.keyboard.type('jky', { delay: KEY_MS });
+    expect((await change.result).ok).toBe(true);
+    expect(await ws.text('a.txt')).toBe('two\n');
   });
 });

@@ -95,13 +95,12 @@ describe('content from a model or a file is text, never markup', () => {
     const file = fileChange(`src/${HOSTILE[0]}.ts`, 'const a = 1;\n', `const a = 1;\n${payload}\n`);
     const item = itemOf([file], { tool: HOSTILE[1]!, note: HOSTILE[2]! });
     const views = [new FileView(file, await loadHighlighter('x.ts'))];
-    const html = pageHtml({
-      root: `/home/${HOSTILE[3]}`,
-      nonce: 'n',
-      items: [item],
-      current: { item, views },
-      layout: 'unified',
-    });
+    // The frame, with the queue and the change its script loads into it.
+    const html = pageHtml({ root: `/home/${HOSTILE[3]}`, current: item, layout: 'unified' })
+      .replace('<aside id="queue" aria-label="Changes"></aside>', queueHtml([item], item.id))
+      .replace('<p class="empty">Loading the change…</p>', changeHtml(item, views, 'unified'));
+    expect(html).toContain('<ol class="queue">');
+    expect(html).toContain('<section class="file"');
     const made = new Set(tags(html));
     expect(made.has('img')).toBe(false);
     expect(tags(html).filter((tag) => tag === 'script')).toHaveLength(2); // the page's own <script src> only

@@ -53,6 +53,8 @@ export interface SignedIn {
   cookie: string;
   nonce: string;
   origin: string;
+  /** A GET as the page's script sends it (cookie and nonce). */
+  get(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** A decision as the page sends it: every header right unless a test overrides one. */
   decide(
     id: string,
@@ -61,18 +63,35 @@ export interface SignedIn {
   ): Promise<HttpAnswer>;
 }
 
-/** Opens the link as a browser would (token -> cookie) and takes a nonce, as the page's script does. */
-export async function signIn(server: ReviewServer): Promise<SignedIn> {
-  const first = await http(server.port, { path: new URL(server.url).pathname + new URL(server.url).search });
-  const setCookie = String(first.headers['set-cookie']);
-  const cookie = setCookie.split(';')[0]!;
-  const session = await http(server.port, { path: '/api/session', headers: { Cookie: cookie } });
-  const nonce = String(session.json().nonce);
+/**
+ * Signs in with a sign-in link as a script does (Accept: application/json): the session cookie and, once,
+ * its nonce. Each link works once: `link` defaults to a new one of the server's.
+ */
+export async function signInWith(link: string): Promise<{ cookie: string; nonce: string; port: number }> {
+  const url = new URL(link);
+  const port = Number(url.port);
+  const answer = await http(port, {
+    path: url.pathname + url.search,
+    headers: { Accept: 'application/json' },
+  });
+  if (answer.status !== 200) throw new Error(`sign-in refused (HTTP ${answer.status}): ${answer.body}`);
+  const cookie = String(answer.headers['set-cookie']).split(';')[0]!;
+  return { cookie, nonce: String(answer.json().nonce), port };
+}
+
+/** Signs in (a new link of the server's unless one is given) and answers as the page's script does. */
+export async function signIn(
+  server: Pick<ReviewServer, 'port' | 'signInLink'>,
+  link = server.signInLink(),
+): Promise<SignedIn> {
+  const { cookie, nonce } = await signInWith(link);
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     cookie,
     nonce,
     origin,
+    get: (path, headers = {}) =>
+      http(server.port, { path, headers: { Cookie: cookie, 'X-Editgate-Nonce': nonce, ...headers } }),
     decide(id, body, headers = {}) {
       const all: Record<string, string | undefined> = {
         Cookie: cookie,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/index.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { startReviewServer } from '../../src/web/review-server.js';
+import { OPEN_LINK_TTL_MS, SignInLinks } from '../../src/web/sign-in-links.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { firstQueued, http, reviewWorkspace, signIn } from './review-fixture.js';
 
@@ -21,21 +22,69 @@ async function pendingEdit() {
 }
 
 describe('signing in', () => {
-  it("the link's token is exchanged for an HttpOnly, SameSite=Strict cookie and a redirect to the clean URL", async () => {
+  it("the link's token is exchanged for an HttpOnly, SameSite=Strict cookie and, once, the session's nonce", async () => {
     const { server } = await reviewWorkspace();
     const url = new URL(server.url);
     expect(url.hostname).toBe('127.0.0.1');
     // 256 bits of token, base64url.
     expect(url.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const answer = await http(server.port, { path: url.pathname + url.search });
-    expect(answer.status).toBe(303);
-    expect(answer.headers.location).toBe('/');
+    const answer = await http(server.port, {
+      path: url.pathname + url.search,
+      headers: { Accept: 'text/html' },
+    });
+    expect(answer.status).toBe(200);
     const cookie = String(answer.headers['set-cookie']);
     expect(cookie).toMatch(
       new RegExp(`^editgate-review-${server.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
     );
     // The cookie is not the token: a leaked link can be revoked without knowing the cookie.
     expect(cookie).not.toContain(url.searchParams.get('token'));
+    // The browser's page keeps the nonce (sign-in.js) and moves on to the page without the token.
+    expect(answer.body).toMatch(/<meta name="editgate-nonce" content="[A-Za-z0-9_-]{43}">/);
+    expect(answer.body).toContain('<script type="module" src="/assets/sign-in.js"></script>');
+    // A script asks for JSON.
+    const next = new URL(server.signInLink());
+    const script = await http(server.port, {
+      path: next.pathname + next.search,
+      headers: { Accept: 'application/json' },
+    });
+    expect(script.status).toBe(200);
+    expect(script.json().nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('a link works once: the second use is refused with a page that says what to do, and signs nothing in', async () => {
+    const { server } = await reviewWorkspace();
+    const link = new URL(server.url);
+    const path = link.pathname + link.search;
+    expect((await http(server.port, { path, headers: { Accept: 'text/html' } })).status).toBe(200);
+    for (const accept of ['text/html', 'application/json']) {
+      const again = await http(server.port, { path, headers: { Accept: accept } });
+      expect(again.status).toBe(410);
+      expect(again.headers['set-cookie']).toBeUndefined();
+      expect(again.body).toContain('This sign-in link was already used');
+      expect(again.body).toContain('editgate review --link');
+    }
+    // A new link of the server's signs in.
+    const next = new URL(server.signInLink());
+    expect(next.searchParams.get('token')).not.toBe(link.searchParams.get('token'));
+    expect((await http(server.port, { path: next.pathname + next.search })).status).toBe(200);
+  });
+
+  it('a link made to be opened by a program expires: refused after its time, with a page saying so', async () => {
+    const links = new SignInLinks();
+    const now = Date.now();
+    const token = links.issue({ ttlMs: OPEN_LINK_TTL_MS, now });
+    const late = links.issue({ ttlMs: OPEN_LINK_TTL_MS, now });
+    expect(links.redeem(late, now + OPEN_LINK_TTL_MS + 1)).toBe('expired');
+    expect(links.redeem(token, now + OPEN_LINK_TTL_MS - 1)).toBe('signed-in');
+    expect(links.redeem(token, now)).toBe('used');
+    expect(links.redeem('x'.repeat(43))).toBe('unknown');
+    const { server } = await reviewWorkspace();
+    const short = new URL(server.signInLink(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const answer = await http(server.port, { path: short.pathname + short.search });
+    expect(answer.status).toBe(410);
+    expect(answer.body).toContain('This sign-in link has expired');
   });
 
   it('without the token or the cookie nothing is shown; a wrong token or cookie is refused', async () => {
@@ -67,10 +116,7 @@ describe('signing in', () => {
       `127.0.0.1:${server.port + 1}`,
       `[::1]:${server.port}`,
     ]) {
-      const read = await http(server.port, {
-        path: '/api/changes',
-        headers: { Host: host, Cookie: person.cookie },
-      });
+      const read = await person.get('/api/changes', { Host: host });
       expect(read.status).toBe(403);
       const decided = await person.decide(change.id, { hash: change.hash, decision: 'once' }, { Host: host });
       expect(decided.status).toBe(403);
@@ -84,15 +130,74 @@ describe('signing in', () => {
         })
       ).status,
     ).toBe(403);
-    expect(
-      (
-        await http(server.port, {
-          path: '/api/changes',
-          headers: { Host: `localhost:${server.port}`, Cookie: person.cookie },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await person.get('/api/changes', { Host: `localhost:${server.port}` })).status).toBe(200);
     await untouched();
+  });
+});
+
+describe('a cookie alone (every server on 127.0.0.1 receives it, whatever its port)', () => {
+  it('cannot be turned into a nonce, read a change through the API, or decide: nothing is written', async () => {
+    const { server, person, change, untouched } = await pendingEdit();
+    const cookieOnly = { Cookie: person.cookie };
+    // Nothing answers a cookie with a nonce any more.
+    const session = await http(server.port, { path: '/api/session', headers: cookieOnly });
+    expect(session.status).toBe(410);
+    expect(session.body).not.toContain(person.nonce);
+    // The page's frame is shown, with nothing of the change and no secret that decides.
+    const page = await http(server.port, { path: `/?change=${change.id}`, headers: cookieOnly });
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(person.nonce);
+    expect(page.body).not.toContain('const a');
+    expect(page.body).not.toContain('app.ts');
+    const secrets = new Set(page.body.match(/[A-Za-z0-9_-]{43}/g) ?? []);
+    for (const candidate of [...secrets, '']) {
+      const answer = await person.decide(
+        change.id,
+        { hash: change.hash, decision: 'once' },
+        { 'X-Editgate-Nonce': candidate || undefined },
+      );
+      expect(answer.status).toBe(403);
+    }
+    // The API and the fragments need the nonce too: the file's texts are not read with the cookie.
+    for (const path of [
+      '/api/changes',
+      `/api/changes/${change.id}`,
+      `/api/changes/${change.id}/files/0`,
+      `/fragments/change?change=${change.id}`,
+      `/fragments/queue`,
+      '/events',
+      `/events?nonce=${'x'.repeat(43)}`,
+    ]) {
+      const read = await http(server.port, { path, headers: cookieOnly });
+      expect(read.status).toBe(403);
+      expect(read.body).not.toContain('const a');
+    }
+    await untouched();
+    // With the nonce the sign-in gave, the same cookie reads and decides.
+    expect((await person.get(`/api/changes/${change.id}/files/0`)).json().before).toBe(FILE['app.ts']);
+  });
+
+  it("of server A is refused by server B (another port), with or without A's nonce", async () => {
+    const a = await pendingEdit();
+    const b = await pendingEdit();
+    const value = a.person.cookie.split('=')[1]!;
+    for (const cookie of [a.person.cookie, `editgate-review-${b.server.port}=${value}`]) {
+      const answer = await http(b.server.port, {
+        method: 'POST',
+        path: `/api/changes/${b.change.id}/decision`,
+        headers: {
+          Cookie: cookie,
+          Origin: `http://127.0.0.1:${b.server.port}`,
+          'X-Editgate-Nonce': a.person.nonce,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ hash: b.change.hash, decision: 'once' }),
+      });
+      expect(answer.status).toBe(401);
+      expect((await http(b.server.port, { path: '/', headers: { Cookie: cookie } })).status).toBe(401);
+    }
+    await b.untouched();
+    await a.untouched();
   });
 });
 
@@ -216,12 +321,14 @@ describe('what every response says', () => {
     });
     expect(preflight.status).toBe(405);
     expect(Object.keys(preflight.headers).some((name) => name.startsWith('access-control-'))).toBe(false);
-    expect(page.body).toMatch(/<meta name="editgate-nonce" content="[A-Za-z0-9_-]{43}">/);
+    // The nonce is given once, at sign-in; never with the page.
+    expect(page.body).not.toContain(person.nonce);
+    expect(page.body).not.toContain('editgate-nonce');
   });
 
   it('the API lists and reads changes for scripts, with the hash a decision quotes', async () => {
-    const { server, person, change } = await pendingEdit();
-    const list = await http(server.port, { path: '/api/changes', headers: { Cookie: person.cookie } });
+    const { person, change } = await pendingEdit();
+    const list = await person.get('/api/changes');
     expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(list.json().changes).toEqual([
       expect.objectContaining({
@@ -232,9 +339,7 @@ describe('what every response says', () => {
         path: 'app.ts',
       }),
     ]);
-    const one = (
-      await http(server.port, { path: `/api/changes/${change.id}`, headers: { Cookie: person.cookie } })
-    ).json();
+    const one = (await person.get(`/api/changes/${change.id}`)).json();
     expect((one.files as Array<{ unifiedDiff: string }>)[0]!.unifiedDiff).toContain('+const a = 2;');
   });
 });

@@ -243,7 +243,7 @@ export async function run(args: string[]): Promise<number> {
 
 /** The review page for --approve web (or the running editgate review of the root), logged with its link. */
 async function startWebReview(root: string, open: boolean, log: Logger) {
-  const [{ openWebApproval }, { openInBrowser }] = await Promise.all([
+  const [{ openWebApproval }, { openReviewInBrowser }] = await Promise.all([
     import('../../web/web-approval.js'),
     import('../../web/open-browser.js'),
   ]);
@@ -259,7 +259,7 @@ async function startWebReview(root: string, open: boolean, log: Logger) {
       : `changes go to the review page of editgate review (pid ${web.sharedWith}): ${web.url}`,
   );
   if (open) {
-    const failed = await openInBrowser(web.url);
+    const failed = await openReviewInBrowser(web, defaultStateDir());
     if (failed) log.warn(`${failed}; open the link above yourself`);
   }
   return web;

@@ -2,7 +2,10 @@
 // and live updates. The server renders every piece of HTML (escaped there); this script only inserts what
 // the server sent, or sets textContent. Hand-written, no dependencies, no build step.
 
-const nonce = document.querySelector('meta[name="editgate-nonce"]')?.getAttribute('content') ?? '';
+// The session's nonce, kept by sign-in.js when the sign-in link was opened: this origin's storage, which
+// pages of other ports cannot read (the cookie, which every port of 127.0.0.1 receives, cannot decide).
+const nonce = localStorage.getItem('editgate-review-nonce') ?? '';
+const nonceHeaders = { 'X-Editgate-Nonce': nonce };
 const body = document.body;
 const changeId = body.dataset.change;
 const layout = body.dataset.layout === 'split' ? 'split' : 'unified';
@@ -21,7 +24,7 @@ async function post(path, data) {
   const response = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-Editgate-Nonce': nonce },
+    headers: { 'Content-Type': 'application/json', ...nonceHeaders },
     body: JSON.stringify(data),
   });
   const json = await response.json().catch(() => ({}));
@@ -29,7 +32,7 @@ async function post(path, data) {
 }
 
 async function getText(path) {
-  const response = await fetch(path, { credentials: 'same-origin' });
+  const response = await fetch(path, { credentials: 'same-origin', headers: nonceHeaders });
   if (!response.ok)
     throw new Error((await response.json().catch(() => ({}))).error ?? `HTTP ${response.status}`);
   return response.text();
@@ -118,7 +121,7 @@ async function openEditor(section) {
     else {
       const response = await fetch(
         `/api/changes/${encodeURIComponent(changeId)}/files/${encodeURIComponent(section.dataset.file)}`,
-        { credentials: 'same-origin' },
+        { credentials: 'same-origin', headers: nonceHeaders },
       );
       const file = await response.json();
       if (!response.ok) {
@@ -210,6 +213,79 @@ function observePages() {
   for (const button of document.querySelectorAll('button.page')) pager.observe(button);
 }
 
+// --- keys typed before the change was on screen ---------------------------------------------------------------
+// The terminal card's rule: a key that arrives before this change was on screen never answers it, and while
+// the person is still typing (keys less than PAUSE_MS apart, in a run that began before the change appeared)
+// the keys are typing, not answers; the first key after a pause answers. A run goes on across a page load
+// (a new change opens as a new page): the previous page leaves the run in this tab's session storage, and a
+// page that shows another change than the one before carries it on (the same change in another layout does
+// not: it was on screen already).
+
+const PAUSE_MS = 500;
+/** A page that comes up longer than this after the last one left does not continue its run. */
+const MAX_LOAD_MS = 10_000;
+const TYPING_KEY = 'editgate-review-typing';
+const clock = () => performance.timeOrigin + performance.now();
+/** When this change was on screen: once its fragment is in the page (until then, no key answers). */
+let shownAt = Number.POSITIVE_INFINITY;
+
+/** The current run of keys: when it began and when its last key came (ms since the epoch). */
+let run = carriedRun(clock());
+
+function carriedRun(now) {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(TYPING_KEY) ?? 'null');
+    if (!stored || ![stored.start, stored.last, stored.leftAt].every(Number.isFinite)) return undefined;
+    if (stored.change === (changeId ?? null)) return undefined;
+    // Typing when the last page was left, and this one came up soon after: the keys typed while it loaded
+    // went nowhere, but the run goes on.
+    if (stored.leftAt - stored.last < PAUSE_MS && now - stored.leftAt < MAX_LOAD_MS)
+      return { start: stored.start, last: now };
+  } catch {
+    // No storage, or not ours: no run to carry.
+  }
+  return undefined;
+}
+
+function keepRun(leftAt) {
+  try {
+    sessionStorage.setItem(TYPING_KEY, JSON.stringify({ ...run, leftAt, change: changeId ?? null }));
+  } catch {
+    // Storage full or refused: the next page starts without a run.
+  }
+}
+
+// Every key counts for the run, wherever it is typed (capture: before any handler below).
+document.addEventListener(
+  'keydown',
+  (event) => {
+    const at = performance.timeOrigin + event.timeStamp;
+    if (!run || at - run.last >= PAUSE_MS) run = { start: at, last: at };
+    else run.last = Math.max(run.last, at);
+  },
+  true,
+);
+window.addEventListener('pagehide', () => keepRun(clock()));
+
+/** Whether the key being handled may act on this change: its run began once the change was on screen. */
+function keyAnswers() {
+  return run !== undefined && run.start >= shownAt;
+}
+
+function showTypingHint(show) {
+  let hint = byId('typing');
+  if (!hint && show) {
+    hint = document.createElement('p');
+    hint.id = 'typing';
+    hint.className = 'typing';
+    hint.setAttribute('role', 'status');
+    hint.textContent =
+      'Keys typed as this change appeared are not taken as answers: pause, then press the key you mean.';
+    byId('decide')?.prepend(hint);
+  }
+  if (hint) hint.hidden = !show;
+}
+
 // --- events --------------------------------------------------------------------------------------------------
 
 document.addEventListener('click', (event) => {
@@ -226,6 +302,8 @@ document.addEventListener('click', (event) => {
   else if (button.classList.contains('expand')) run(expand(button));
 });
 
+const SHORTCUTS = new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's']);
+
 document.addEventListener('keydown', (event) => {
   const target = event.target;
   if (target?.id === 'reason') {
@@ -238,6 +316,13 @@ document.addEventListener('keydown', (event) => {
   if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable))
     return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!SHORTCUTS.has(event.key)) return;
+  if (!keyAnswers()) {
+    event.preventDefault();
+    showTypingHint(true);
+    return;
+  }
+  showTypingHint(false);
   const allowed = !document.querySelector('#decide button.allow[disabled]');
   switch (event.key) {
     case 'j':
@@ -279,17 +364,7 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
-const live = byId('live');
-const events = new EventSource('/events');
-events.addEventListener('open', () => {
-  live.textContent = 'live';
-  live.className = 'live on';
-});
-events.addEventListener('error', () => {
-  live.textContent = 'disconnected: the editgate process may have ended';
-  live.className = 'live off';
-});
-events.addEventListener('change', (event) => {
+function onChangeEvent(event) {
   const change = JSON.parse(event.data);
   getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`)
     .then((html) => {
@@ -309,8 +384,53 @@ events.addEventListener('change', (event) => {
     setStatus(change.text, change.status);
     closeDecisions();
   }
-});
+}
 
-focusFile(0, false);
-observePages();
-document.documentElement.dataset.ready = 'true';
+/** Live updates: EventSource sends no header, so the nonce goes in the query (this origin's own request). */
+function listen() {
+  const live = byId('live');
+  const events = new EventSource(`/events?${new URLSearchParams({ nonce })}`);
+  events.addEventListener('open', () => {
+    live.textContent = 'live';
+    live.className = 'live on';
+  });
+  events.addEventListener('error', () => {
+    live.textContent = 'disconnected: the editgate process may have ended';
+    live.className = 'live off';
+  });
+  events.addEventListener('change', onChangeEvent);
+}
+
+/**
+ * The changes come with the session's nonce: the frame the server sent holds none of them (the cookie that
+ * fetched it reaches every port of 127.0.0.1).
+ */
+async function loadChanges() {
+  const [queue, change] = await Promise.all([
+    getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`),
+    changeId ? getText(`/fragments/change?${new URLSearchParams({ change: changeId, view: layout })}`) : '',
+  ]);
+  byId('queue').innerHTML = queue;
+  if (changeId) byId('change').innerHTML = change;
+}
+
+loadChanges()
+  .then(() => {
+    shownAt = clock();
+    focusFile(0, false);
+    observePages();
+    listen();
+  })
+  .catch((error) => {
+    const main = byId('change');
+    main.textContent = '';
+    const message = document.createElement('p');
+    message.className = 'status s-refused';
+    message.textContent = nonce
+      ? `The changes could not be loaded: ${error.message}`
+      : 'This browser has no session nonce for this page (it is kept when a sign-in link is opened): open a new sign-in link (editgate review --link, or the one editgate printed).';
+    main.append(message);
+  })
+  .finally(() => {
+    document.documentElement.dataset.ready = 'true';
+  });

@@ -1,0 +1,71 @@
+/**
+ * The links that sign a browser in to the review page. Each carries a 256-bit token that works once: a
+ * link seen by someone else (a screen share, a terminal's scrollback, a command line) is worth nothing
+ * once the person has used it, and a second use is refused with a page that says why, so it cannot go
+ * unnoticed. A link made for a program to open (`--open`) also expires after a short time. Tokens are
+ * kept by their sha256 only and looked up by it, so neither a token nor its length leaks through timing.
+ */
+import { createHash } from 'node:crypto';
+import { newSecret } from './request-guard.js';
+
+export type Redeemed =
+  /** The token was good: sign the browser in. */
+  | 'signed-in'
+  /** It was good once and has been used. */
+  | 'used'
+  /** It was never used and is past its time. */
+  | 'expired'
+  /** It is no token this server made. */
+  | 'unknown';
+
+interface Issued {
+  /** Epoch ms after which the link no longer signs in; none: until used. */
+  expiresAt: number | undefined;
+  used: boolean;
+}
+
+/** How long a link made for a program to open (`--open`) signs in: time to start a browser, no more. */
+export const OPEN_LINK_TTL_MS = 120_000;
+
+/** Used and expired tokens are remembered (to say why a link no longer works) up to this many. */
+const MAX_REMEMBERED = 256;
+
+export class SignInLinks {
+  private readonly issued = new Map<string, Issued>();
+
+  /** A new token, good for one sign-in (within `ttlMs` when given). */
+  issue(options: { ttlMs?: number | undefined; now?: number } = {}): string {
+    const token = newSecret();
+    const now = options.now ?? Date.now();
+    this.issued.set(digest(token), {
+      expiresAt: options.ttlMs === undefined ? undefined : now + options.ttlMs,
+      used: false,
+    });
+    this.forgetOld();
+    return token;
+  }
+
+  /** Takes a token; a good one is used up by this call. */
+  redeem(token: string, now = Date.now()): Redeemed {
+    const entry = this.issued.get(digest(token));
+    if (!entry) return 'unknown';
+    if (entry.used) return 'used';
+    if (entry.expiresAt !== undefined && now > entry.expiresAt) return 'expired';
+    entry.used = true;
+    return 'signed-in';
+  }
+
+  private forgetOld(): void {
+    if (this.issued.size <= MAX_REMEMBERED) return;
+    for (const [key, entry] of this.issued) {
+      if (this.issued.size <= MAX_REMEMBERED) return;
+      // Unused links stay good: only spent ones are forgotten, the oldest first.
+      if (entry.used || (entry.expiresAt !== undefined && entry.expiresAt < Date.now()))
+        this.issued.delete(key);
+    }
+  }
+}
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
