@@ -114,7 +114,8 @@ describe('editgate edit --approve web', () => {
     // The browser's arguments, as every user sees them in /proc/PID/cmdline, and the page it was given.
     writeFileSync(
       browser,
-      `#!/bin/sh\nprintf '%s' "$*" > '${opened}'\ncat "\${1#file://}" > '${opened}.html'\n`,
+      // Written whole, then renamed: the test waits for the name, so it never reads a page half copied.
+      `#!/bin/sh\nprintf '%s' "$*" > '${opened}'\ncat "\${1#file://}" > '${opened}.part'\nmv '${opened}.part' '${opened}.html'\n`,
     );
     chmodSync(browser, 0o755);
     const run = start(['write', 'n.txt', '--content', 'y\n', '--open'], { ...ws, env: { BROWSER: browser } });
