@@ -17,6 +17,7 @@ import { type EditgateError, isEditgateError } from '../core/errors.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
+import { type CardRequest, cardTooLongError } from './card.js';
 import type { ToolCatalog } from './catalog.js';
 import { progressBack } from './relay.js';
 import { undoCommand } from './shell-words.js';
@@ -293,7 +294,7 @@ export class ToolCallHandler {
       await writeGate.auditCall(tool, paths, { decision: 'session', decidedBy: 'session' });
       return forward();
     }
-    const decision = await approvals.card({
+    const question: CardRequest = {
       server: this.context.server,
       tool,
       ...(call.title ? { title: call.title } : {}),
@@ -301,7 +302,18 @@ export class ToolCallHandler {
       basis: toolClass.basis,
       ...(shown.note ? { note: shown.note } : {}),
       sessionGrant: shown.sessionGrant,
-    });
+    };
+    // Never a card cut short: a call the person cannot see whole is refused before anyone is asked.
+    const tooLong = cardTooLongError(question);
+    if (tooLong) {
+      await writeGate.auditCall(tool, paths, {
+        decision: 'deny',
+        decidedBy: 'editgate',
+        reason: tooLong.message,
+      });
+      return refusal(tool, tooLong);
+    }
+    const decision = await approvals.card(question);
     if (decision === 'once' || (decision === 'tool' && shown.sessionGrant)) {
       if (decision === 'tool') this.context.grantedTools.add(tool);
       await writeGate.auditCall(tool, paths, { decision, decidedBy: 'user' });
