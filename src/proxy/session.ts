@@ -4,7 +4,9 @@
  * server's (plus logging, for editgate's own messages); the client's capabilities (roots, sampling,
  * elicitation) are declared to the upstream server as the proxy's, and its requests for them are relayed
  * to the client. Everything is relayed both ways as it is (requests with their cancellation and progress,
- * notifications, requests of methods the SDK does not know), except tools/call, which tool-call.ts serves.
+ * notifications, requests of methods the SDK does not know), except tools/call, which tool-call.ts serves,
+ * and the server's own questions (elicitation), which reach the client labelled as the server's
+ * (server-question.ts).
  */
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -30,6 +32,7 @@ import { classifyTool } from './classify.js';
 import { FILESYSTEM_ADAPTER, type ServerAdapter } from './filesystem-adapter.js';
 import type { ToolOverride } from './overrides.js';
 import { asNotification, relayToClient, relayToServer } from './relay.js';
+import { labelServerQuestion } from './server-question.js';
 import { ToolCallHandler } from './tool-call.js';
 import { type UpstreamConnector, UpstreamLink } from './upstream.js';
 import { WriteGate } from './write-gate.js';
@@ -139,9 +142,16 @@ export async function openProxySession(
     });
   };
 
+  /** The upstream server as the person knows it, once it has answered initialize. */
+  let serverName = options.upstream.describe;
   const install = (client: Client) => {
     client.fallbackRequestHandler = (request, extra) =>
-      relayToClient(server!, ready, { method: request.method, params: request.params }, extra) as never;
+      relayToClient(
+        server!,
+        ready,
+        labelServerQuestion({ method: request.method, params: request.params }, serverName),
+        extra,
+      ) as never;
     client.fallbackNotificationHandler = async (notification) => {
       if (notification.method === 'notifications/tools/list_changed') catalog?.invalidate();
       await toClient(asNotification<ServerNotification>(notification));
@@ -165,7 +175,7 @@ export async function openProxySession(
   const upstream = await link.start();
   const info = upstream.getServerVersion() ?? { name: 'upstream', version: '0' };
   const capabilities = mirroredServerCapabilities(upstream.getServerCapabilities());
-  const serverName = info.title ?? info.name;
+  serverName = info.title ?? info.name;
   const instructions = upstream.getInstructions();
 
   server = new Server(
