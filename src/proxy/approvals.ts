@@ -126,7 +126,8 @@ export function changeMessage(server: string, request: ApprovalRequest): string 
   const where = `${visibleText(server, { oneLine: true })} › ${visibleText(request.tool, { oneLine: true })}`;
   const path = visibleText(pathInRoot(request.path, request.root), { oneLine: true });
   if (request.kind === 'read') {
-    return `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}\nThe proxy reads ${path} to show the diff of the change.`;
+    const question = `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}`;
+    return call?.reads ? question : `${question}\nThe proxy reads ${path} to show the diff of the change.`;
   }
   const lines = [
     `${where} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`,

@@ -106,7 +106,7 @@ export class ToolCallHandler {
     return runInCall(
       { requestId: extra.requestId, signal: extra.signal, basis: toolClass.basis, notes: [] },
       () => {
-        if (toolClass.kind === 'read-only') return forward();
+        if (toolClass.kind === 'read-only') return this.read(name, args, toolClass, extra, forward);
         const call: Call = {
           tool: name,
           args,
@@ -118,6 +118,41 @@ export class ToolCallHandler {
         return this.write(call, toolClass);
       },
     );
+  }
+
+  /**
+   * A read-only call: every path it reads is checked first, as editgate's own reads are (roots, deny globs,
+   * `.git`, read policy and, when policy asks, the person); any refusal refuses the call.
+   */
+  private async read(
+    tool: string,
+    args: Args,
+    toolClass: Extract<ToolClass, { kind: 'read-only' }>,
+    extra: CallExtra,
+    forward: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    if (!toolClass.reads) return forward();
+    const call = currentCall();
+    if (call) call.reads = true;
+    try {
+      const targets = await toolClass.reads(args, this.planContext(extra));
+      if (!Array.isArray(targets))
+        return textResult(`editgate proxy did not run ${tool}: ${targets.unknown}`, true);
+      for (const target of targets) {
+        try {
+          await this.context.writeGate.checkRead(tool, target.path);
+        } catch (error) {
+          // A generic tool's path outside every root is not a file of the workspace: the server's business.
+          const outside = isEditgateError(error, 'OUTSIDE_ROOT') && error.details.reason === undefined;
+          if (target.scope === 'ifInside' && outside) continue;
+          throw error;
+        }
+      }
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
+      throw error;
+    }
+    return forward();
   }
 
   private planContext(extra: CallExtra): PlanContext {

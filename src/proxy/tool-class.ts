@@ -36,14 +36,32 @@ export interface WriteShape {
 }
 
 /**
+ * A path a read-only call reads (a file, or a folder it lists or searches), absolute. `roots`: the tool is
+ * known to read files (an adapter's), so a path outside the roots is refused as editgate's own read tools
+ * refuse it; `ifInside`: only known to be a path argument (a generic read-only tool), so it is checked when
+ * it lies inside a root, and anything outside them is the server's business.
+ */
+export interface ReadTarget {
+  path: string;
+  scope: 'roots' | 'ifInside';
+}
+
+/**
+ * What a read-only call reads: its targets, or why editgate cannot tell (the call is then refused with that
+ * reason, which says what to do).
+ */
+export type ReadTargets = ReadTarget[] | { unknown: string };
+
+/**
  * How the proxy treats a tool, decided when the tool list is read:
- * - read-only: relayed as it is;
+ * - read-only: relayed as it is, once every path it reads (`reads`, when known) passes the guard and read
+ *   policy as for editgate's own read tools (deny globs, `.git`, policy rules, a question when policy asks);
  * - write: each call becomes a diff and a question (WriteShape);
  * - card: each call is asked about with its arguments laid out, since no diff can be shown; `paths` names
  *   the arguments that are paths, when known, so roots, deny globs and policy apply to them.
  */
 export type ToolClass =
-  | { kind: 'read-only'; basis: string }
+  | { kind: 'read-only'; basis: string; reads?: (args: Args, context: PlanContext) => Promise<ReadTargets> }
   | { kind: 'write'; basis: string; shape: WriteShape }
   | { kind: 'card'; basis: string; paths?: (args: Args, context: PlanContext) => Promise<string[]> };
 

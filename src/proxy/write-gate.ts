@@ -367,6 +367,25 @@ export class WriteGate {
   }
 
   /**
+   * A path a read-only call reads, checked as editgate's own read tools check theirs (Gate.resolveForRead:
+   * roots, deny globs, read policy and, when it asks, the person); a folder it lists: roots, deny globs and
+   * read policy's deny rules (as a listing of editgate's own). A missing file is the server's to report.
+   */
+  async checkRead(tool: string, absolute: string): Promise<void> {
+    try {
+      await this.gate.resolveForRead(tool, absolute);
+    } catch (error) {
+      if (isEditgateError(error, 'FILE_NOT_FOUND')) return;
+      if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
+      const relative = await this.checkPath(absolute);
+      if (!this.gate.readDenied({ relative })) return;
+      throw new EditgateError('DENIED_POLICY', `Policy does not allow reading ${relative}. Do not retry.`, {
+        path: relative,
+      });
+    }
+  }
+
+  /**
    * A path a card's call names, checked as editgate checks its own: inside a root and not matching a deny
    * glob (OUTSIDE_ROOT otherwise). Folders are fine here. Returns it relative to its root.
    */
