@@ -9,6 +9,8 @@
  * (server-question.ts).
  */
 
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -28,6 +30,7 @@ import type { Approver } from '../gate/approval.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 import { type ApproveMode, createApprovals, type TerminalChannel } from './approvals.js';
 import { ToolCatalog } from './catalog.js';
+import { ChangeWatch } from './change-watch.js';
 import { classifyTool } from './classify.js';
 import { FILESYSTEM_ADAPTER, type ServerAdapter } from './filesystem-adapter.js';
 import type { ToolOverride } from './overrides.js';
@@ -234,7 +237,18 @@ export async function openProxySession(
       return tools;
     },
   );
+  // The roots as the guard knows them (canonical), so the paths the watch finds are the guard's paths.
+  const roots = options.roots.map((root) => realpathSync(root));
+  const watch = new ChangeWatch({
+    roots,
+    ignore: [options.stateDir, ...(options.config.auditLog ? [options.config.auditLog] : [])].map((each) =>
+      resolve(each),
+    ),
+    onPartial: (message) => log('warning', message),
+  });
   const tools = new ToolCallHandler({
+    watch,
+    roots,
     link,
     catalog,
     writeGate,

@@ -6,6 +6,8 @@
  * is compared with what was shown afterwards. Anything else that may change something gets a card. A
  * refusal is a tool result with isError and the reason, so the model can tell it from success.
  */
+
+import path from 'node:path';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolRequest,
@@ -19,6 +21,7 @@ import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
 import { type CardRequest, cardTooLongError } from './card.js';
 import type { ToolCatalog } from './catalog.js';
+import type { ChangeWatch, UnapprovedChange } from './change-watch.js';
 import { progressBack } from './relay.js';
 import { undoCommand } from './shell-words.js';
 import { type Args, CannotShow, type PlanContext, type ToolClass } from './tool-class.js';
@@ -39,6 +42,10 @@ export interface ToolCallContext {
   grantedTools: Set<string>;
   /** Tell the person something that needs no answer (log, client log, terminal). */
   report: (message: string) => void;
+  /** What changes in the roots while a call runs, other than what was approved. */
+  watch: ChangeWatch;
+  /** Canonical roots, to name changed files the way the person knows them. */
+  roots: readonly string[];
 }
 
 /** One tool call as the handler's steps need it. */
@@ -48,8 +55,12 @@ interface Call {
   /** The tool's title, as the server lists it. */
   title?: string;
   plans: PlanContext;
-  /** Relays the call as it is. */
-  forward: () => Promise<CallToolResult>;
+  /**
+   * Relays the call as it is, watching the roots meanwhile: what changes there apart from `approved`
+   * (absolute paths) is told to the model, the person and the audit log. `card`: the person allowed a call
+   * whose effects no one could show, so what it changed is told as news, not as an error.
+   */
+  forward: (approved?: readonly string[], card?: boolean) => Promise<CallToolResult>;
 }
 
 const MAX_DIFFERENCE_LINES = 120;
@@ -73,6 +84,15 @@ function refusal(
   return textResult(`editgate proxy did not run ${tool} (${error.code}): ${error.message}`, true);
 }
 
+const MAX_LISTED_CHANGES = 20;
+
+/** "created a.txt; changed b.txt; …", at most MAX_LISTED_CHANGES of them, saying how many more. */
+function listChanges(changes: ReadonlyArray<UnapprovedChange & { shown: string }>): string {
+  const listed = changes.slice(0, MAX_LISTED_CHANGES).map((change) => `${change.how} ${change.shown}`);
+  const more = changes.length - listed.length;
+  return `${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
 /** Per absolute path, one write at a time between its last check and its comparison afterwards. */
 const pathQueues = new Map<string, Promise<unknown>>();
 
@@ -94,7 +114,8 @@ export class ToolCallHandler {
     const request = { method: 'tools/call' as const, params };
     const { name } = params;
     const args = (params.arguments ?? {}) as Args;
-    const forward = () => this.forward(request, extra);
+    const forward = (approved: readonly string[] = [], card = false) =>
+      this.watched(name, approved, card, () => this.forward(request, extra));
     let classified: Awaited<ReturnType<ToolCatalog['get']>>;
     try {
       classified = await this.context.catalog.get(name);
@@ -163,6 +184,51 @@ export class ToolCallHandler {
           { signal: extra.signal },
         )) as CallToolResult,
     };
+  }
+
+  /**
+   * `relay`, with the roots watched while it runs (change-watch.ts): files that changed apart from `approved`
+   * are told to the model (an error, unless the person allowed a `card` call whose effects no one could
+   * show), to the person, and in the audit log.
+   */
+  private async watched(
+    tool: string,
+    approved: readonly string[],
+    card: boolean,
+    relay: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    const { result, unapproved } = await this.context.watch.around(approved, relay);
+    if (unapproved.length === 0) return result;
+    const named = unapproved.map((change) => ({ ...change, shown: this.shown(change.path) }));
+    const list = listChanges(named);
+    await this.context.writeGate.auditCall(
+      tool,
+      named.map((change) => change.shown),
+      {
+        decision: 'unasked',
+        decidedBy: 'server',
+        reason: `changed while ${tool} ran, and no one was asked: ${list}`,
+      },
+    );
+    this.context.report(
+      `${this.context.server} › ${tool}: while it ran, files changed that no one was asked about: ${list}.`,
+    );
+    const text = card
+      ? `editgate proxy: while ${tool} ran, these files changed (the user allowed the call without a diff): ${visibleText(list)}. editgate keeps no copy of what they held.`
+      : `editgate proxy: while ${tool} ran, files changed that the user was not asked about (by the server, or by something else running at the same time): ${visibleText(list)}. editgate keeps no copy of what they held. Tell the user.`;
+    return {
+      ...result,
+      content: [...result.content, { type: 'text', text }],
+      ...(card ? {} : { isError: true }),
+    };
+  }
+
+  /** An absolute path as the person knows it: relative to its root, or as it is outside them. */
+  private shown(absolute: string): string {
+    const root = [...this.context.roots]
+      .sort((a, b) => b.length - a.length)
+      .find((candidate) => absolute.startsWith(`${candidate}${path.sep}`));
+    return root === undefined ? absolute : path.relative(root, absolute).split(path.sep).join('/');
   }
 
   /** The call relayed as it is; a lost server is a tool result that says so (the model can act on it). */
@@ -239,7 +305,7 @@ export class ToolCallHandler {
       // the client cancelled may have written all the same, so it is compared (and kept for undo) too.
       let result: CallToolResult;
       try {
-        result = await forward();
+        result = await forward([pending.absolute]);
       } catch (error) {
         await writeGate.settle(pending, allowed);
         throw error;
@@ -314,7 +380,7 @@ export class ToolCallHandler {
       if (isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
-    const forward = () => this.forwardCall(call, hooked);
+    const forward = () => this.forwardCall(call, hooked, absolutePaths);
     try {
       const screened = writeGate.screenCall(tool, paths);
       if (screened === 'allow') {
@@ -371,8 +437,12 @@ export class ToolCallHandler {
   }
 
   /** A card's call, allowed: forwarded, and once the server carried it out, the after-change hooks. */
-  private async forwardCall(call: Call, hooked: CallWithoutDiff): Promise<CallToolResult> {
-    const result = await call.forward();
+  private async forwardCall(
+    call: Call,
+    hooked: CallWithoutDiff,
+    approved: readonly string[],
+  ): Promise<CallToolResult> {
+    const result = await call.forward(approved, true);
     if (result.isError) return result;
     const said = await this.context.writeGate.afterCall(hooked);
     return said ? { ...result, content: [...result.content, { type: 'text', text: said }] } : result;
