@@ -1,10 +1,13 @@
 /**
- * A client's tools/call, as the proxy serves it. A read-only tool is relayed. A recognised write becomes a
+ * A client's tools/call, as the proxy serves it. A read-only tool is relayed once each path it reads passes
+ * the guard and read policy, as editgate's own reads do. A recognised write becomes a
  * diff and a question: the file is read through editgate's guard, the bytes the server will write are
  * worked out (with the server's own preview where its semantics need it), the person is asked (hooks and
  * policy first, as for editgate's own tools), the file is checked again, the call is forwarded, and the file
  * is compared with what was shown afterwards. Anything else that may change something gets a card. A
- * refusal is a tool result with isError and the reason, so the model can tell it from success.
+ * refusal is a tool result with isError and the reason, so the model can tell it from success. While any
+ * call is relayed, the roots are watched (change-watch.ts): what changed apart from what was approved is
+ * told to the model, the person and the audit log.
  */
 
 import path from 'node:path';
@@ -283,7 +286,8 @@ export class ToolCallHandler {
       throw error;
     }
     // The server would leave the file as it is: nothing to ask about.
-    if (pending.kind === 'noop') return forward();
+    // (It may write the same bytes again: that file is not news.)
+    if (pending.kind === 'noop') return forward([pending.absolute]);
     currentCall()?.notes.push(...pending.notes);
 
     let allowed: Awaited<ReturnType<WriteGate['decide']>>;

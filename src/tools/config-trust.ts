@@ -74,7 +74,7 @@ export function untrustedPart(config: EditgateConfig): { config: EditgateConfig;
   if (proxyTools) {
     // Only "ask" tightens: "readOnly" relays a tool unasked, and "write" chooses which argument is the path
     // (the file whose diff is shown), which a hostile config could point at a decoy.
-    const tools = proxyTools.filter(isAskEntry);
+    const tools = proxyTools.filter((entry) => !loosens(entry));
     const dropped = proxyTools.length - tools.length;
     if (dropped > 0) {
       kept.proxy = { ...(config.proxy as object), tools };
@@ -90,11 +90,11 @@ function proxyToolsOf(section: unknown): unknown[] | undefined {
   return Array.isArray(tools) ? tools : undefined;
 }
 
-/** An entry that only makes the proxy ask: `{ "tool": ..., "ask": true }` and nothing that loosens. */
-function isAskEntry(entry: unknown): boolean {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const { ask, readOnly, write } = entry as { ask?: unknown; readOnly?: unknown; write?: unknown };
-  return ask === true && readOnly === undefined && write === undefined;
+/** A proxy tool entry that loosens: it relays a tool unasked, or says which argument a write's path is. */
+function loosens(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false; // invalid: the parser says why
+  const { readOnly, write } = entry as { readOnly?: unknown; write?: unknown };
+  return readOnly !== undefined || write !== undefined;
 }
 
 /** What a config would do, one line each, for a person deciding whether to trust it. */
