@@ -179,13 +179,20 @@ export class ToolCallHandler {
     return forward();
   }
 
+  /** A plan's own calls (a preview, a listing) write nothing: watched, and an error if they did. */
   private planContext(extra: CallExtra): PlanContext {
     return {
-      callUpstream: async (name, args) =>
-        (await this.context.link.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          { signal: extra.signal },
-        )) as CallToolResult,
+      callUpstream: (name, args) =>
+        this.watched(
+          name,
+          [],
+          false,
+          async () =>
+            (await this.context.link.request(
+              { method: 'tools/call', params: { name, arguments: args } },
+              { signal: extra.signal },
+            )) as CallToolResult,
+        ),
     };
   }
 
