@@ -158,8 +158,9 @@ export class ToolCallHandler {
     if (!toolClass.reads) return forward();
     const call = currentCall();
     if (call) call.reads = true;
+    let targets: Awaited<ReturnType<typeof toolClass.reads>>;
     try {
-      const targets = await toolClass.reads(args, this.planContext(extra));
+      targets = await toolClass.reads(args, this.planContext(extra));
       if (!Array.isArray(targets))
         return textResult(`editgate proxy did not run ${tool}: ${targets.unknown}`, true);
       for (const target of targets) {
@@ -176,7 +177,10 @@ export class ToolCallHandler {
       if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
-    return forward();
+    const result = await forward();
+    if (!toolClass.listing) return result;
+    const { writeGate } = this.context;
+    return toolClass.listing(result, targets, (absolute) => writeGate.hiddenFromListing(absolute));
   }
 
   /** A plan's own calls (a preview, a listing) write nothing: watched, and an error if they did. */

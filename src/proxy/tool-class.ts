@@ -53,6 +53,19 @@ export interface ReadTarget {
 export type ReadTargets = ReadTarget[] | { unknown: string };
 
 /**
+ * Whether a listing must leave out an entry (absolute path): outside the roots, under a deny glob or `.git`,
+ * or denied to every read by read policy, as editgate's own listings leave it out. Nobody is asked.
+ */
+export type HiddenFromListing = (absolute: string) => Promise<boolean>;
+
+/** A listing's result with the entries `hidden` names taken out; `targets`: what the call reads. */
+export type ListingFilter = (
+  result: CallToolResult,
+  targets: ReadTarget[],
+  hidden: HiddenFromListing,
+) => Promise<CallToolResult>;
+
+/**
  * How the proxy treats a tool, decided when the tool list is read:
  * - read-only: relayed as it is, once every path it reads (`reads`, when known) passes the guard and read
  *   policy as for editgate's own read tools (deny globs, `.git`, policy rules, a question when policy asks);
@@ -61,7 +74,13 @@ export type ReadTargets = ReadTarget[] | { unknown: string };
  *   the arguments that are paths, when known, so roots, deny globs and policy apply to them.
  */
 export type ToolClass =
-  | { kind: 'read-only'; basis: string; reads?: (args: Args, context: PlanContext) => Promise<ReadTargets> }
+  | {
+      kind: 'read-only';
+      basis: string;
+      reads?: (args: Args, context: PlanContext) => Promise<ReadTargets>;
+      /** For a tool that lists names: what a listing of editgate's own would not show, taken out. */
+      listing?: ListingFilter;
+    }
   | { kind: 'write'; basis: string; shape: WriteShape }
   | { kind: 'card'; basis: string; paths?: (args: Args, context: PlanContext) => Promise<string[]> };
 

@@ -386,6 +386,19 @@ export class WriteGate {
   }
 
   /**
+   * Whether a listing leaves `absolute` out, as editgate's own listings do: outside the roots, under a deny
+   * glob or `.git` (OUTSIDE_ROOT), or denied to every read by read policy. Nobody is asked.
+   */
+  async hiddenFromListing(absolute: string): Promise<boolean> {
+    try {
+      return this.gate.readDenied({ relative: await this.checkPath(absolute) });
+    } catch (error) {
+      if (isEditgateError(error, 'OUTSIDE_ROOT')) return true;
+      return false; // a special file, say: the guard refuses to read it, but its name is no secret
+    }
+  }
+
+  /**
    * A path a card's call names, checked as editgate checks its own: inside a root and not matching a deny
    * glob (OUTSIDE_ROOT otherwise). Folders are fine here. Returns it relative to its root.
    */

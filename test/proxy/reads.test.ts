@@ -124,6 +124,35 @@ describe('reads through the reference filesystem server', () => {
   });
 });
 
+describe('listings through the reference filesystem server', () => {
+  it('leave out what editgate’s own listings leave out: denied globs, .git, paths read policy denies', async () => {
+    const { client, root, path } = await proxied({
+      deny: ['**/.env'],
+      policy: { rules: [{ tool: 'read_file', path: 'secrets/**', action: 'deny' }] },
+    });
+    const hiddenNames = ['.env', '.git', 'secrets', 'key.pem', 'config'];
+    const listed = await call(client, 'list_directory', { path: root });
+    expect(listed.text.split('\n').sort()).toEqual(['[DIR] private', '[DIR] src']);
+    const sized = await call(client, 'list_directory_with_sizes', { path: root });
+    const sizedNames = sized.text
+      .split('\n')
+      .filter((line) => /^\[(?:FILE|DIR)\] /.test(line))
+      .map((line) => line.split(/\s+/)[1]);
+    expect(sizedNames.sort()).toEqual(['private', 'src']);
+    const tree = await call(client, 'directory_tree', { path: root });
+    const names = JSON.stringify(JSON.parse(tree.text));
+    for (const name of hiddenNames) expect(names).not.toContain(`"${name}"`);
+    expect(names).toContain('"app.ts"');
+    const found = await call(client, 'search_files', { path: root, pattern: '**/*' });
+    expect(found.text.split('\n').sort()).toEqual(
+      [path('private'), path('private/notes.md'), path('src'), path('src/app.ts')].sort(),
+    );
+    // What the client reads as structured content is filtered alike.
+    const structured = await client.callTool({ name: 'list_directory', arguments: { path: root } });
+    expect(JSON.stringify(structured.structuredContent)).not.toContain('.env');
+  });
+});
+
 describe('a read-only tool of another server with a path argument', () => {
   it('is checked inside the roots; a path outside them is the server’s business', async () => {
     const { root, state } = workspace({ '.env': `${SECRET}\n`, 'a.txt': 'a\n' });
