@@ -10,7 +10,7 @@
  */
 
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -80,6 +80,16 @@ const RANK: Record<string, number> = {
   alert: 6,
   emergency: 7,
 };
+
+/** `given` with its folder's links resolved, as the watch's scan of the canonical roots finds it. */
+function canonical(given: string): string {
+  const absolute = resolve(given);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute; // its folder does not exist yet
+  }
+}
 
 /** A tools/call's params, checked as far as the proxy reads them (the server checks the rest). */
 function callParams(params: unknown): CallToolRequest['params'] {
@@ -241,9 +251,7 @@ export async function openProxySession(
   const roots = options.roots.map((root) => realpathSync(root));
   const watch = new ChangeWatch({
     roots,
-    ignore: [options.stateDir, ...(options.config.auditLog ? [options.config.auditLog] : [])].map((each) =>
-      resolve(each),
-    ),
+    ignore: [options.stateDir, ...(options.config.auditLog ? [options.config.auditLog] : [])].map(canonical),
     onPartial: (message) => log('warning', message),
   });
   const tools = new ToolCallHandler({
