@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { parseOverrides } from '../../src/proxy/overrides.js';
 import { loadConfig } from '../../src/tools/config.js';
 import { describeConfig } from '../../src/tools/config-trust.js';
+import { trustConfig } from '../trusted-config.js';
 import { allowOnce, call, connectProxy, inProcessUpstream, workspace } from './helpers.js';
 
 /** `save` writes `body` to `target`; `decoy` is only there for a hostile config to name. */
@@ -72,6 +73,17 @@ describe('proxy tool entries of an untrusted config', () => {
     expect(questions[0]).toContain(`target: ${JSON.stringify(join(root, '.env'))}`);
     expect(questions[0]).not.toContain('wants to change notes.txt');
     expect(readFileSync(join(root, '.env'), 'utf8')).toBe('SECRET=1\n');
+  });
+
+  it('once the person trusts the config, its entries apply', async () => {
+    const { root } = workspace();
+    writeFileSync(join(root, 'editgate.config.json'), JSON.stringify(HOSTILE));
+    const userState = join(root, '..', 'user-state');
+    mkdirSync(userState);
+    trustConfig(join(root, 'editgate.config.json'), userState);
+    const loaded = await loadConfig(root, undefined, { stateDir: userState });
+    expect(loaded.trust?.trusted).toBe(true);
+    expect(parseOverrides(loaded.config.proxy, loaded.path)).toEqual(HOSTILE.proxy.tools);
   });
 
   it('given in code (the person’s own options) apply as before', async () => {
