@@ -7,8 +7,10 @@
  * bounded in size. The scan after a call is compared with the one before it, and an entry counts as changed
  * during the call only when it differs AND its ctime (which no program can set back) is from the call's
  * window, so whatever changed between calls (the person's own edits) is never blamed on a call. The scan
- * after one call is the scan before the next, so a call costs one scan. A removal counts when the nearest
- * folder that still holds it changed during the window. `fs.watch` was not used: on Linux with Node 20 its
+ * after one call is the scan before the next when it follows within a second, so calls in a burst cost one
+ * scan each; after a pause the roots are scanned again first. A removal counts when the nearest folder
+ * that still holds it changed during the window (a fresh scan before keeps a file removed during the pause
+ * from counting). `fs.watch` was not used: on Linux with Node 20 its
  * recursive mode sets up watchers for existing subfolders asynchronously and missed a file written and
  * removed in one of them.
  *
@@ -27,6 +29,9 @@ export const MAX_WATCHED_ENTRIES = 20_000;
  */
 const CTIME_SLACK_MS = 50;
 
+/** How old the last scan may be to serve as the scan before a call (else the roots are scanned again). */
+const FRESH_FOR_MS = 1000;
+
 interface Entry {
   /** What identifies this version of the entry: kind, inode, size, mtime, ctime (a folder: kind and inode). */
   token: string;
@@ -36,6 +41,8 @@ interface Entry {
 
 interface Tree {
   entries: ReadonlyMap<string, Entry>;
+  /** When the scan was made (Date.now()). */
+  at: number;
   /** Every entry was scanned (the bound was not reached). */
   complete: boolean;
 }
@@ -57,6 +64,7 @@ function entryOf(stats: Stats): Entry {
 
 /** Every entry under the roots (the roots included), breadth first, at most `limit` of them. */
 function scan(roots: readonly string[], limit: number): Tree {
+  const at = Date.now();
   const entries = new Map<string, Entry>();
   const queue: string[] = [];
   for (const root of roots) {
@@ -76,7 +84,7 @@ function scan(roots: readonly string[], limit: number): Tree {
       continue; // removed meanwhile, or not readable: nothing of it to compare
     }
     for (const name of names) {
-      if (entries.size >= limit) return { entries, complete: false };
+      if (entries.size >= limit) return { entries, at, complete: false };
       const child = path.join(folder, name);
       if (entries.has(child)) continue; // nested roots
       let stats: Stats;
@@ -90,7 +98,7 @@ function scan(roots: readonly string[], limit: number): Tree {
       if (entry.folder) queue.push(child);
     }
   }
-  return { entries, complete: true };
+  return { entries, at, complete: true };
 }
 
 /** Whether `candidate` is `folder` or lies inside it. */
@@ -109,6 +117,8 @@ export interface ChangeWatchOptions {
   /** Paths editgate itself writes during calls (the audit log, the state folder): never reported. */
   ignore: readonly string[];
   limit?: number;
+  /** How old the last scan may be to serve as the one before a call (default FRESH_FOR_MS). */
+  freshForMs?: number;
   /** Told once when the roots hold more entries than a scan looks at. */
   onPartial?: (message: string) => void;
 }
@@ -128,7 +138,8 @@ export class ChangeWatch {
     approved: readonly string[],
     call: () => Promise<T>,
   ): Promise<{ result: T; unapproved: UnapprovedChange[] }> {
-    const before = this.tree ?? this.scan();
+    const fresh = this.tree && Date.now() - this.tree.at <= (this.options.freshForMs ?? FRESH_FOR_MS);
+    const before = fresh && this.tree ? this.tree : this.scan();
     const since = Date.now() - CTIME_SLACK_MS;
     const window: Window = { approved: new Set(approved) };
     for (const other of this.open) {

@@ -136,6 +136,20 @@ describe('ChangeWatch', () => {
     expect(told[0]).toContain('more than 10 files and folders');
   });
 
+  it('a file removed during a pause is not blamed on the next call that changes its folder', async () => {
+    const { root } = workspace({ 'gone.txt': 'x', 'a.txt': 'a' });
+    // freshForMs 0: every call scans first, as after a pause longer than a second.
+    const watch = new ChangeWatch({ roots: [root], ignore: [], freshForMs: 0 });
+    await watch.around([], async () => {});
+    rmSync(join(root, 'gone.txt'));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const { unapproved } = await watch.around([join(root, 'a.txt')], async () => {
+      rmSync(join(root, 'a.txt'));
+      writeFileSync(join(root, 'a.txt'), 'A');
+    });
+    expect(unapproved).toEqual([]);
+  });
+
   it('overlapping calls: each one’s approved file is approved for the other', async () => {
     const { root } = workspace({ 'a.txt': 'a', 'b.txt': 'b' });
     const watch = new ChangeWatch({ roots: [root], ignore: [] });
