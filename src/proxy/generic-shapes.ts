@@ -259,8 +259,9 @@ export function genericClass(tool: Pick<Tool, 'name' | 'inputSchema'>): ToolClas
 }
 
 /**
- * The path a read-only tool of no known server reads, when its schema has a path argument (PATH_KEYS): an
- * absolute one inside a root is checked as editgate's own reads are; anything else is the server's.
+ * The path a read-only tool of no known server reads, when its schema has a path argument (PATH_KEYS): one
+ * inside a root (a relative one taken from the first root) is checked as editgate's own reads are; one
+ * outside them is the server's business.
  */
 export function genericReads(
   tool: Pick<Tool, 'inputSchema'>,
@@ -270,8 +271,9 @@ export function genericReads(
   if (pathKey === undefined) return undefined;
   return {
     reads: async (args) => {
-      const target = absoluteTarget(args[pathKey]);
-      return target === undefined ? [] : [{ path: target, scope: 'ifInside' }];
+      const given = args[pathKey];
+      if (typeof given !== 'string' || given.trim() === '') return [];
+      return [{ path: absoluteTarget(given) ?? given, scope: 'ifInside' }];
     },
   };
 }

@@ -36,10 +36,12 @@ export interface WriteShape {
 }
 
 /**
- * A path a read-only call reads (a file, or a folder it lists or searches), absolute. `roots`: the tool is
- * known to read files (an adapter's), so a path outside the roots is refused as editgate's own read tools
- * refuse it; `ifInside`: only known to be a path argument (a generic read-only tool), so it is checked when
- * it lies inside a root, and anything outside them is the server's business.
+ * A path a read-only call reads (a file, or a folder it lists or searches). `roots`: the tool is known to
+ * read files (an adapter's; the path is absolute, as the server resolves it), so a path outside the roots is
+ * refused as editgate's own read tools refuse it; `ifInside`: only known to be a path argument (a generic
+ * read-only tool), so it is checked when it lies inside a root, and anything outside them is the server's
+ * business. A relative one is taken as relative to the first root, as the guard takes it: where such a
+ * server most likely resolves it, and if not, a refusal too many rather than a read of a denied file.
  */
 export interface ReadTarget {
   path: string;

@@ -177,5 +177,8 @@ describe('a read-only tool of another server with a path argument', () => {
     expect((await call(client, 'show', { file_path: join(root, 'a.txt') })).isError).toBe(false);
     expect((await call(client, 'show', { file_path: '/api/v1/users' })).isError).toBe(false);
     expect((await call(client, 'show', { file_path: 'relative/name' })).isError).toBe(false);
+    // A relative path is taken from the first root: `.env` there is denied.
+    expect((await call(client, 'show', { file_path: '.env' })).text).toContain('(OUTSIDE_ROOT)');
+    expect((await call(client, 'show', { file_path: '../outside/x' })).isError).toBe(false);
   });
 });
