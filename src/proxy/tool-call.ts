@@ -224,8 +224,12 @@ export class ToolCallHandler {
         reason: `changed while ${tool} ran, and no one was asked: ${list}`,
       },
     );
+    // File names are the server's to choose: made visible before they reach a screen.
     this.context.report(
-      `${this.context.server} › ${tool}: while it ran, files changed that no one was asked about: ${list}.`,
+      visibleText(
+        `${this.context.server} › ${tool}: while it ran, files changed that no one was asked about: ${list}.`,
+        { oneLine: true },
+      ),
     );
     const text = card
       ? `editgate proxy: while ${tool} ran, these files changed (the user allowed the call without a diff): ${visibleText(list)}. editgate keeps no copy of what they held.`
