@@ -11,6 +11,7 @@ import { createTerminalApprover } from '../terminal/prompt.js';
 import type { TerminalOutput } from '../terminal/tty-modes.js';
 import { CONFIG_FILE, loadConfig } from '../tools/config.js';
 import { createEditTools, type EditTools } from '../tools/index.js';
+import { stateDirFor } from '../tools/state-dir.js';
 import { findPersonAtTerminal } from './person.js';
 import { defaultStateDir } from './state-dir.js';
 import { settleTrust } from './trust.js';
@@ -54,6 +55,9 @@ export async function openCliSession(
   options: CliSessionOptions,
 ): Promise<CliSession> {
   const person = findPersonAtTerminal({ stdinBusy: options.stdinBusy });
+  // No root may hold the state folder (trust records, journals; a config's stateDir is refused by
+  // createEditTools): checked before anything is asked or recorded there.
+  const userStateDir = stateDirFor([globals.root], defaultStateDir());
   // An untrusted config applies only where it tightens protection; a person at the terminal is asked once.
   const config = await settleTrust(
     await loadConfig(globals.root, globals.config),
@@ -114,7 +118,7 @@ export async function openCliSession(
     approve,
     onPreview,
     ...(progress ? { onProgress: progress.onProgress } : {}),
-    stateDir: config.options.stateDir ?? defaultStateDir(),
+    stateDir: config.options.stateDir ?? userStateDir,
     ...(options.dryRun ? { mode: 'preview' as const } : {}),
     ...(globals.matching ? { matching: globals.matching } : {}),
     ...(options.requireReadBeforeEdit === undefined

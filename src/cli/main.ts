@@ -21,7 +21,7 @@ const COMMANDS: Record<string, string> = {
   review: 'Serve the web review page for a root: other editgate processes send their changes to it',
   proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
   trust:
-    "Show what a folder's editgate.config.json would do, and trust it (until then only its tightening rules apply)",
+    "Show what a folder's editgate.config.json would do, and ask to trust it (--revoke: take trust back)",
 };
 
 /** Commands that may write a file (and so leave a temp file if interrupted); diff, read, help load less. */
@@ -87,7 +87,8 @@ within one folder and **/ crosses any number ("**/*.lock": every lock file, "*.l
   }
 
 Until you trust a config (editgate trust ROOT), its hooks never run, auditLog and stateDir are ignored and
-only its deny globs and deny and ask rules apply; a changed config is untrusted again.
+only its deny globs and deny and ask rules apply; a changed config is untrusted again, trust in one folder's
+config never carries over to another's, and editgate trust --revoke takes it back.
 
 Exit codes (read, edit, write, lines, undo, apply):
   0 done (with --dry-run: could be done)   1 refused by a guard (not found, ambiguous, stale...)

@@ -23,20 +23,10 @@ export async function settleTrust(
     process.stderr.write(`${notice}\n`);
     return loaded;
   }
-  person.output.write(
+  const yes = await askToTrust(
+    person,
     `${trustSummary(loaded)}\nThis config is not trusted yet (new, or changed since you trusted it). Trust it? [y/N] `,
   );
-  const restore = enterRawMode(person.input);
-  const keys = createKeyReader(person.input);
-  let key: Awaited<ReturnType<typeof keys.next>>;
-  try {
-    key = await keys.next();
-  } finally {
-    keys.close();
-    restore();
-  }
-  const yes = key.name === 'char' && key.char.toLowerCase() === 'y';
-  person.output.write(yes ? 'y\n' : 'n\n');
   if (!yes) {
     person.output.write(`${notice}\n`);
     return loaded;
@@ -50,4 +40,27 @@ export async function settleTrust(
   }
   person.output.write('Trusted. A change to the file makes it untrusted again.\n');
   return loadConfig(root, explicitPath);
+}
+
+/**
+ * Shows `question` (which shows what the config would do) and reads one key: y trusts, anything else does
+ * not. Keys typed before the question was on screen are dropped: they were meant for something else.
+ */
+export async function askToTrust(person: PersonAtTerminal, question: string): Promise<boolean> {
+  const restore = enterRawMode(person.input);
+  const keys = createKeyReader(person.input);
+  let key: Awaited<ReturnType<typeof keys.next>>;
+  try {
+    // Whatever arrived before now was typed before the question could be read.
+    await new Promise((resolve) => setImmediate(resolve));
+    keys.discardPending();
+    person.output.write(question);
+    key = await keys.next();
+  } finally {
+    keys.close();
+    restore();
+  }
+  const yes = key.name === 'char' && key.char.toLowerCase() === 'y';
+  person.output.write(yes ? 'y\n' : 'n\n');
+  return yes;
 }

@@ -33,6 +33,16 @@ export interface AuditEntry {
   hashAfter?: string | null;
   reason?: string;
   /**
+   * Who wrote the file when editgate did not (gate/settle.ts): the proxied server, a chat's shell command,
+   * an agent's own edit tool. Absent: editgate wrote it.
+   */
+  writer?: string;
+  /**
+   * A write someone else made: false when the file was left other than the bytes that were approved
+   * (`reason` says so); absent when nothing was approved (a shell command's change) or editgate wrote it.
+   */
+  asApproved?: boolean;
+  /**
    * A change set (one decision, one commit, all or nothing for several files) is one line: path, kind,
    * stats and hashes above are its first file's, and `files` lists every file with its own.
    */
@@ -67,8 +77,7 @@ export class AuditLog {
       written?: (Fingerprint | null)[];
     },
   ): Promise<void> {
-    const logPath = this.logPath;
-    if (!logPath) return;
+    if (!this.logPath) return;
     const files: AuditedFile[] = proposal.files.map((file, i) => ({
       path: file.path,
       kind: file.kind,
@@ -76,10 +85,26 @@ export class AuditLog {
       hashBefore: file.change.base.fingerprint?.hash ?? null,
       hashAfter: outcome.written?.[i]?.hash ?? null,
     }));
+    await this.recordFiles(proposal.tool, files, outcome);
+  }
+
+  /**
+   * The one line format of a change, whoever wrote it: editgate's own commit (`record`) and the writes
+   * gate/settle.ts records for others (with `writer`) both end here.
+   */
+  async recordFiles(
+    tool: string,
+    files: AuditedFile[],
+    outcome: Pick<
+      AuditEntry,
+      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason' | 'writer' | 'asApproved'
+    >,
+  ): Promise<void> {
+    if (!this.logPath) return;
     const first = files[0]!;
-    await appendAudit(logPath, {
+    await appendAudit(this.logPath, {
       time: new Date().toISOString(),
-      tool: proposal.tool,
+      tool,
       path: first.path,
       kind: first.kind,
       decision: outcome.decision,
@@ -88,11 +113,32 @@ export class AuditLog {
       ...(outcome.grant ? { grant: outcome.grant } : {}),
       ...(outcome.auto ? { auto: outcome.auto } : {}),
       ...(outcome.code ? { code: outcome.code } : {}),
+      ...(outcome.writer ? { writer: outcome.writer } : {}),
+      ...(outcome.asApproved === undefined ? {} : { asApproved: outcome.asApproved }),
       stats: first.stats,
       hashBefore: first.hashBefore,
       hashAfter: first.hashAfter,
       reason: outcome.reason,
       ...(files.length > 1 ? { files } : {}),
+    });
+  }
+
+  /**
+   * One line for a call that is not a diff (the proxy's cards): allowed, and by whom, or refused. `paths`
+   * are the ones it names, joined.
+   */
+  async recordCall(
+    tool: string,
+    paths: string[],
+    outcome: Pick<AuditEntry, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'code' | 'reason'>,
+  ): Promise<void> {
+    if (!this.logPath) return;
+    await appendAudit(this.logPath, {
+      time: new Date().toISOString(),
+      tool,
+      path: paths.join(', '),
+      kind: 'call',
+      ...outcome,
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * The gate's last step, after a proposal was approved: the workspace writes it (stale check under the
- * lock, atomic write, fsync) and records it (history, ledger); then the audit log gets its line and the
- * after-change hooks run. Nothing here decides anything.
+ * lock, atomic write, fsync) and records it (history, ledger); then it is settled (settle.ts: the audit
+ * line and the after-change hooks, as for a write someone else made). Nothing here decides anything.
  */
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -9,6 +9,7 @@ import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
+import { settleCommitted } from './settle.js';
 import type { StagedChange } from './staging.js';
 
 /**
@@ -80,46 +81,11 @@ export async function commitProposal(
           },
         );
   const fingerprint = written[0]!.fingerprint ?? undefined;
-  await steps.audit.record(proposal, {
-    decision: approval?.decision ?? 'once',
-    decidedBy: approval?.decidedBy ?? 'user',
-    ...decidedWith(approval),
-    ...(approval?.reason ? { reason: approval.reason } : {}),
-    written: written.map((each) => each.fingerprint),
-  });
-  const outcome: ChangeOutcome = { proposal, approval, fingerprint };
-  const afterChange = steps.hooks?.afterChange;
-  if (afterChange) {
-    const said: string[] = [];
-    for (const file of files) {
-      try {
-        const message = await afterChange({
-          tool: proposal.tool,
-          path: file.path,
-          absolutePath: file.change.path,
-          kind: file.kind === 'noop' ? 'modify' : file.kind,
-          stats: file.stats,
-          unifiedDiff: file.unifiedDiff,
-        });
-        if (typeof message === 'string' && message.trim()) said.push(message.trim());
-      } catch (error) {
-        // The change is written; a failing observer must not turn that into a reported failure.
-        said.push(`after-change hook failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    if (said.length > 0) outcome.hookMessage = said.join('\n');
-  }
-  return outcome;
-}
-
-/** What an approval names beside who decided (the rule, the grant, the auto-approver), for the record. */
-export function decidedWith(
-  approval: Pick<Approval, 'rule' | 'grant' | 'auto'> | undefined,
-): Pick<Approval, 'rule' | 'grant' | 'auto'> {
-  if (!approval) return {};
-  return {
-    ...(approval.rule ? { rule: approval.rule } : {}),
-    ...(approval.grant ? { grant: approval.grant } : {}),
-    ...(approval.auto ? { auto: approval.auto } : {}),
-  };
+  const hookMessage = await settleCommitted(
+    proposal,
+    approval,
+    written.map((each) => each.fingerprint),
+    steps,
+  );
+  return { proposal, approval, fingerprint, ...(hookMessage ? { hookMessage } : {}) };
 }

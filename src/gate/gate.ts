@@ -6,9 +6,11 @@
  * The gate decides without knowing what holds a change's content or which tool made it: tools describe
  * themselves (which only read) and their changes (workspace FileChanges).
  */
+import { relative, sep } from 'node:path';
 import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
+import { readNow } from '../workspace/written-elsewhere.js';
 import {
   type Approver,
   approvalReason,
@@ -23,15 +25,17 @@ import {
 import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
-import type { Hooks } from './hooks.js';
+import type { CallWithoutDiff, Hooks } from './hooks.js';
 import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
+import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
 
 export type { Approval, ChangeOutcome } from './commit.js';
+export type { Allowed, Settled, WrittenElsewhere } from './settle.js';
 
 export interface GateOptions {
   workspace: Workspace;
@@ -191,11 +195,7 @@ export class Gate {
         code: 'DENIED_HOOK',
         reason: verdict.deny,
       });
-      throw new EditgateError(
-        'DENIED_HOOK',
-        `A before-change hook refused this change to ${proposal.path}: ${verdict.deny}`,
-        { path: proposal.path, reason: verdict.deny },
-      );
+      throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
     }
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
@@ -203,11 +203,7 @@ export class Gate {
     for (const file of proposal.files) {
       const policy = this.policy.evaluate(proposal.tool, file.change.resolved.ruleRelative ?? file.path);
       if (policy.action === 'deny') {
-        const refusal = new EditgateError(
-          'DENIED_POLICY',
-          `Policy does not allow ${proposal.tool} on ${file.path}${policy.rule?.path ? ` (rule: ${policy.rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
-          { path: file.path, rule: policy.rule },
-        );
+        const refusal = policyRefusal(proposal.tool, file.path, policy.rule);
         await this.audit.record(proposal, {
           decision: 'deny',
           decidedBy: 'policy',
@@ -232,6 +228,77 @@ export class Gate {
           : { ask: false, approvedBy: 'session', grant: screened.grant },
     );
     return screened;
+  }
+
+  /**
+   * Policy for a call that is not a diff (the proxy's cards), in `screen`'s words: DENIED_POLICY when a rule
+   * denies the tool on any of the paths it names (with none known, a rule without a path), 'allow' when
+   * rules allow it on every one, else 'ask'. The caller audits (recordCall) and asks.
+   */
+  screenCall(tool: string, paths: string[]): 'allow' | 'ask' {
+    const verdicts = (paths.length > 0 ? paths : ['']).map((path) => ({
+      path,
+      ...this.policy.evaluate(tool, path),
+    }));
+    const denied = verdicts.find((verdict) => verdict.action === 'deny');
+    if (denied) throw policyRefusal(tool, denied.path, denied.rule);
+    return verdicts.every((verdict) => verdict.action === 'allow') ? 'allow' : 'ask';
+  }
+
+  /**
+   * A path a call that is not a diff names, checked as every path is: inside a root and not matching a deny
+   * glob (OUTSIDE_ROOT otherwise). Folders are fine here. Returns it relative to its root.
+   */
+  async checkCallPath(absolute: string): Promise<string> {
+    const given = absolute.length > 1 ? absolute.replace(/\/+$/, '') : absolute;
+    try {
+      return (await this.workspace.guard.resolve(given)).relative;
+    } catch (error) {
+      // The guard refuses folders only after the root and deny checks: a folder there is inside.
+      if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
+      const root = [...this.workspace.guard.roots]
+        .sort((a, b) => b.length - a.length)
+        .find((candidate) => given === candidate || given.startsWith(`${candidate}${sep}`));
+      return root === undefined ? '.' : relative(root, given).split(sep).join('/') || '.';
+    }
+  }
+
+  /**
+   * The before-change hooks for a call that is not a diff, run first as for a change (before policy, grants
+   * and the person): DENIED_HOOK, audited, when one denies.
+   */
+  async vetoCall(call: CallWithoutDiff): Promise<void> {
+    const verdict = await this.options.hooks?.beforeCall?.(call);
+    if (!verdict || typeof verdict !== 'object' || !('deny' in verdict)) return;
+    await this.audit.recordCall(call.tool, call.paths, {
+      decision: 'deny',
+      decidedBy: 'hook',
+      code: 'DENIED_HOOK',
+      reason: verdict.deny,
+    });
+    throw hookRefusal(`this call of ${call.tool}`, verdict.deny, { tool: call.tool });
+  }
+
+  /** One audit line for a call that is not a diff: allowed (and by whom) or refused. */
+  recordCall(
+    tool: string,
+    paths: string[],
+    outcome: { decision: string; decidedBy: string; code?: string; reason?: string },
+  ): Promise<void> {
+    return this.audit.recordCall(tool, paths, outcome);
+  }
+
+  /** The after-call hooks for a call that is not a diff, once it was carried out: what they said. */
+  async afterCall(call: CallWithoutDiff): Promise<string | undefined> {
+    const afterCall = this.options.hooks?.afterCall;
+    if (!afterCall) return undefined;
+    try {
+      const said = await afterCall(call);
+      return typeof said === 'string' && said.trim() ? said.trim() : undefined;
+    } catch (error) {
+      // The call is carried out; a failing observer must not turn that into a failure.
+      return `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /**
@@ -332,6 +399,36 @@ export class Gate {
   }
 
   /**
+   * A proposal someone else will write (the proxy forwards it to the server that writes): right before
+   * that write, STALE unless the file still has the bytes its diff was made from, and the guard's recheck
+   * that the path still leads where it did.
+   */
+  async recheck(proposal: Proposal): Promise<void> {
+    const { resolved, base } = proposal.files[0]!.change;
+    const now = await readNow(resolved);
+    if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
+      throw new EditgateError(
+        'STALE',
+        `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
+        { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
+      );
+    }
+    await this.workspace.guard.recheck(resolved);
+  }
+
+  /**
+   * A write someone else made, settled as editgate's own are (settle.ts): the file compared with what was
+   * approved, its old bytes kept for undo, the audit line, the after-change hooks.
+   */
+  settle(write: WrittenElsewhere): Promise<Settled> {
+    return settleWrittenElsewhere(write, {
+      workspace: this.workspace,
+      audit: this.audit,
+      hooks: this.options.hooks,
+    });
+  }
+
+  /**
    * propose → decide → commit; a no-op is reported without asking or writing. With the person's own
    * version, theirs is committed; their version equal to the file as it is writes nothing.
    */
@@ -404,4 +501,21 @@ export class Gate {
   async discard(proposal: Proposal): Promise<void> {
     for (const file of proposal.files) await this.workspace.discard(file.change);
   }
+}
+
+/** A policy rule's refusal, in the same words for a change (`screen`) and a call (`screenCall`). */
+function policyRefusal(tool: string, path: string, rule: PolicyRule | undefined): EditgateError {
+  return new EditgateError(
+    'DENIED_POLICY',
+    `Policy does not allow ${tool}${path ? ` on ${path}` : ''}${rule?.path ? ` (rule: ${rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
+    { tool, path: path || undefined, rule },
+  );
+}
+
+/** A before-change hook's refusal of a change or a call, in one wording. */
+function hookRefusal(what: string, reason: string, details: Record<string, unknown>): EditgateError {
+  return new EditgateError('DENIED_HOOK', `A before-change hook refused ${what}: ${reason}`, {
+    ...details,
+    reason,
+  });
 }

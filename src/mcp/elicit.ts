@@ -2,6 +2,7 @@ import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcon
 import { markInvisible } from '../core/invisible.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
 
@@ -136,8 +137,10 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
     }
     const call = currentCall();
     if (call) call.status = `waiting for the user to approve ${request.path}`;
+    const sent = performance.now();
+    let answer: ElicitResult;
     try {
-      const answer = await elicit(
+      answer = await elicit(
         {
           mode: 'form',
           message: promptMessage(request),
@@ -145,7 +148,6 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
         },
         { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
       );
-      return decisionFromAnswer(answer, request.kind);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       if (/timed? ?out/i.test(text)) {
@@ -157,5 +159,9 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
     } finally {
       if (call) call.status = `running ${request.tool} on ${request.path}`;
     }
+    // A decline or cancel no person could have made: no one was asked (DENIED_NO_APPROVER), not "the user
+    // denied".
+    refuseUnreadAnswer(request, answer.action, performance.now() - sent);
+    return decisionFromAnswer(answer, request.kind);
   };
 }

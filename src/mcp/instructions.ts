@@ -15,7 +15,7 @@ function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
     case 'web':
       return `Approval: web (${approval.why}). Each change is shown to the user as a diff on a review page in their browser before it is written; they may also edit your change before approving it, and then the result tells you exactly what they changed: keep their version. If they deny a change, the result says so (with their reason when they gave one): do not retry the same change; follow their reason or ask them.`;
     case 'policy':
-      return `Approval: policy (${approval.why}). The workspace policy alone allows or refuses each change; no one is asked. A refused change fails with DENIED_POLICY: do not retry it.`;
+      return `Approval: policy (${approval.why}). The workspace policy alone allows or refuses each change; no one is asked. A change no rule allows fails with DENIED_NO_APPROVER (no one could be asked), one a rule denies with DENIED_POLICY: do not retry either.`;
     default:
       return `Approval: deny (${approval.why}). This server is read-only: only read_file is available.`;
   }

@@ -16,6 +16,7 @@ import {
 import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
 import { describeRule } from '../gate/describe-rule.js';
+import { nobodyToAsk } from '../gate/no-approver.js';
 import type { PolicyRule } from '../gate/policy.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
@@ -40,48 +41,25 @@ function serverVersion(): string {
   return version;
 }
 
-/** The reason a change is refused in a mode where no person can be asked. */
+/**
+ * The approver of a mode where no person can be asked: every question is refused as DENIED_NO_APPROVER
+ * (gate/no-approver.ts), saying why no one could be asked in this mode. No one said no.
+ */
 function noOneToAsk(approval: ApprovalMode): Approver {
-  return (request) => {
-    const what = request.kind === 'read' ? `reading ${request.path}` : `${request.tool} on ${request.path}`;
-    if (approval.unavailable) {
-      return {
-        deny: `${what} needs the user's approval, but this client cannot show editgate's approval prompt (it does not support MCP elicitation) and editgate was started with --approve elicit. Tell the user; they can restart editgate with --approve preview.`,
-      };
-    }
+  return nobodyToAsk(() => {
+    if (approval.unavailable)
+      return "this client cannot show editgate's approval prompt (it does not support MCP elicitation), and editgate was started with --approve elicit";
     switch (approval.mode) {
       case 'policy':
-        return {
-          deny: `no policy rule allows ${what}. This server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done, and no one is asked. Do not retry; tell the user if it is needed.`,
-        };
+        return 'no policy rule allows it, and this server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done';
       case 'deny':
-        return { deny: `${what} is not allowed: this editgate server is read-only (--approve deny).` };
+        return 'this editgate server is read-only (--approve deny)';
       case 'web':
-        return {
-          deny: `${what} needs the user's approval on the web review page, which is not running. Tell the user.`,
-        };
+        return 'it needs approval on the web review page, which is not running';
       default:
-        return {
-          deny: `the policy asks before ${what}, and this client cannot show editgate's approval prompt (preview mode). Tell the user; a policy rule in editgate.config.json can allow it.`,
-        };
+        return "the policy asks first, and this client cannot show editgate's approval prompt (preview mode)";
     }
-  };
-}
-
-/**
- * Where no person is ever asked, a refusal comes from the mode, not from a user: say DENIED_POLICY, so the
- * model does not tell the person they refused something they never saw.
- */
-function asPolicyDenial(result: ToolResult): ToolResult {
-  if (result.ok || result.code !== 'DENIED_USER') return result;
-  const tool = typeof result.details.tool === 'string' ? result.details.tool : 'tool';
-  const reason = typeof result.details.reason === 'string' ? result.details.reason : 'not allowed';
-  return {
-    ok: false,
-    code: 'DENIED_POLICY',
-    message: `${tool} failed (DENIED_POLICY): ${reason[0]!.toUpperCase()}${reason.slice(1)}`,
-    details: result.details,
-  };
+  });
 }
 
 function summary(name: string, result: ToolResult): string {
@@ -256,7 +234,6 @@ export function createSessionServer(
       // for every promise of the process from then on, a cost on each of the many awaits of an edit.
       const observed = elicits || extra._meta?.progressToken !== undefined;
       let result = await (observed ? runInCall(context, run) : run());
-      if (!asksPerson) result = asPolicyDenial(result);
       if (trustNote !== undefined) {
         result = { ...result, message: `${trustNote}\n\n${result.message}` };
         trustNote = undefined;

@@ -6,8 +6,10 @@
  */
 
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isEditgateError } from '../core/errors.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { type NoApproverSubject, noApproverError, refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
 import { type CardDecision, type CardRequest, cardText } from './card.js';
@@ -51,8 +53,9 @@ export type ChannelName = 'elicit' | 'terminal' | 'web' | 'none';
 export interface Approvals {
   /** Where questions about writes (or, with 'card', about other calls) go, and why, for the log. */
   channel(subject?: 'write' | 'card'): { name: ChannelName; why: string };
-  /** The gate's Approver: a diff, or a read the policy asks about. */
+  /** The gate's Approver: a diff, or a read the policy asks about. DENIED_NO_APPROVER when no one can be. */
   change: Approver;
+  /** DENIED_NO_APPROVER when no one can be asked. */
   card(request: CardRequest): Promise<CardDecision>;
 }
 
@@ -98,7 +101,7 @@ function form(message: string, choices: string[]): ElicitRequestFormParams {
 
 const VERB = { create: 'create', modify: 'change', delete: 'delete', read: 'read' } as const;
 
-/** The diff as the form shows it: every character visible, never cut (`tooLongForForm` refuses first). */
+/** The diff as the form shows it: every character visible, never cut (`refuseIfTooLongForForm` refuses first). */
 function shownDiff(request: ApprovalRequest): string {
   return visibleText(request.unifiedDiff.trimEnd());
 }
@@ -188,11 +191,19 @@ function failedQuestion(error: unknown, timeoutMs: number): { deny: string } {
   return { deny: `the question could not be shown (${text}), so nothing was done` };
 }
 
-function noOne(mode: ApproveMode, why: string): string {
-  if (mode === 'policy') {
-    return 'no rule in editgate.config.json allows it, and this proxy runs with --approve policy: no one is asked. Do not retry; tell the user if it is needed';
-  }
-  return `it needs the user's approval and no one can be asked (${why}), so nothing was done. Tell the user: a client with MCP elicitation can show the question, or a policy rule in editgate.config.json can allow it`;
+/** What would let a call through when the proxy has no one to ask (it has no preview mode). */
+const PROXY_ADVICE =
+  'To let it through, the user can add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`), run the proxy behind a client that supports MCP elicitation or from a terminal, or approve writes in the browser with --approve web.';
+
+/** No one to ask: DENIED_NO_APPROVER, decided by the gate's rule (gate/no-approver.ts). */
+function noOne(subject: NoApproverSubject, mode: ApproveMode, why: string): never {
+  throw noApproverError(
+    subject,
+    mode === 'policy'
+      ? 'no rule in editgate.config.json allows it, and this proxy runs with --approve policy'
+      : why,
+    PROXY_ADVICE,
+  );
 }
 
 export function createApprovals(options: ChannelOptions): Approvals {
@@ -229,13 +240,17 @@ export function createApprovals(options: ChannelOptions): Approvals {
     return { name: 'none', why: 'the client does not support elicitation and there is no terminal' };
   };
 
-  const ask = async (params: ElicitRequestFormParams): Promise<ElicitResult> => {
+  /** A decline or cancel sooner than a person can read is the client's: no one was asked. */
+  const ask = async (params: ElicitRequestFormParams, subject: NoApproverSubject): Promise<ElicitResult> => {
     const call = currentCall();
-    return options.elicit(params, {
+    const sent = performance.now();
+    const answer = await options.elicit(params, {
       relatedRequestId: call?.requestId,
       signal: call?.signal,
       timeout: options.timeoutMs,
     });
+    refuseUnreadAnswer(subject, answer.action, performance.now() - sent, PROXY_ADVICE);
+    return answer;
   };
 
   return {
@@ -244,23 +259,28 @@ export function createApprovals(options: ChannelOptions): Approvals {
       const { name, why } = channel();
       if (name === 'web') return askOnPage(options.web!, request, context?.signal ?? currentCall()?.signal);
       if (name === 'terminal') return options.terminal!.change(request);
-      if (name === 'none') return { deny: noOne(options.mode, why) };
+      if (name === 'none') noOne(request, options.mode, why);
       refuseIfTooLongForForm(request);
       const choices = request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
       try {
-        return changeDecision(await ask(form(changeMessage(options.server, request), choices)), choices);
+        return changeDecision(
+          await ask(form(changeMessage(options.server, request), choices), request),
+          choices,
+        );
       } catch (error) {
+        if (isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
         return failedQuestion(error, options.timeoutMs);
       }
     },
     async card(request) {
       const { name, why } = channel('card');
       if (name === 'terminal') return options.terminal!.card(request);
-      if (name === 'none') return { deny: noOne(options.mode, why) };
+      if (name === 'none') noOne({ tool: request.tool }, options.mode, why);
       const choices = cardChoices(request);
       try {
-        return cardDecision(await ask(form(cardText(request), choices)), choices);
+        return cardDecision(await ask(form(cardText(request), choices), { tool: request.tool }), choices);
       } catch (error) {
+        if (isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
         return failedQuestion(error, options.timeoutMs);
       }
     },

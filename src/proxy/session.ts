@@ -215,6 +215,7 @@ export async function openProxySession(
     config: options.config,
     stateDir: options.stateDir,
     approve: approvals.change,
+    server: serverName,
   });
   const adapters = options.adapters ?? [FILESYSTEM_ADAPTER];
   const seenSchemaChange = new Set<string>();

@@ -73,17 +73,8 @@ function textResult(text: string, isError: boolean): CallToolResult {
   return { content: [{ type: 'text', text }], isError };
 }
 
-function refusal(
-  tool: string,
-  error: EditgateError | UpstreamUnavailable,
-  noOneAsked = false,
-): CallToolResult {
+function refusal(tool: string, error: EditgateError | UpstreamUnavailable): CallToolResult {
   if (error instanceof UpstreamUnavailable) return textResult(error.message, true);
-  // Where no person can be asked, the refusal comes from how the proxy runs, not from a user: saying
-  // DENIED_USER would have the model tell the person they refused something they never saw.
-  if (noOneAsked && error.code === 'DENIED_USER' && typeof error.details.reason === 'string') {
-    return textResult(`editgate proxy did not run ${tool} (DENIED_POLICY): ${error.details.reason}`, true);
-  }
   return textResult(`editgate proxy did not run ${tool} (${error.code}): ${error.message}`, true);
 }
 
@@ -309,8 +300,7 @@ export class ToolCallHandler {
     try {
       allowed = await writeGate.decide(pending);
     } catch (error) {
-      if (isEditgateError(error))
-        return refusal(tool, error, this.context.approvals.channel().name === 'none');
+      if (isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
     return oneAtATime(pending.absolute, async () => {
@@ -429,28 +419,41 @@ export class ToolCallHandler {
       await writeGate.auditCall(tool, paths, {
         decision: 'deny',
         decidedBy: 'editgate',
+        code: tooLong.code,
         reason: tooLong.message,
       });
       return refusal(tool, tooLong);
     }
-    const decision = await approvals.card(question);
+    let decision: Awaited<ReturnType<typeof approvals.card>>;
+    try {
+      decision = await approvals.card(question);
+    } catch (error) {
+      // No one could be asked (DENIED_NO_APPROVER): refused before anyone decided.
+      if (!isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
+      await writeGate.auditCall(tool, paths, {
+        decision: 'deny',
+        decidedBy: 'editgate',
+        code: error.code,
+        reason: error.message,
+      });
+      return refusal(tool, error);
+    }
     if (decision === 'once' || (decision === 'tool' && shown.sessionGrant)) {
       if (decision === 'tool') this.context.grantedTools.add(tool);
       await writeGate.auditCall(tool, paths, { decision, decidedBy: 'user' });
       return forward();
     }
     const reason = typeof decision === 'object' ? decision.deny.trim() : '';
-    const asked = approvals.channel('card').name !== 'none';
     await writeGate.auditCall(tool, paths, {
       decision: 'deny',
-      decidedBy: asked ? 'user' : 'policy',
+      decidedBy: 'user',
+      code: 'DENIED_USER',
       ...(reason ? { reason } : {}),
     });
-    const code = asked ? 'DENIED_USER' : 'DENIED_POLICY';
     return textResult(
       reason
-        ? `editgate proxy did not run ${tool} (${code}): ${reason}`
-        : `editgate proxy did not run ${tool} (${code}): the user denied this call. Do not retry it as is; ask the user what they want instead.`,
+        ? `editgate proxy did not run ${tool} (DENIED_USER): ${reason}`
+        : `editgate proxy did not run ${tool} (DENIED_USER): the user denied this call. Do not retry it as is; ask the user what they want instead.`,
       true,
     );
   }

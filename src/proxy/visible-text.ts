@@ -1,25 +1,16 @@
 /**
  * Text from a model, a server or a file, made safe to put in front of a person: an elicitation message that
- * a client shows in its terminal UI, a card's arguments, a line on the proxy's own terminal. Control
- * characters become visible symbols (an ESC could otherwise move the cursor or recolour the screen, a lone
- * CR overwrite what a line seems to say), and invisible characters that change how text reads
- * (bidirectional overrides and isolates, zero-width spaces, line separators) are spelled out as <U+XXXX>.
- * Newlines and tabs are layout and stay, unless `oneLine` asks for a single line.
+ * a client shows in its terminal UI, a card's arguments, a line on the proxy's own terminal. Which
+ * characters are marked is core/invisible.ts's rule, the one every screen of editgate uses (controls,
+ * bidirectional marks, zero-width and tag characters, soft hyphen, Hangul fillers, variation selectors, ...);
+ * each becomes its visible stand-in (␛ for ESC, <U+XXXX> for the rest). Newlines and tabs are layout and
+ * stay, unless `oneLine` asks for a single line.
  */
-
-const HIDDEN =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const HIDDEN_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-function symbolFor(character: string): string {
-  const code = character.charCodeAt(0);
-  if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟ (␛ for ESC, ␍ for CR, ␊ for LF)
-  if (code === 0x7f) return '\u2421'; // ␡
-  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-}
+import { markInvisible, markOf } from '../core/invisible.js';
 
 export function visibleText(text: string, options: { oneLine?: boolean } = {}): string {
-  return text.replace(options.oneLine ? HIDDEN_OR_BREAK : HIDDEN, symbolFor);
+  const marked = markInvisible(text);
+  return options.oneLine ? marked.replace(/[\t\n]/g, (layout) => markOf(layout.charCodeAt(0))) : marked;
 }
 
 export interface CappedText {

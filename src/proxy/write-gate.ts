@@ -1,7 +1,6 @@
 /**
- * Every use of editgate's gate by the proxy, in this one file, so that it is the only thing to move when
- * the gate's internals change (issue #12). The proxy does not write files: the upstream server does. What
- * editgate adds around that write is here:
+ * Every use of editgate's gate by the proxy, in this one file. The proxy does not write files: the upstream
+ * server does. What editgate adds around that write is the gate's, called from here:
  *
  *   propose   read the file through the guard (inside the roots, deny globs), work out the bytes the server
  *             will write, and the diff: Gate.propose with a ChangeRequest whose prepare is a
@@ -9,39 +8,27 @@
  *             through the server, not through us); the proposal is never committed by editgate
  *   decide    before-change hooks, policy rules, session grants and the person: Gate.decide (which audits
  *             a denial itself); Gate.discard afterwards, whatever the answer
- *   recheck   right before forwarding: the file still has the bytes the diff was made from, and the path
- *             still leads where it did (Guard.recheck)
- *   settle    after the server wrote: compare the file with what was shown; record in the undo history the
- *             bytes the server replaced (History.record with a reverse patch, the same state folder
- *             `editgate undo` reads), append the audit line, run the after-change hooks
+ *   recheck   right before forwarding: Gate.recheck (the file still has the bytes the diff was made from,
+ *             and the path still leads where it did)
+ *   settle    after the server wrote: Gate.settle (gate/settle.ts), as for every write editgate did not
+ *             make: the file compared with what was approved, the bytes it replaced kept in the undo
+ *             history `editgate undo` reads, the audit line, the after-change hooks
  *
- * and, for calls that cannot be shown as a diff (cards): checkPath (Guard.resolve: roots and deny globs),
- * vetoCall (the before-change hooks, given the call: DENIED_HOOK), screenCall (the policy rules,
- * PolicyEngine.evaluate), auditCall (appendAudit) and afterCall (the after-change hooks).
+ * and, for calls that cannot be shown as a diff (cards): checkPath (the guard: roots and deny globs),
+ * vetoCall (the before-call hooks: DENIED_HOOK), screenCall (policy, in the words of the gate's screen),
+ * auditCall and afterCall, each the gate's; for read-only calls: checkRead (Gate.resolveForRead, as for
+ * editgate's own reads) and hiddenFromListing (the guard and read policy's deny rules, for listings).
  */
-import { fstatSync } from 'node:fs';
-import path from 'node:path';
-import { diffLines, formatUnifiedDiff } from '../core/diff.js';
 import { EditgateError, isEditgateError } from '../core/errors.js';
 import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
-import { appendAudit } from '../gate/audit.js';
-import { decidedWith } from '../gate/commit.js';
-import { type Approval, Gate } from '../gate/gate.js';
+import type { Allowed, Gate, Settled } from '../gate/gate.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
-import { PolicyEngine } from '../gate/policy.js';
+import { openGate } from '../gate/open-gate.js';
 import type { Proposal } from '../gate/proposal.js';
 import type { ConfiguredOptions } from '../tools/config.js';
-import { changedWindow } from '../workspace/commit.js';
-import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
-import { Guard } from '../workspace/guard.js';
-import { openGuarded } from '../workspace/guarded-open.js';
-import { History } from '../workspace/history.js';
-import { closeQuietly, O_READ, readAt } from '../workspace/io.js';
-import type { Snapshot } from '../workspace/read.js';
-import type { ReversePatch } from '../workspace/reverse-patch.js';
-import { Streamer } from '../workspace/stream/index.js';
-import { type FileChange, Workspace } from '../workspace/workspace.js';
+
+export type { Allowed, Settled } from '../gate/gate.js';
 
 export interface WriteGateOptions {
   /** Absolute workspace roots: the proxy shows and allows writes inside them only. */
@@ -52,6 +39,8 @@ export interface WriteGateOptions {
   stateDir: string;
   /** Who is asked when policy says ask. */
   approve: Approver;
+  /** The upstream server as the person knows it: who wrote, in the audit line. */
+  server?: string;
 }
 
 /** A write tool's call as the gate needs it: the file, and the bytes the server will leave in it. */
@@ -83,23 +72,10 @@ export interface PendingWrite {
   readonly expected: Buffer;
 }
 
-export interface Settled {
-  /** The file is byte for byte what was shown. */
-  matches: boolean;
-  /** The file is not what it was before the call. */
-  changed: boolean;
-  /** The old content is in the undo history: `editgate undo` restores it. */
-  undoable: boolean;
-  /** When the file is not what was shown: the diff from what was shown to what is there. */
-  difference?: string;
-  /** What after-change hooks said, for the model. */
-  hookMessage?: string;
-}
-
-/** The decision that let a write or a call go ahead, as the audit log records it. */
-export type Allowed = Pick<Approval, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto'>;
-
-function encodingNotes(base: Snapshot, written: { text: string; codec: TextCodec }): string[] {
+function encodingNotes(
+  base: { exists: boolean; text: string; codec: TextCodec },
+  written: { text: string; codec: TextCodec },
+): string[] {
   if (!base.exists) return [];
   const notes: string[] = [];
   if (base.codec.encoding !== written.codec.encoding) {
@@ -120,56 +96,6 @@ function encodingNotes(base: Snapshot, written: { text: string; codec: TextCodec
   return notes;
 }
 
-/**
- * The file's bytes and fingerprint from one open, or null when it does not exist. Opened through its pinned
- * folder (workspace/guarded-open.ts): a folder on the way swapped for a link cannot make this read outside.
- */
-async function readCurrent(
-  absolute: string,
-  root: string,
-): Promise<{ bytes: Buffer; fingerprint: Fingerprint } | null> {
-  const fd = openGuarded(absolute, O_READ, { root });
-  if (fd === null) return null;
-  try {
-    const stats = fstatSync(fd);
-    const bytes = await readAt(fd, 0, stats.size);
-    return { bytes, fingerprint: { size: bytes.length, mtimeMs: stats.mtimeMs, hash: sha256(bytes) } };
-  } finally {
-    closeQuietly(fd);
-  }
-}
-
-/** Text for a diff of bytes editgate may not be able to decode. */
-function textOf(bytes: Buffer | null): string | undefined {
-  if (bytes === null) return '';
-  try {
-    return decodeText(bytes).text;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The one file's change behind a proposal the proxy made. */
-function changeOf(proposal: Proposal): FileChange {
-  return proposal.files[0]!.change;
-}
-
-/** How to put back `before` once the server left `after` there: the one span of bytes that differs. */
-function reversePatch(before: Buffer, after: Buffer): ReversePatch {
-  const window = changedWindow(before, after);
-  return {
-    kind: 'memory',
-    spans: [
-      {
-        newStart: window.start,
-        newLength: window.newEnd - window.start,
-        oldStart: window.start,
-        old: Buffer.from(before.subarray(window.start, window.oldEnd)),
-      },
-    ],
-  };
-}
-
 function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a.equals(b);
 }
@@ -177,32 +103,28 @@ function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
 export class WriteGate {
   private constructor(
     private readonly gate: Gate,
-    private readonly history: History,
-    private readonly policy: PolicyEngine,
     private readonly options: WriteGateOptions,
   ) {}
 
   static async create(options: WriteGateOptions): Promise<WriteGate> {
-    const guard = await Guard.create({ roots: options.roots, deny: options.config.deny });
-    const history = new History({ stateDir: options.stateDir });
     // No plan for huge files: a file at or above the streaming threshold is refused (TOO_LARGE), since the
-    // proxy shows a diff of the whole text the server will write.
-    // The state folder's change-set journals, as editgate's own tools keep them: a set another editgate
-    // process left half renamed in these roots is rolled back before the proxy reads a file of it.
-    const workspace = new Workspace({ guard, history, streamer: new Streamer(), stateDir: options.stateDir });
-    // The config's rules for read_file govern reading here as in editgate's own tools: a policy that asks
-    // before reads asks before the proxy reads a file to show its diff.
-    const readOnlyTools = ['read_file'];
-    const gate = new Gate({
-      workspace,
-      readOnlyTools,
+    // proxy shows a diff of the whole text the server will write. The state folder's change-set journals
+    // are kept as editgate's own tools keep them: a set another editgate process left half renamed in these
+    // roots is rolled back before the proxy reads a file of it.
+    const gate = await openGate({
+      roots: options.roots,
+      deny: options.config.deny,
+      stateDir: options.stateDir,
+      // The config's rules for read_file govern reading here as in editgate's own tools: a policy that asks
+      // before reads asks before the proxy reads a file to show its diff.
+      readOnlyTools: ['read_file'],
       approve: options.approve,
       policy: options.config.policy,
       hooks: options.config.hooks,
       requireReadBeforeEdit: false,
       auditLog: options.config.auditLog,
     });
-    return new WriteGate(gate, history, new PolicyEngine(options.config.policy, readOnlyTools), options);
+    return new WriteGate(gate, options);
   }
 
   /**
@@ -221,7 +143,7 @@ export class WriteGate {
       requireRead: false,
       prepare: async (workspace, resolved, options) => {
         let same = false;
-        const change: FileChange = await workspace.edit(
+        const change = await workspace.edit(
           resolved,
           {
             compute: (base) => {
@@ -244,7 +166,7 @@ export class WriteGate {
     });
     // editgate never commits it: the upstream server writes the file.
     await this.gate.discard(proposal);
-    const { resolved } = changeOf(proposal);
+    const { resolved } = proposal.files[0]!.change;
     return {
       tool: call.tool,
       path: proposal.path,
@@ -260,110 +182,32 @@ export class WriteGate {
     };
   }
 
-  /** Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY or DENIED_USER. */
+  /**
+   * Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY, DENIED_USER, or
+   * DENIED_NO_APPROVER when no one could be asked.
+   */
   async decide(pending: PendingWrite): Promise<Allowed> {
-    const approval = await this.gate.decide(pending.proposal);
-    return { decision: approval.decision, decidedBy: approval.decidedBy, ...decidedWith(approval) };
+    return this.gate.decide(pending.proposal);
   }
 
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */
-  async recheck(pending: PendingWrite): Promise<void> {
-    const { proposal } = pending;
-    const { resolved, base } = changeOf(proposal);
-    const now = await readCurrent(resolved.absolute, resolved.root);
-    if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
-      throw new EditgateError(
-        'STALE',
-        `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
-        { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
-      );
-    }
-    await this.gate.workspace.guard.recheck(resolved);
+  recheck(pending: PendingWrite): Promise<void> {
+    return this.gate.recheck(pending.proposal);
   }
 
   /**
-   * After the server's write: compare the file with what was shown. Whatever the server did to it, the old
-   * content goes into the undo history (when the file changed and still exists), the audit log gets a line
-   * and the after-change hooks run.
+   * After the server's write (or a call that may have written): the gate settles it, as every write editgate
+   * did not make. The file is compared with what was shown; the old content goes into the undo history,
+   * the audit log gets a line and the after-change hooks run.
    */
-  async settle(pending: PendingWrite, allowed: Allowed): Promise<Settled> {
-    const { proposal, before, expected } = pending;
-    const { resolved, base } = changeOf(proposal);
-    const absolute = resolved.absolute;
-    const actual = await readCurrent(absolute, resolved.root);
-    const matches = actual?.bytes.equals(expected) === true;
-    const changed = !sameBytes(before, actual?.bytes ?? null);
-    let undoable = false;
-    if (changed && actual) {
-      await this.history.record(absolute, {
-        created: before === null,
-        reverse: before === null ? null : reversePatch(before, actual.bytes),
-        after: actual.fingerprint,
-        tool: pending.tool,
-      });
-      undoable = true;
-    }
-
-    let difference: string | undefined;
-    let unifiedDiff = proposal.unifiedDiff;
-    let stats = proposal.stats;
-    if (!matches) {
-      const [shown, found, old] = [textOf(expected), textOf(actual?.bytes ?? null), textOf(before)];
-      difference =
-        actual === null
-          ? `${pending.path} does not exist after the call.`
-          : shown === undefined || found === undefined
-            ? `${pending.path} holds ${actual.bytes.length} bytes that differ from the ${expected.length} shown (not text editgate can show as a diff).`
-            : formatUnifiedDiff(diffLines(shown, found), {
-                oldPath: `${pending.path} (as shown)`,
-                newPath: `${pending.path} (as written)`,
-              });
-      const real = old !== undefined && found !== undefined ? diffLines(old, found) : undefined;
-      unifiedDiff = real ? formatUnifiedDiff(real, { oldPath: pending.path, newPath: pending.path }) : '';
-      stats = real ? { added: real.added, removed: real.removed } : { added: 0, removed: 0 };
-    }
-
-    if (this.options.config.auditLog) {
-      await appendAudit(this.options.config.auditLog, {
-        time: new Date().toISOString(),
-        tool: pending.tool,
-        path: pending.path,
-        kind: proposal.kind,
-        decision: allowed.decision,
-        decidedBy: allowed.decidedBy,
-        ...decidedWith(allowed),
-        stats,
-        hashBefore: base.fingerprint?.hash ?? null,
-        hashAfter: actual?.fingerprint.hash ?? null,
-        ...(matches ? {} : { reason: 'the server left the file other than the diff that was approved' }),
-      });
-    }
-
-    let hookMessage: string | undefined;
-    const afterChange = this.options.config.hooks?.afterChange;
-    if (afterChange && changed) {
-      try {
-        const said = await afterChange({
-          tool: pending.tool,
-          path: pending.path,
-          absolutePath: absolute,
-          kind: before === null ? 'create' : actual === null ? 'delete' : 'modify',
-          stats,
-          unifiedDiff,
-        });
-        if (typeof said === 'string' && said.trim()) hookMessage = said.trim();
-      } catch (error) {
-        // The file is written; a failing observer must not turn that into a failure.
-        hookMessage = `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    return {
-      matches,
-      changed,
-      undoable,
-      ...(difference ? { difference } : {}),
-      ...(hookMessage ? { hookMessage } : {}),
-    };
+  settle(pending: PendingWrite, allowed: Allowed): Promise<Settled> {
+    return this.gate.settle({
+      tool: pending.tool,
+      writer: this.options.server ?? 'the proxied server',
+      path: pending.absolute,
+      before: pending.before,
+      approved: { bytes: pending.expected, by: allowed },
+    });
   }
 
   /**
@@ -402,53 +246,21 @@ export class WriteGate {
    * A path a card's call names, checked as editgate checks its own: inside a root and not matching a deny
    * glob (OUTSIDE_ROOT otherwise). Folders are fine here. Returns it relative to its root.
    */
-  async checkPath(absolute: string): Promise<string> {
-    const given = absolute.length > 1 ? absolute.replace(/\/+$/, '') : absolute;
-    try {
-      return (await this.gate.workspace.guard.resolve(given)).relative;
-    } catch (error) {
-      // The guard refuses folders only after the root and deny checks: a folder there is inside.
-      if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
-      const root = [...this.gate.workspace.guard.roots]
-        .sort((a, b) => b.length - a.length)
-        .find((candidate) => given === candidate || given.startsWith(`${candidate}${path.sep}`));
-      return root === undefined ? '.' : path.relative(root, given).split(path.sep).join('/') || '.';
-    }
+  checkPath(absolute: string): Promise<string> {
+    return this.gate.checkCallPath(absolute);
   }
 
   /**
    * The before-change hooks for a call without a diff, run first as for a change (before policy, grants and
    * the person): DENIED_HOOK, audited, when one denies.
    */
-  async vetoCall(call: CallWithoutDiff): Promise<void> {
-    const verdict = await this.options.config.hooks?.beforeCall?.(call);
-    if (!verdict || typeof verdict !== 'object' || !('deny' in verdict)) return;
-    await this.auditCall(call.tool, call.paths, {
-      decision: 'deny',
-      decidedBy: 'hook',
-      reason: verdict.deny,
-    });
-    throw new EditgateError(
-      'DENIED_HOOK',
-      `A before-change hook refused this call of ${call.tool}: ${verdict.deny}`,
-      {
-        tool: call.tool,
-        reason: verdict.deny,
-      },
-    );
+  vetoCall(call: CallWithoutDiff): Promise<void> {
+    return this.gate.vetoCall(call);
   }
 
   /** The after-change hooks for a call without a diff that the server carried out: what they said. */
-  async afterCall(call: CallWithoutDiff): Promise<string | undefined> {
-    const afterCall = this.options.config.hooks?.afterCall;
-    if (!afterCall) return undefined;
-    try {
-      const said = await afterCall(call);
-      return typeof said === 'string' && said.trim() ? said.trim() : undefined;
-    } catch (error) {
-      // The call is carried out; a failing observer must not turn that into a failure.
-      return `after-change hook failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
+  afterCall(call: CallWithoutDiff): Promise<string | undefined> {
+    return this.gate.afterCall(call);
   }
 
   /**
@@ -456,36 +268,15 @@ export class WriteGate {
    * no known paths, a rule without a path denies the tool); 'allow' when rules allow it everywhere.
    */
   screenCall(tool: string, paths: string[]): 'allow' | 'ask' {
-    const verdicts = (paths.length > 0 ? paths : ['']).map((p) => ({
-      path: p,
-      ...this.policy.evaluate(tool, p),
-    }));
-    const denied = verdicts.find((verdict) => verdict.action === 'deny');
-    if (denied) {
-      throw new EditgateError(
-        'DENIED_POLICY',
-        `Policy does not allow ${tool}${denied.path ? ` on ${denied.path}` : ''}${denied.rule?.path ? ` (rule: ${denied.rule.path} → deny)` : ''}. Do not retry; tell the user if it is needed.`,
-        { tool, path: denied.path || undefined, rule: denied.rule },
-      );
-    }
-    return verdicts.every((verdict) => verdict.action === 'allow') ? 'allow' : 'ask';
+    return this.gate.screenCall(tool, paths);
   }
 
   /** One audit line for a call without a diff: allowed (and by whom) or denied. */
-  async auditCall(
+  auditCall(
     tool: string,
     paths: string[],
-    outcome: { decision: string; decidedBy: string; reason?: string },
+    outcome: { decision: string; decidedBy: string; code?: string; reason?: string },
   ): Promise<void> {
-    if (!this.options.config.auditLog) return;
-    await appendAudit(this.options.config.auditLog, {
-      time: new Date().toISOString(),
-      tool,
-      path: paths.join(', '),
-      kind: 'call',
-      decision: outcome.decision,
-      decidedBy: outcome.decidedBy,
-      ...(outcome.reason ? { reason: outcome.reason } : {}),
-    });
+    return this.gate.recordCall(tool, paths, outcome);
   }
 }

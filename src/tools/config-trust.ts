@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
+import { isSealed, seal, stateKey } from '../workspace/state-key.js';
 import type { EditgateConfig, LoadedConfig } from './config.js';
 import { defaultStateDir } from './state-dir.js';
 
@@ -16,9 +18,12 @@ import { defaultStateDir } from './state-dir.js';
  * loosens nothing: the guard refuses `.git` and the config file whatever the list (ALWAYS_DENY).
  *
  * The record lives in the user's state folder, never in the root (a model or the repository could write
- * it there), one file per config path, and holds the sha256 of the content trusted: a config changed
- * since (by a `git pull`, by anyone) is untrusted again. Options given in code (the library) need no
- * trust: whoever wrote the code chose them.
+ * it there; no root may hold the state folder: state-dir.ts), one file per root and config path, and holds
+ * the sha256 of the content trusted: a config changed since (by a `git pull`, by anyone) is untrusted
+ * again, and trust in one folder's config never carries over to another folder's (issue #26: a clone whose
+ * config was a link to a trusted project's ran that project's hooks on the clone's scripts). Each record is
+ * sealed with the state folder's key (workspace/state-key.ts): a record written by anything else is not
+ * believed. Options given in code (the library) need no trust: whoever wrote the code chose them.
  */
 
 export interface ConfigTrust {
@@ -32,6 +37,8 @@ export interface ConfigTrust {
   written: EditgateConfig;
   /** sha256 of the file's bytes, as the trust record keeps it. */
   hash: string;
+  /** The root and the file (canonical) a trust record is for. */
+  config: TrustedConfig;
 }
 
 export function configHash(text: string): string {
@@ -116,6 +123,7 @@ export function describeConfig(config: EditgateConfig): string[] {
   if (config.allowPlaceholders === true)
     lines.push('lets changes bring in placeholder lines such as "// ... rest of the code unchanged"');
   for (const entry of proxyToolsOf(config.proxy) ?? []) {
+    if (typeof entry !== 'object' || entry === null) continue;
     const { tool, readOnly, write } = entry as { tool?: unknown; readOnly?: unknown; write?: unknown };
     if (readOnly !== undefined) lines.push(`relays the proxied tool ${JSON.stringify(tool)} without asking`);
     if (write !== undefined)
@@ -132,52 +140,96 @@ export function trustFolder(stateDir: string = defaultStateDir()): string {
   return join(stateDir, 'trust');
 }
 
-interface TrustRecord {
+/** Which config a trust record is for: the root it governs and the file, both canonical. */
+export interface TrustedConfig {
+  root: string;
   path: string;
+}
+
+interface TrustRecord extends TrustedConfig {
   hash: string;
   trustedAt: string;
+  /** HMAC-SHA256 of root, path and hash under the state folder's key (workspace/state-key.ts). */
+  mac: string;
 }
 
-function recordFile(configPath: string, stateDir?: string): string {
-  return join(
-    trustFolder(stateDir),
-    `${createHash('sha256').update(configPath).digest('hex').slice(0, 32)}.json`,
-  );
+const PURPOSE = 'config trust record';
+
+/** What a record's MAC covers: the root, the file and its content, never the time. */
+function sealed(config: TrustedConfig, hash: string): string {
+  return JSON.stringify([config.root, config.path, hash]);
 }
 
-/** Whether the person trusted this config file (canonical path) with exactly this content. */
-export async function isTrusted(configPath: string, text: string, stateDir?: string): Promise<boolean> {
+function recordFile(config: TrustedConfig, stateDir?: string): string {
+  const name = createHash('sha256').update(`${config.root}\0${config.path}`).digest('hex').slice(0, 32);
+  return join(trustFolder(stateDir), `${name}.json`);
+}
+
+/**
+ * Whether the person trusted this config file for this root, with exactly this content: a record sealed
+ * with the state folder's key (a record written by anything else is not believed) for the same root, file
+ * and sha256. A clone whose config is a copy of, or a link to, a trusted one is another root: untrusted.
+ */
+export async function isTrusted(config: TrustedConfig, text: string, stateDir?: string): Promise<boolean> {
   let record: Partial<TrustRecord>;
+  const file = recordFile(config, stateDir);
   try {
-    record = JSON.parse(await readFile(recordFile(configPath, stateDir), 'utf8')) as Partial<TrustRecord>;
+    // A record is a small regular file; anything else there (a link, a FIFO) is not followed or waited on.
+    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > 64 * 1024) return false;
+      record = JSON.parse(await handle.readFile('utf8')) as Partial<TrustRecord>;
+    } finally {
+      await handle.close();
+    }
   } catch {
     return false; // no record, or one that is not ours to believe
   }
-  return record?.path === configPath && record.hash === configHash(text);
+  const hash = configHash(text);
+  if (record?.root !== config.root || record.path !== config.path || record.hash !== hash) return false;
+  const key = stateKey(stateDir ?? defaultStateDir(), { create: false });
+  return key !== null && isSealed(key, PURPOSE, sealed(config, hash), record.mac);
 }
 
-/** The trust record for this config file (canonical path) and content: where it goes, and what it says. */
+/** The trust record for this config file, root and content: where it goes, and what it says (sealed). */
 export function trustRecord(
-  configPath: string,
+  config: TrustedConfig,
   text: string,
   stateDir?: string,
 ): { file: string; content: string } {
+  const hash = configHash(text);
+  const key = stateKey(stateDir ?? defaultStateDir(), { create: true })!;
   const record: TrustRecord = {
-    path: configPath,
-    hash: configHash(text),
+    root: config.root,
+    path: config.path,
+    hash,
     trustedAt: new Date().toISOString(),
+    mac: seal(key, PURPOSE, sealed(config, hash)),
   };
-  return { file: recordFile(configPath, stateDir), content: `${JSON.stringify(record, null, 2)}\n` };
+  return { file: recordFile(config, stateDir), content: `${JSON.stringify(record, null, 2)}\n` };
 }
 
-/** Records that the person trusts this config file (canonical path) with this content. Returns the record's path. */
-export async function recordTrust(configPath: string, text: string, stateDir?: string): Promise<string> {
-  const { file, content } = trustRecord(configPath, text, stateDir);
+/** Records that the person trusts this config file for this root with this content. Returns the record's path. */
+export async function recordTrust(config: TrustedConfig, text: string, stateDir?: string): Promise<string> {
+  const { file, content } = trustRecord(config, text, stateDir);
   await mkdir(trustFolder(stateDir), { recursive: true, mode: 0o700 });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
   await rename(temp, file);
   return file;
+}
+
+/** Forgets the person's trust in this config file for this root: the record's path, or null when there was none. */
+export async function revokeTrust(config: TrustedConfig, stateDir?: string): Promise<string | null> {
+  const file = recordFile(config, stateDir);
+  try {
+    await unlink(file);
+    return file;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**
@@ -193,13 +245,14 @@ export function trustSummary(loaded: LoadedConfig): string {
  * Records trust in the config as it was shown: if the file changed since it was loaded, nothing is
  * recorded (STALE), so no one can swap the file while the person reads it.
  */
-export async function trustLoaded(loaded: LoadedConfig): Promise<string> {
-  const text = await readFile(loaded.path!, 'utf8');
-  if (configHash(text) !== loaded.trust!.hash) {
+export async function trustLoaded(loaded: LoadedConfig, stateDir?: string): Promise<string> {
+  const trust = loaded.trust!;
+  const text = await readFile(trust.config.path, 'utf8');
+  if (configHash(text) !== trust.hash) {
     throw new EditgateError(
       'STALE',
       `${loaded.path} changed while it was shown; nothing was trusted. Run the command again and read it anew.`,
     );
   }
-  return recordTrust(await realpath(loaded.path!), text);
+  return recordTrust(trust.config, text, stateDir);
 }

@@ -1,5 +1,6 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
@@ -112,8 +113,9 @@ export async function loadConfig(
   const path = explicitPath ? resolve(explicitPath) : join(resolve(root), CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readConfigFile(path);
   } catch (error) {
+    if (error instanceof EditgateError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicitPath)
       return { config: {}, options: {} };
     throw new EditgateError(
@@ -139,17 +141,65 @@ export async function loadConfig(
   }
   const written = parsed.data;
   const restricted = untrustedPart(written);
+  // Trust is for this root's use of this very file (config-trust.ts).
+  const trustedConfig = {
+    root: await realpath(root).catch(() => resolve(root)),
+    // The file itself is no link (readConfigFile): its folder's real path names it.
+    path: join(await realpath(dirname(path)), basename(path)),
+  };
   const trusted =
-    restricted.ignored.length === 0 || (await isTrusted(await realpath(path), text, loadOptions.stateDir));
+    restricted.ignored.length === 0 || (await isTrusted(trustedConfig, text, loadOptions.stateDir));
   const config = trusted ? written : restricted.config;
   const trust: ConfigTrust = {
     trusted,
     ignored: trusted ? [] : restricted.ignored,
     written,
     hash: configHash(text),
+    config: trustedConfig,
   };
   if (!trusted) trust.notice = untrustedNotice(path, restricted.ignored, trustCommand(root, explicitPath));
   return { path, config, options: toOptions(config, resolve(root), dirname(path)), trust };
+}
+
+/**
+ * The config file's text, opened without following a link at its name: a config file that is a symbolic
+ * link is refused. A folder's config must be its own, or a link to a trusted project's config would bring
+ * that project's config (and its hooks, run here) along (issue #26). The default file lies in the root
+ * itself, so it cannot lead outside the root; a file given with --config is the person's choice of file.
+ * Either way trust is for this root alone (config-trust.ts).
+ */
+async function readConfigFile(path: string): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw await linkedConfigError(path);
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) {
+      throw new EditgateError('INVALID_INPUT', markInvisible(`The config file ${path} is not a file.`), {
+        path,
+      });
+    }
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function linkedConfigError(path: string): Promise<EditgateError> {
+  const target = await realpath(path).then(
+    (real) => ` (to ${real})`,
+    () => '',
+  );
+  return new EditgateError(
+    'INVALID_INPUT',
+    markInvisible(
+      `The config file ${path} is a symbolic link${target}. editgate reads a config only from a file of its own, since a link would let this folder borrow another project's config and the trust given to it. Replace the link with a copy of the file you mean (cp --remove-destination "$(readlink -f ${shellWord(path)})" ${shellWord(path)}: you are then asked to trust it as this folder's own), or give a real file with --config.`,
+    ),
+    { path },
+  );
 }
 
 /** The command that trusts this config, as the person would type it. */

@@ -165,17 +165,6 @@ function checkRoots(root: string | string[]): string[] {
   });
 }
 
-async function loadGate() {
-  const [{ Gate }, { Guard }, { History }, { Streamer }, { Workspace }] = await Promise.all([
-    import('../gate/gate.js'),
-    import('../workspace/guard.js'),
-    import('../workspace/history.js'),
-    import('../workspace/stream/streamer.js'),
-    import('../workspace/workspace.js'),
-  ]);
-  return { Gate, Guard, History, Streamer, Workspace };
-}
-
 function checkThreshold(options: CreateEditToolsOptions): number {
   const threshold = options.streamThreshold ?? DEFAULT_STREAM_THRESHOLD;
   if (!(threshold >= 1 && threshold <= MAX_STREAM_THRESHOLD)) {
@@ -212,22 +201,19 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // The gate and the workspace below it load at the first call, not with the definitions: a command that
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= loadGate().then(async ({ Gate, Guard, History, Streamer, Workspace }) => {
-      const guard = await Guard.create({ roots, deny: options.deny, ruleRoots: options.ruleRoots });
-      const streamer = new Streamer({
-        threshold,
-        onProgress: options.onProgress,
-        chunkSize: options.streamChunkSize,
-        // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
-        patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
-      });
-      const history = new History({ stateDir: options.stateDir });
-      const workspace = new Workspace({ guard, history, streamer, stateDir: options.stateDir });
-      // A change set a killed process left half renamed in these roots is rolled back before anything
-      // else, and again before any later read or write while one is found (Workspace.recover).
-      await workspace.recover();
-      return new Gate({
-        workspace,
+    gatePromise ??= import('../gate/open-gate.js').then(({ openGate }) =>
+      openGate({
+        roots,
+        deny: options.deny,
+        ruleRoots: options.ruleRoots,
+        stateDir: options.stateDir,
+        streamer: {
+          threshold,
+          onProgress: options.onProgress,
+          chunkSize: options.streamChunkSize,
+          // Undo data of streamed edits lives with the rest of the history when that is kept on disk.
+          patchDir: options.stateDir ? join(options.stateDir, 'history', 'patches') : undefined,
+        },
         approve: options.approve,
         policy: options.policy,
         readOnlyTools: active.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
@@ -237,8 +223,8 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         onPreview: options.onPreview,
         session,
         stagedTtlMs: options.stagedTtlMs,
-      });
-    });
+      }),
+    );
     return gatePromise;
   };
 

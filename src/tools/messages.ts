@@ -1,8 +1,8 @@
 import type { Diff } from '../core/diff.js';
 import { markInvisible } from '../core/invisible.js';
-import { decidedWith } from '../gate/commit.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
+import { decidedWith } from '../gate/settle.js';
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. read_file uses the same. */
 export function numberedLine(lineNumber: number, text: string): string {

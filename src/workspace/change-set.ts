@@ -39,6 +39,7 @@ import {
   fchmodSync,
   fstatSync,
   linkSync,
+  lstatSync,
   renameSync,
   unlinkSync,
 } from 'node:fs';
@@ -53,6 +54,7 @@ import {
   rollBack,
   syncFolders,
   writeJournal,
+  writtenStat,
 } from './change-set-journal.js';
 import {
   type CommitBase,
@@ -128,6 +130,8 @@ interface Staged {
   origLinked?: boolean;
   current?: BigIntStats | null;
   hash?: string;
+  /** What the journal records as written (change-set-journal.ts JournalEntry.wrote). */
+  wrote?: string;
   renamed: boolean;
 }
 
@@ -186,7 +190,7 @@ export async function commitChanges(
         step('renames-durable');
       } catch (error) {
         const renamed = order.filter((item) => item.renamed || item.origLinked);
-        const failed = rollBack(renamed.map(entryOf));
+        const { failed } = rollBack(renamed.map(entryOf));
         if (failed.length > 0) {
           // The journal stays: the next process tries again.
           throw new EditgateError(
@@ -285,6 +289,13 @@ function nameFiles(item: Staged): void {
   if (content.type === 'prepared') item.temp = content.prepared.temp;
   else if (item.bytes) item.temp = join(dirname(base.path), tempNameFor(base.path));
   if (base.exists) item.orig = join(dirname(base.path), tempNameFor(base.path, 'orig'));
+  // What the set writes there, for a rollback to tell it from a file someone changed since.
+  if (item.bytes) {
+    item.hash = sha256(item.bytes);
+    item.wrote = `sha256:${item.hash}`;
+  } else if (content.type === 'prepared' && item.temp) {
+    item.wrote = writtenStat(lstatSync(item.folder!.entry(basename(item.temp)), { bigint: true }));
+  }
 }
 
 async function writeTemp(item: Staged): Promise<void> {
@@ -308,18 +319,19 @@ async function writeTemp(item: Staged): Promise<void> {
     if (item.current) copyOwner(item.fd, item.current);
     else if ((content.type === 'bytes' || content.type === 'text') && content.mode !== undefined)
       fchmodSync(item.fd, content.mode & 0o777);
-    const synced = syncFile(item.fd);
-    item.hash = sha256(item.bytes);
-    await synced;
+    await syncFile(item.fd);
   } catch (error) {
     throw mapFsError(error, { display: item.display, action: base.exists ? 'write' : 'create' });
   }
 }
 
 function entryOf(item: Staged): JournalEntry {
-  const entry: JournalEntry = { path: item.member.base.path, kind: item.kind };
+  const { base } = item.member;
+  // A file whose caller names no root (it vouches for the path) is its own folder's.
+  const entry: JournalEntry = { path: base.path, kind: item.kind, root: base.root ?? dirname(base.path) };
   if (item.orig) entry.orig = item.orig;
   if (item.temp) entry.temp = item.temp;
+  if (item.wrote) entry.wrote = item.wrote;
   return entry;
 }
 

@@ -273,20 +273,7 @@ async function commitBytes(
     );
     if (folder) sweepDeadTemps(folder);
     const fingerprint = contentFingerprint(bytes, stats, hash ?? sha256(bytes));
-    const reverse: ReversePatch | null =
-      old && window
-        ? {
-            kind: 'memory',
-            spans: [
-              {
-                newStart: window.start,
-                newLength: window.newEnd - window.start,
-                oldStart: window.start,
-                old: Buffer.from(old.subarray(window.start, window.oldEnd)),
-              },
-            ],
-          }
-        : null;
+    const reverse: ReversePatch | null = old && window ? replacedSpan(old, window) : null;
     return { written: { fingerprint, reverse }, durable: durable ?? Promise.resolve() };
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
@@ -500,6 +487,24 @@ async function stillThere(fd: number, size: number, replaced: Replaced): Promise
 }
 
 /** The one window where two byte strings differ, found with native compares of whole blocks. */
+/**
+ * The reverse patch of replacing `old` by new bytes that differ from it in `window` (changedWindow): the
+ * one span of old bytes, kept so undo can put it back.
+ */
+export function replacedSpan(old: Buffer, window: Window): ReversePatch {
+  return {
+    kind: 'memory',
+    spans: [
+      {
+        newStart: window.start,
+        newLength: window.newEnd - window.start,
+        oldStart: window.start,
+        old: Buffer.from(old.subarray(window.start, window.oldEnd)),
+      },
+    ],
+  };
+}
+
 export function changedWindow(old: Buffer, bytes: Buffer): Window {
   const limit = Math.min(old.length, bytes.length);
   const start = commonPrefix(old, bytes, limit);

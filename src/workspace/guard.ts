@@ -204,6 +204,22 @@ export class Guard {
     checkEntry(walked, `'${relative}'`);
   }
 
+  /**
+   * The root a canonical absolute path named in editgate's own records lies in (a change-set journal's
+   * file: change-set-journal.ts), refused as any input would be when it lies outside every root, is a root
+   * itself, or is denied. No filesystem access: whoever acts on it opens its folder pinned from that root
+   * (guarded-open.ts), which refuses a link on the way.
+   */
+  rootOfRecorded(absolute: string): string {
+    if (!path.isAbsolute(absolute) || path.normalize(absolute) !== absolute || absolute.includes('\0'))
+      throw this.outside();
+    const root = this.homeOf(absolute);
+    if (root === undefined || absolute === root) throw this.outside();
+    const relative = toPosix(path.relative(root, absolute));
+    this.checkDeny(absolute, relative, `'${relative}'`);
+    return root;
+  }
+
   /** Input checks that need no filesystem access. */
   private checkInput(input: string): void {
     if (typeof input !== 'string' || input.trim() === '') {

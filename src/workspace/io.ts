@@ -172,6 +172,12 @@ export function tempNameFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string 
   return `.${truncateBytes(basename(path), 100)}.editgate-${process.pid}-${unique}.${kind}`;
 }
 
+/** Whether `name` is a name tempNameFor gives `path` (in any process) for `kind`: all a journal may name. */
+export function isTempNameFor(path: string, name: string, kind: 'tmp' | 'orig'): boolean {
+  const prefix = `.${truncateBytes(basename(path), 100)}.editgate-`;
+  return name.startsWith(prefix) && new RegExp(`^\\d+-[0-9a-f]+\\.${kind}$`).test(name.slice(prefix.length));
+}
+
 function truncateBytes(name: string, maxBytes: number): string {
   if (Buffer.byteLength(name) <= maxBytes) return name;
   let out = '';

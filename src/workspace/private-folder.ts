@@ -1,3 +1,4 @@
+import { lstatSync, mkdirSync } from 'node:fs';
 import { lstat, mkdir } from 'node:fs/promises';
 import { EditgateError } from '../core/errors.js';
 
@@ -12,12 +13,26 @@ const checked = new Set<string>();
 export async function ensurePrivateFolder(dir: string, what: string): Promise<void> {
   if (checked.has(dir)) return;
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const info = await lstat(dir);
+  checkPrivate(dir, await lstat(dir), what);
+}
+
+/** ensurePrivateFolder, synchronously: for the state folder's key (state-key.ts), read on paths that are. */
+export function ensurePrivateFolderSync(dir: string, what: string): void {
+  if (checked.has(dir)) return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  checkPrivate(dir, lstatSync(dir), what);
+}
+
+function checkPrivate(
+  dir: string,
+  info: { isDirectory(): boolean; uid: number; mode: number },
+  what: string,
+) {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
     throw new EditgateError(
       'IO',
-      `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written. Tell the user: they can remove it, or point TMPDIR elsewhere.`,
+      `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written. Tell the user: if it is theirs, they can make it private (chmod 700 ${dir}); if not, remove it, or point ${what === 'state' ? 'EDITGATE_STATE_DIR' : 'TMPDIR'} elsewhere.`,
       { folder: dir },
     );
   }

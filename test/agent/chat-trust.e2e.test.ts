@@ -55,10 +55,10 @@ describe('editgate chat with an untrusted editgate.config.json (issue #13)', () 
     const { ws, run, config } = await chatWithUntrustedConfig(server);
     await run.waitForText(QUESTION);
     expect(run.text()).toContain('allow edit_file on "app.ts"');
-    expect(await isTrusted(config, CONFIG, ws.stateDir)).toBe(false);
+    expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(false);
     run.write('y');
     await run.waitForText('Trusted. A change to the file makes it untrusted again.');
-    expect(await isTrusted(config, CONFIG, ws.stateDir)).toBe(true);
+    expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(true);
     run.write('Set b to 3\r');
     await run.waitForText('Done.');
     // The allow rule applies now: written with no card.
@@ -72,7 +72,7 @@ describe('editgate chat with an untrusted editgate.config.json (issue #13)', () 
     await run.waitForText(QUESTION);
     run.write('n');
     await run.waitForText('editgate trust');
-    expect(await isTrusted(config, CONFIG, ws.stateDir)).toBe(false);
+    expect(await isTrusted({ root: ws.root, path: config }, CONFIG, ws.stateDir)).toBe(false);
     run.write('Set b to 3\r');
     // The change is asked about: the untrusted allow rule did not apply.
     await run.waitForText(CARD_KEYS);

@@ -31,7 +31,17 @@ const ONLY: Record<string, (target: string, typeOnly: boolean) => boolean> = {
   // The terminal renders what the gate asks: gate's types, and core's pure text work.
   terminal: (target, typeOnly) => target === 'core' || (target === 'gate' && typeOnly),
   agent: (target) => target !== 'web' && target !== 'mcp' && target !== 'proxy',
+  // Another server writes, the gate settles it (gate/settle.ts): nothing under the gate is the proxy's.
+  proxy: (target) => target !== 'workspace',
 };
+
+/**
+ * The modules that write a file and record it for undo: only the gate (which settles every write, its own and
+ * others') and the workspace may import them. A front end that wrote or recorded by itself would skip the
+ * guard, the root, the audit line, the hooks or history (the chat's /undo once did).
+ */
+const COMMIT_AND_HISTORY = ['workspace/commit', 'workspace/history', 'gate/commit'];
+const MAY_COMMIT = new Set(['gate', 'workspace']);
 
 interface ImportEdge {
   /** Paths relative to src/, '/'-separated. */
@@ -48,6 +58,9 @@ function layerOf(path: string): string {
 function violation(edge: ImportEdge): string | null {
   const source = layerOf(edge.from);
   const target = layerOf(edge.to);
+  const module = edge.to.replace(/\.(js|ts)$/, '');
+  if (COMMIT_AND_HISTORY.includes(module) && !MAY_COMMIT.has(source))
+    return `only gate/ and workspace/ import ${module} (a write goes through the gate, which settles it)`;
   if (source === target) return null;
   const sourceRank = RANK[source];
   const targetRank = RANK[target];
@@ -121,6 +134,13 @@ describe('layers', () => {
     expect(edge('agent/loop.ts', 'web/server.ts')).toMatch(/may not import web/);
     expect(edge('agent/loop.ts', 'adapters/ai-sdk.ts')).toBeNull();
     expect(edge('newlayer/x.ts', 'core/errors.ts')).toMatch(/not in the layer table/);
+    expect(edge('agent/session/change-log.ts', 'workspace/commit.js')).toMatch(/only gate\/ and workspace\//);
+    expect(edge('proxy/write-gate.ts', 'workspace/history.js', true)).toMatch(/only gate\/ and workspace\//);
+    expect(edge('tools/messages.ts', 'gate/commit.js')).toMatch(/only gate\/ and workspace\//);
+    expect(edge('gate/settle.ts', 'workspace/history.js')).toBeNull();
+    expect(edge('proxy/write-gate.ts', 'workspace/guard.js', true)).toMatch(/may not import workspace/);
+    expect(edge('proxy/write-gate.ts', 'gate/open-gate.js')).toBeNull();
+    expect(edge('workspace/workspace.ts', 'workspace/commit.js')).toBeNull();
   });
 
   it('reads static, type-only, re-exported and dynamic imports', () => {

@@ -122,7 +122,7 @@ describe('--config FILE', () => {
       'other.ts': APP,
       'ci/p.json': JSON.stringify({ policy: { rules } }),
     });
-    trustConfig(join(ws.root, 'ci/p.json'), ws.stateDir);
+    trustConfig(join(ws.root, 'ci/p.json'), ws.stateDir, ws.root);
     const at = { cwd: ws.root, stateDir: ws.stateDir };
     const edit = (file: string) => [
       'edit',

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,17 @@ describe('config trust in the CLI (issue #13)', () => {
     expect(shown.stdout).toContain('allow every tool on every path');
     expect(shown.stdout).toContain('It is not trusted');
 
-    const trusted = await runCli(['trust', ws.root], at);
+    // No terminal to ask at: nothing is trusted without --yes (issue #26).
+    const unasked = await runCli(['trust', ws.root], at);
+    expect(unasked.code).toBe(1);
+    expect(unasked.stdout).toContain('runs before every change:');
+    expect(unasked.stderr).toContain(
+      `there is no terminal to ask at, so nothing was trusted. Read what it would do (above), then run editgate trust ${ws.root} --yes`,
+    );
+    expect((await runCli(EDIT, at)).code).toBe(3);
+    expect(existsSync(ws.marker)).toBe(false);
+
+    const trusted = await runCli(['trust', ws.root, '--yes'], at);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain('Trusted (recorded in');
     expect(trusted.stdout).toContain(ws.stateDir);
@@ -104,5 +114,47 @@ describe('config trust in the CLI (issue #13)', () => {
     expect(await run.exited()).toBe(3);
     expect(existsSync(ws.marker)).toBe(false);
     expect(readFileSync(join(ws.root, 'app.ts'), 'utf8')).toBe(APP);
+  });
+
+  it('editgate trust in a terminal shows what the config does, then asks: n records nothing, y trusts; --revoke forgets it', async () => {
+    const ws = clonedRepository();
+    const at = { cwd: ws.root, stateDir: ws.stateDir };
+    const no = spawnCli(['trust'], at);
+    runs.push(no);
+    await no.waitForText('Trust it? [y/N]');
+    expect(no.text()).toContain('runs before every change:');
+    no.write('n');
+    expect(await no.exited()).toBe(3);
+    expect(no.text()).toContain('Not trusted; nothing was recorded.');
+    expect((await runCli(['trust', '--show'], at)).stdout).toContain('It is not trusted');
+
+    const yes = spawnCli(['trust'], at);
+    runs.push(yes);
+    await yes.waitForText('Trust it? [y/N]');
+    yes.write('y');
+    expect(await yes.exited()).toBe(0);
+    expect(yes.text()).toContain('Trusted (recorded in');
+    expect(yes.text()).toContain('--revoke forgets it');
+    expect((await runCli(EDIT, at)).code).toBe(0);
+    expect(existsSync(ws.marker)).toBe(true);
+
+    const revoked = await runCli(['trust', '--revoke'], at);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('is revoked');
+    const after = await runCli(['edit', 'app.ts', '--old', 'a = 2', '--new', 'a = 3'], at);
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain('is not trusted');
+    expect((await runCli(['trust', '--revoke'], at)).stdout).toContain('nothing to revoke');
+  });
+
+  it('a config that is a link to another project’s trusted config is refused with what to do', async () => {
+    const trusted = cliWorkspace({ 'editgate.config.json': '{"policy":{"rules":[{"action":"allow"}]}}' });
+    const clone = cliWorkspace({ 'app.ts': APP });
+    symlinkSync(join(trusted.root, 'editgate.config.json'), join(clone.root, 'editgate.config.json'));
+    const run = await runCli(EDIT, { cwd: clone.root, stateDir: trusted.stateDir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('is a symbolic link');
+    expect(run.stderr).toContain('cp --remove-destination');
+    expect(readFileSync(join(clone.root, 'app.ts'), 'utf8')).toBe(APP);
   });
 });

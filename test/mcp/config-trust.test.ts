@@ -63,7 +63,7 @@ describe('an untrusted editgate.config.json in the MCP server (issue #13)', () =
     expect(asked[0]).toContain('editgate.config.json would:');
     expect(asked[0]).toContain('allow every tool on every path');
     expect(read.text).not.toContain('not trusted');
-    expect(await isTrusted(config, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(true);
+    expect(await isTrusted({ root: root, path: config }, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(true);
     // The allow rule applies now: the edit is written with no question.
     const edit = await call(client, 'edit_file', {
       file_path: 'a.txt',
@@ -82,7 +82,7 @@ describe('an untrusted editgate.config.json in the MCP server (issue #13)', () =
     expect(read.text).toMatch(/^Note from editgate: .*editgate\.config\.json is not trusted/);
     expect(read.text).toContain('1 allow rule');
     expect(read.text).toContain(`editgate trust ${root}`);
-    expect(await isTrusted(config, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(false);
+    expect(await isTrusted({ root: root, path: config }, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(false);
     // The allow rule is ignored: the change is asked about (and denied); the note is not repeated.
     const edit = await call(client, 'edit_file', {
       file_path: 'a.txt',
@@ -113,7 +113,7 @@ describe('an untrusted editgate.config.json in the MCP server (issue #13)', () =
     });
     expect(edit.structured?.details.changeId).toBeDefined();
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
-    expect(await isTrusted(config, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(false);
+    expect(await isTrusted({ root: root, path: config }, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(false);
   });
 
   it('a trusted config is not asked about and no note is added', async () => {

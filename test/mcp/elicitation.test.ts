@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FASTER_THAN_A_PERSON_MS } from '../../src/gate/no-approver.js';
 import { type Connected, call, connectStdio, ensureBuilt, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -18,8 +19,19 @@ interface Asked {
   schema: Record<string, unknown>;
 }
 
+/** An answer given after a pause, as a person gives it (not at once, as a client that answers for itself). */
+class Paused {
+  constructor(
+    readonly afterMs: number,
+    readonly answer: ElicitResult,
+  ) {}
+}
+
+/** What a person does: reads for a while, then answers. Long past FASTER_THAN_A_PERSON_MS. */
+const byAPerson = (answer: ElicitResult) => new Paused(4 * FASTER_THAN_A_PERSON_MS, answer);
+
 /** A client that declares form elicitation and answers each prompt with the next scripted answer. */
-async function eliciting(root: string, answers: ElicitResult[], args: string[] = []) {
+async function eliciting(root: string, answers: (ElicitResult | Paused)[], args: string[] = []) {
   const asked: Asked[] = [];
   session = await connectStdio([root, ...args], {
     capabilities: { elicitation: { form: {} } },
@@ -29,7 +41,9 @@ async function eliciting(root: string, answers: ElicitResult[], args: string[] =
         asked.push({ message: params.message, schema: params.requestedSchema });
         const answer = answers.shift();
         if (!answer) throw new Error('no scripted answer left');
-        return answer;
+        if (!(answer instanceof Paused)) return answer;
+        await new Promise((resolve) => setTimeout(resolve, answer.afterMs));
+        return answer.answer;
       }),
   });
   return { client: session.client, asked };
@@ -126,9 +140,12 @@ describe('approval through elicitation', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   });
 
-  it('decline and cancel are denials; nothing is written', async () => {
+  it("a person's decline and cancel are denials; nothing is written", async () => {
     const root = workspace({ 'a.txt': 'a1\n' });
-    const { client } = await eliciting(root, [{ action: 'decline' }, { action: 'cancel' }]);
+    const { client } = await eliciting(root, [
+      byAPerson({ action: 'decline' }),
+      byAPerson({ action: 'cancel' }),
+    ]);
     const declined = await readAndEdit(client, 'a.txt', 'a1', 'a2');
     expect(declined.structured?.code).toBe('DENIED_USER');
     const cancelled = await call(client, 'edit_file', {
@@ -138,6 +155,33 @@ describe('approval through elicitation', () => {
     });
     expect(cancelled.structured?.code).toBe('DENIED_USER');
     expect(cancelled.text).toContain('dismissed');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  });
+
+  it('a decline or cancel faster than a person can read is no one asked: DENIED_NO_APPROVER, with advice', async () => {
+    // What claude -p and codex exec do: decline every elicitation at once.
+    const root = workspace({ 'a.txt': 'a1\n' });
+    const { client, asked } = await eliciting(root, [{ action: 'decline' }, { action: 'cancel' }]);
+    const declined = await readAndEdit(client, 'a.txt', 'a1', 'a2');
+    const cancelled = await call(client, 'edit_file', {
+      file_path: 'a.txt',
+      old_string: 'a1',
+      new_string: 'a3',
+    });
+    expect(asked).toHaveLength(2);
+    for (const [refused, verb] of [
+      [declined, 'declined'],
+      [cancelled, 'cancelled'],
+    ] as const) {
+      expect(refused.structured?.code).toBe('DENIED_NO_APPROVER');
+      expect(refused.text).toContain(`the client ${verb} the approval question`);
+      expect(refused.text).toContain('faster than a person can read it');
+      expect(refused.text).toContain('editgate trust');
+      expect(refused.text).toContain('--approve preview');
+      expect(refused.text).toContain('--approve web');
+      expect(refused.text).not.toMatch(/the user denied/i);
+      expect(refused.text).not.toContain('dismissed');
+    }
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   });
 
@@ -185,8 +229,10 @@ describe('approval through elicitation', () => {
     session = await connectStdio([root, '--approve', 'elicit']);
     expect(session.client.getInstructions()).toContain('does not support elicitation');
     const refused = await readAndEdit(session.client, 'a.txt', 'a1', 'a2');
-    expect(refused.structured?.code).toBe('DENIED_POLICY');
+    expect(refused.structured?.code).toBe('DENIED_NO_APPROVER');
+    expect(refused.text).toContain('does not support MCP elicitation');
     expect(refused.text).toContain('--approve preview');
+    expect(refused.text).not.toMatch(/the user denied/i);
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   });
 

@@ -244,12 +244,15 @@ describe('editgate mcp over stdio', () => {
       expect(policy.structured?.code).toBe('DENIED_POLICY');
     });
 
-    it('--approve policy without an allow rule refuses changes as policy, not as a user', async () => {
+    it('--approve policy without an allow rule refuses changes as no one to ask, not as a user', async () => {
       const root = workspace({ 'a.txt': 'a\n' });
       session = await connectStdio([root, '--approve', 'policy']);
       const refused = await failure(session.client, 'write_file', { file_path: 'b.txt', content: 'b\n' });
-      expect(refused.structured?.code).toBe('DENIED_POLICY');
-      expect(refused.text).toContain('No policy rule allows write_file on b.txt');
+      expect(refused.structured?.code).toBe('DENIED_NO_APPROVER');
+      expect(refused.text).toContain('write_file on b.txt needs approval, and no one could be asked');
+      expect(refused.text).toContain('no policy rule allows it, and this server runs with --approve policy');
+      expect(refused.text).toContain('editgate trust');
+      expect(refused.text).not.toMatch(/the user denied/i);
       expect(session.stderr()).toContain('no "allow" rule');
     });
 

@@ -86,6 +86,26 @@ describe('visibleText and capLines', () => {
     expect(visibleText('a\tb\nc', { oneLine: true })).toBe('a␉b␊c');
   });
 
+  it('marks the hidden characters every other screen marks (core/invisible.ts: one rule)', () => {
+    // Each of these passed through the proxy's own rule unmarked before it used core's.
+    const hidden = {
+      tag: '\u{E0041}\u{E0042}',
+      softHyphen: '\u00ad',
+      hangulFiller: '\u3164\u115f\u1160\uffa0',
+      variationSelector: '\ufe01\u{E0100}',
+      deprecatedFormat: '\u206a\u206f',
+    };
+    expect(visibleText(`a${hidden.tag}b`)).toBe('a<U+E0041><U+E0042>b');
+    expect(visibleText(`pass${hidden.softHyphen}word`)).toBe('pass<U+00AD>word');
+    expect(visibleText(`x${hidden.hangulFiller}y`)).toBe('x<U+3164><U+115F><U+1160><U+FFA0>y');
+    expect(visibleText(`x${hidden.variationSelector}y`)).toBe('x<U+FE01><U+E0100>y');
+    expect(visibleText(`x${hidden.deprecatedFormat}y`, { oneLine: true })).toBe('x<U+206A><U+206F>y');
+    // What made the proxy's rule its own still holds: escapes, bidi overrides, a lone CR.
+    expect(visibleText('\u001b[2J\u202eevil\r', { oneLine: true })).toBe('␛[2J<U+202E>evil␍');
+    // An emoji's joiner and presentation selector are what make it, as on every other screen.
+    expect(visibleText('👩\u200d💻 ❤\ufe0f')).toBe('👩\u200d💻 ❤\ufe0f');
+  });
+
   it('cuts at a line boundary, or inside one line that alone is too long', () => {
     expect(capLines('1\n2\n3\n', 2, 100)).toEqual({ text: '1\n2', omittedLines: 1 });
     expect(capLines('abcdef\nx', 5, 3)).toEqual({ text: 'abc…', omittedLines: 1 });

@@ -302,23 +302,60 @@ describe('a changed schema switches the adapter off', () => {
 });
 
 describe('a client without elicitation and no terminal', () => {
-  it('refuses with the reason rather than allow', async () => {
+  it('refuses as no one to ask (DENIED_NO_APPROVER), with advice, never as the user; audited so', async () => {
     const { root, state } = workspace({ 'a.txt': 'a\n' });
+    const audit = join(state, 'audit.jsonl');
     const { client } = await connectProxy(
-      { upstream: filesystemUpstream(root), roots: [root], stateDir: state },
+      { upstream: filesystemUpstream(root), roots: [root], stateDir: state, config: { auditLog: audit } },
       { capabilities: {} },
     );
     const result = await call(client, 'write_file', { path: join(root, 'a.txt'), content: 'b\n' });
     expect(result.isError).toBe(true);
-    expect(result.text).toContain('DENIED_POLICY');
-    expect(result.text).toContain('no one can be asked');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a\n');
     writeFileSync(join(root, 'b.txt'), 'b');
     const moved = await call(client, 'move_file', {
       source: join(root, 'b.txt'),
       destination: join(root, 'c.txt'),
     });
-    expect(moved.text).toContain('DENIED_POLICY');
+    expect(existsSync(join(root, 'b.txt'))).toBe(true);
+    for (const refused of [result, moved]) {
+      expect(refused.text).toContain('(DENIED_NO_APPROVER)');
+      expect(refused.text).toContain('no one could be asked');
+      expect(refused.text).toContain('the client does not support elicitation and there is no terminal');
+      expect(refused.text).toContain('editgate trust');
+      expect(refused.text).toContain('--approve web');
+      expect(refused.text).not.toMatch(/the user denied|DENIED_USER|DENIED_POLICY/);
+    }
+    const lines = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.tool, line.decidedBy, line.code])).toEqual([
+      ['write_file', 'editgate', 'DENIED_NO_APPROVER'],
+      ['move_file', 'editgate', 'DENIED_NO_APPROVER'],
+    ]);
+  });
+
+  it('a client that declines faster than a person can read is no one to ask either', async () => {
+    const { root, state } = workspace({ 'a.txt': 'a\n' });
+    // No scripted answers: the test client declines every question at once, as claude -p does.
+    const { client, questions } = await connectProxy(
+      { upstream: filesystemUpstream(root), roots: [root], stateDir: state },
+      { answers: [] },
+    );
+    const result = await call(client, 'write_file', { path: join(root, 'a.txt'), content: 'b\n' });
+    writeFileSync(join(root, 'b.txt'), 'b');
+    const moved = await call(client, 'move_file', {
+      source: join(root, 'b.txt'),
+      destination: join(root, 'c.txt'),
+    });
+    expect(questions).toHaveLength(2);
+    for (const refused of [result, moved]) {
+      expect(refused.text).toContain('(DENIED_NO_APPROVER)');
+      expect(refused.text).toContain('faster than a person can read it');
+      expect(refused.text).not.toMatch(/the user denied|DENIED_USER/);
+    }
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(root, 'b.txt'))).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
-import { describeConfig, untrustedPart } from '../../src/tools/config-trust.js';
+import { describeConfig, revokeTrust, trustRecord, untrustedPart } from '../../src/tools/config-trust.js';
 import { trustConfig } from '../trusted-config.js';
 import { makeWorkspace, readAll, scriptedApprover } from './workspace-fixture.js';
 
@@ -157,8 +157,70 @@ describe('an untrusted config (issue #13)', () => {
   it('keeps trust records private to the user', async () => {
     const { ws, stateDir } = await clonedRepository();
     const { recordTrust } = await import('../../src/tools/config-trust.js');
-    const file = await recordTrust(ws.path(CONFIG_FILE), await ws.text(CONFIG_FILE), stateDir);
+    const file = await recordTrust(
+      { root: ws.root, path: ws.path(CONFIG_FILE) },
+      await ws.text(CONFIG_FILE),
+      stateDir,
+    );
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(dirname(file))).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('trust is for one folder’s own config, sealed (issue #26)', () => {
+  it('a clone whose config is a link to a trusted project’s config is refused, never trusted: its script does not run', async () => {
+    const { ws: trustedProject, stateDir, marker } = await clonedRepository();
+    trustConfig(trustedProject.path(CONFIG_FILE), stateDir);
+    expect((await loadConfig(trustedProject.root, undefined, { stateDir })).trust?.trusted).toBe(true);
+    // The clone: its config is a link to the trusted one, so the hooks it names would run in the clone.
+    const clone = await makeWorkspace({ 'src/app.ts': 'const a = 1;\n' });
+    await symlink(trustedProject.path(CONFIG_FILE), clone.path(CONFIG_FILE));
+    const loading = loadConfig(clone.root, undefined, { stateDir });
+    await expect(loading).rejects.toThrow(
+      /is a symbolic link .*editgate reads a config only from a file of its own/,
+    );
+    await expect(loading).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // Named with --config, the link is refused the same way.
+    await expect(loadConfig(clone.root, clone.path(CONFIG_FILE), { stateDir })).rejects.toThrow(
+      /is a symbolic link/,
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a copy or a hard link of a trusted config in another folder is not trusted there', async () => {
+    const { ws: trustedProject, stateDir } = await clonedRepository();
+    trustConfig(trustedProject.path(CONFIG_FILE), stateDir);
+    const copy = await makeWorkspace({ [CONFIG_FILE]: await trustedProject.text(CONFIG_FILE) });
+    expect((await loadConfig(copy.root, undefined, { stateDir })).trust?.trusted).toBe(false);
+    const linked = await makeWorkspace({});
+    await link(trustedProject.path(CONFIG_FILE), linked.path(CONFIG_FILE));
+    expect((await loadConfig(linked.root, undefined, { stateDir })).trust?.trusted).toBe(false);
+    // The same file given with --config from another root: trusted for its own root only.
+    expect(
+      (await loadConfig(linked.root, trustedProject.path(CONFIG_FILE), { stateDir })).trust?.trusted,
+    ).toBe(false);
+  });
+
+  it('a trust record written by anything but editgate (unsealed, or sealed with another key) trusts nothing', async () => {
+    const { ws, stateDir } = await clonedRepository();
+    const config = { root: ws.root, path: ws.path(CONFIG_FILE) };
+    const text = await ws.text(CONFIG_FILE);
+    // The record as the old format had it, planted where editgate would look.
+    const { file, content } = trustRecord(config, text, stateDir);
+    const planted = JSON.parse(content) as Record<string, unknown>;
+    delete planted.mac;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(planted));
+    expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
+    // Sealed under another state folder's key, copied in.
+    const other = await mkdtemp(join(tmpdir(), 'editgate-other-state-'));
+    await writeFile(file, trustRecord(config, text, other).content);
+    expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
+    // The genuine record: trusted; and revoked, untrusted again.
+    await writeFile(file, content);
+    expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(true);
+    expect(await revokeTrust(config, stateDir)).toBe(file);
+    expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
+    expect(await revokeTrust(config, stateDir)).toBeNull();
   });
 });

@@ -6,6 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { journalText } from '../../src/workspace/change-set-journal.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
 import { cliWorkspace, runCli } from '../cli/run-cli.js';
 import {
   ALLOW_ALL_CONFIG,
@@ -39,16 +41,14 @@ function plantHalfSet(root: string, journalDir: string, tag: string): void {
   writeFileSync(tempB, 'b new\n');
   renameSync(tempA, join(root, 'a.txt'));
   mkdirSync(journalDir, { recursive: true });
+  // Sealed with the state folder's key, as editgate writes a journal (an unsealed one is never acted on).
+  const wrote = (text: string) => `sha256:${sha256(Buffer.from(text))}`;
   writeFileSync(
     join(journalDir, `999999999-${tag}.json`),
-    JSON.stringify({
-      version: 1,
-      pid: 999_999_999,
-      entries: [
-        { path: join(root, 'a.txt'), kind: 'modify', orig: origA, temp: tempA },
-        { path: join(root, 'b.txt'), kind: 'modify', orig: origB, temp: tempB },
-      ],
-    }),
+    journalText(journalDir, 999_999_999, [
+      { path: join(root, 'a.txt'), kind: 'modify', root, orig: origA, temp: tempA, wrote: wrote('a new\n') },
+      { path: join(root, 'b.txt'), kind: 'modify', root, orig: origB, temp: tempB, wrote: wrote('b new\n') },
+    ]),
   );
 }
 
@@ -100,6 +100,21 @@ describe('a dead process’s half-renamed change set', () => {
     expect(run.code, run.stderr).toBe(0);
     expect([text(ws.root, 'a.txt'), text(ws.root, 'b.txt')]).toEqual(['a edited\n', 'b old\n']);
     expect(litter(ws.root)).toEqual([]);
+    expect(readdirSync(join(ws.stateDir, 'change-sets'))).toEqual([]);
+  });
+
+  it('CLI: a file of the set you edited since is left as you made it, and standard error says so', async () => {
+    const ws = cliWorkspace({});
+    plantHalfSet(ws.root, join(ws.stateDir, 'change-sets'), 'ee');
+    // a.txt was renamed into place before the crash; the person edits it before any editgate runs.
+    writeFileSync(join(ws.root, 'a.txt'), 'a new\nmy line\n');
+    const run = await runCli(['read', 'b.txt'], { cwd: ws.root, stateDir: ws.stateDir });
+    expect(run.code, run.stderr).toBe(0);
+    expect([text(ws.root, 'a.txt'), text(ws.root, 'b.txt')]).toEqual(['a new\nmy line\n', 'b old\n']);
+    expect(run.stderr).toMatch(
+      /editgate recovery: a\.txt changed after the interrupted change set wrote it, so it was left as it is; its content from before the set is kept in \S+\.orig/,
+    );
+    expect(litter(ws.root)).toEqual(['.a.txt.editgate-999999999-ee01.orig']);
     expect(readdirSync(join(ws.stateDir, 'change-sets'))).toEqual([]);
   });
 

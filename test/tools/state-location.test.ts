@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,12 @@ describe('state folder and audit log (issue #13)', () => {
         createEditTools({ root: ws.root, approve: 'allow', auditLog: join(place, 'audit.jsonl') }),
       ).toThrow(/auditLog .* is inside/);
     }
+    // A root inside the state folder is refused too (issue #26): writing the root writes editgate's files.
+    const state = await mkdtemp(join(tmpdir(), 'editgate-state-'));
+    mkdirSync(join(state, 'project'));
+    expect(() =>
+      createEditTools({ root: join(state, 'project'), approve: 'allow', stateDir: state }),
+    ).toThrow(/The workspace root .*project is inside the stateDir/);
     // Outside, both are fine.
     expect(() =>
       createEditTools({

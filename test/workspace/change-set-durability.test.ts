@@ -7,8 +7,13 @@ import { once } from 'node:events';
 import { link, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasForeignJournals, recoverChangeSets } from '../../src/workspace/change-set-journal.js';
-import { fixtures, tempDir, transpileForChildren } from './helpers.js';
+import {
+  hasForeignJournals,
+  journalText,
+  recoverChangeSets,
+} from '../../src/workspace/change-set-journal.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
+import { fixtures, journalFolder, tempDir, transpileForChildren } from './helpers.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -18,8 +23,8 @@ afterEach(async () => {
 /** a.txt changed, d.txt deleted, new/deep/c.txt created: the set both tests commit or recover. */
 async function setWorkspace() {
   const root = await tempDir('editgate-durable-');
-  const journals = await tempDir('editgate-durable-journal-');
-  made.push(root, journals);
+  const { state, journals } = await journalFolder('editgate-durable-journal-');
+  made.push(root, state);
   await writeFile(join(root, 'a.txt'), 'a old\n');
   await writeFile(join(root, 'd.txt'), 'd old\n');
   const files = async () => {
@@ -126,6 +131,9 @@ const createStates: Record<string, State> = {
   },
 };
 
+/** What a journal records a set wrote: the sha256 of the text's bytes. */
+const wrote = (text: string) => `sha256:${sha256(Buffer.from(text))}`;
+
 async function deadJournal(ws: Awaited<ReturnType<typeof setWorkspace>>, committed: boolean) {
   await mkdir(join(ws.root, 'new/deep'), { recursive: true });
   const names: Names = {
@@ -136,15 +144,24 @@ async function deadJournal(ws: Awaited<ReturnType<typeof setWorkspace>>, committ
   };
   await writeFile(
     join(ws.journals, `999999999-abcdef.${committed ? 'done' : 'json'}`),
-    JSON.stringify({
-      version: 1,
-      pid: 999_999_999,
-      entries: [
-        { path: join(ws.root, 'a.txt'), kind: 'modify', orig: names.origA, temp: names.tempA },
-        { path: join(ws.root, 'd.txt'), kind: 'delete', orig: names.origD },
-        { path: join(ws.root, 'new/deep/c.txt'), kind: 'create', temp: names.tempC },
-      ],
-    }),
+    journalText(ws.journals, 999_999_999, [
+      {
+        path: join(ws.root, 'a.txt'),
+        kind: 'modify',
+        root: ws.root,
+        orig: names.origA,
+        temp: names.tempA,
+        wrote: wrote('a new\n'),
+      },
+      { path: join(ws.root, 'd.txt'), kind: 'delete', root: ws.root, orig: names.origD },
+      {
+        path: join(ws.root, 'new/deep/c.txt'),
+        kind: 'create',
+        root: ws.root,
+        temp: names.tempC,
+        wrote: wrote('c new\n'),
+      },
+    ]),
   );
   return names;
 }

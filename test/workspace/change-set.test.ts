@@ -2,14 +2,15 @@
 // process leaves and the next one rolls back, and SIGKILLs at random moments of a 3-file commit.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitChanges, type SetMember } from '../../src/workspace/change-set.js';
-import { recoverChangeSets } from '../../src/workspace/change-set-journal.js';
+import { journalText, recoverChangeSets } from '../../src/workspace/change-set-journal.js';
+import { sha256 } from '../../src/workspace/fingerprint.js';
 import { readSnapshot } from '../../src/workspace/read.js';
-import { fixtures, isRoot, tempDir, transpileForChildren, tryRun } from './helpers.js';
+import { fixtures, isRoot, journalFolder, tempDir, transpileForChildren, tryRun } from './helpers.js';
 
 function probeImmutable(): string | null {
   if (!isRoot) return null;
@@ -41,8 +42,8 @@ afterEach(async () => {
 
 async function workspace(files: Record<string, string>) {
   const root = await tempDir('editgate-set-');
-  const journals = await tempDir('editgate-set-journal-');
-  made.push(root, journals);
+  const { state, journals } = await journalFolder('editgate-set-journal-');
+  made.push(root, state);
   for (const [name, text] of Object.entries(files)) {
     await mkdir(join(root, name, '..'), { recursive: true });
     await writeFile(join(root, name), text);
@@ -177,18 +178,28 @@ describe('commitChanges', () => {
     const tempB = join(ws.root, '.b.txt.editgate-999999-00000003.tmp');
     await writeFile(origA, 'a1\n');
     await writeFile(join(ws.root, 'a.txt'), 'a2\n');
-    await writeFile(origB, 'b1\n');
+    await link(join(ws.root, 'b.txt'), origB);
     await writeFile(tempB, 'b2\n');
     await writeFile(
-      join(ws.journals, '999999-abc.json'),
-      JSON.stringify({
-        version: 1,
-        pid: 999_999_999,
-        entries: [
-          { path: join(ws.root, 'a.txt'), kind: 'modify', orig: origA },
-          { path: join(ws.root, 'b.txt'), kind: 'modify', orig: origB, temp: tempB },
-        ],
-      }),
+      join(ws.journals, '999999999-abc.json'),
+      journalText(ws.journals, 999_999_999, [
+        {
+          path: join(ws.root, 'a.txt'),
+          kind: 'modify',
+          root: ws.root,
+          orig: origA,
+          temp: join(ws.root, '.a.txt.editgate-999999-00000004.tmp'),
+          wrote: `sha256:${sha256(Buffer.from('a2\n'))}`,
+        },
+        {
+          path: join(ws.root, 'b.txt'),
+          kind: 'modify',
+          root: ws.root,
+          orig: origB,
+          temp: tempB,
+          wrote: `sha256:${sha256(Buffer.from('b2\n'))}`,
+        },
+      ]),
     );
     // Another root's process leaves it alone.
     expect(await recoverChangeSets(ws.journals, ['/elsewhere'])).toBe(0);

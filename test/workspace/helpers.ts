@@ -19,6 +19,19 @@ export async function tempDir(prefix = 'editgate-ws-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
+/**
+ * A journal folder as a front end keeps one: `change-sets` in a state folder of its own (which holds the key
+ * that seals journals: src/workspace/state-key.ts). Remove `state` when done.
+ */
+export async function journalFolder(
+  prefix = 'editgate-state-',
+): Promise<{ state: string; journals: string }> {
+  const state = await tempDir(prefix);
+  const journals = join(state, 'change-sets');
+  await mkdir(journals);
+  return { state, journals };
+}
+
 export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** Run a command; true when it succeeded. Used to probe what this machine allows (mount, chattr). */

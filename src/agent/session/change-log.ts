@@ -1,17 +1,19 @@
-import { EditgateError } from '../../core/errors.js';
-import { commitChange } from '../../workspace/commit.js';
-import { sha256 } from '../../workspace/fingerprint.js';
-import type { FileChange } from '../tools/file-changes.js';
-
 /**
- * What each turn changed, for /undo: the file tools' changes (undone through editgate's history, which
- * checks the file is still as editgate left it) and the files a command changed (their bytes from before
- * the command, put back with editgate's atomic write, on the same condition). /undo takes back the last
- * turn with changes, newest change first; again, the turn before.
+ * What each turn changed, for /undo: the file tools' changes and the files a command changed. Both are in
+ * editgate's history (a command's through the gate's settle, gate/settle.ts), so both are undone the same
+ * way: through the gate (guard, root, stale check, audit line, after-change hooks, history stepping back).
+ * /undo takes back the last turn with changes, newest change first; again, the turn before.
  */
 export type LoggedChange =
   | { kind: 'tool'; absolute: string; relative: string; tool: string }
-  | { kind: 'command'; command: string; file: FileChange };
+  | {
+      kind: 'command';
+      command: string;
+      absolute: string;
+      relative: string;
+      /** Why /undo cannot put it back (it is not in history); absent when it can. */
+      cannotUndo?: string;
+    };
 
 export interface UndoReport {
   /** Files put back, newest change first. */
@@ -35,15 +37,15 @@ export class ChangeLog {
   }
 
   /**
-   * The model undid one of its changes itself (undo_edit): that change is no longer in the history, so
-   * /undo must not count it. The newest logged change to the file goes.
+   * The model undid a change itself (undo_edit): the newest one in the file's history, a tool's or a
+   * command's, is no longer there, so /undo must not count it. The newest logged change to the file goes.
    */
-  forgetLatestToolChange(absolute: string): void {
+  forgetLatestChange(absolute: string): void {
     for (let t = this.turns.length - 1; t >= 0; t--) {
       const turn = this.turns[t]!;
       for (let i = turn.length - 1; i >= 0; i--) {
         const change = turn[i]!;
-        if (change.kind === 'tool' && change.absolute === absolute) {
+        if (change.absolute === absolute && !(change.kind === 'command' && change.cannotUndo)) {
           turn.splice(i, 1);
           return;
         }
@@ -56,9 +58,12 @@ export class ChangeLog {
     return this.turns.filter((turn) => turn.length > 0).length;
   }
 
-  /** Undoes the newest turn that changed something. Undefined when there is none. */
+  /**
+   * Undoes the newest turn that changed something, each change through `undoThroughGate` (the newest entry
+   * of the file's history). Undefined when there is none.
+   */
   async undoLastTurn(
-    undoToolChange: (change: Extract<LoggedChange, { kind: 'tool' }>) => Promise<void>,
+    undoThroughGate: (change: LoggedChange) => Promise<void>,
     onRestored: (change: LoggedChange) => void,
   ): Promise<UndoReport | undefined> {
     while (this.turns.length > 0) {
@@ -67,32 +72,19 @@ export class ChangeLog {
       if (turn.length === 0) continue;
       const report: UndoReport = { restored: [], problems: [] };
       for (const change of [...turn].reverse()) {
-        const name = change.kind === 'tool' ? change.relative : change.file.relative;
         try {
-          if (change.kind === 'tool') await undoToolChange(change);
-          else await restoreCommandChange(change.file);
-          report.restored.push(name);
+          if (change.kind === 'command' && change.cannotUndo) throw new Error(change.cannotUndo);
+          await undoThroughGate(change);
+          report.restored.push(change.relative);
           onRestored(change);
         } catch (error) {
-          report.problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+          report.problems.push(
+            `${change.relative}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       return report;
     }
     return undefined;
   }
-}
-
-/** Puts a file a command changed back as it was before the command, if it is still as the command left it. */
-async function restoreCommandChange(change: FileChange): Promise<void> {
-  const { absolute, relative: display, before, after } = change;
-  if (before === undefined || after === undefined) {
-    throw new EditgateError(
-      'TOO_LARGE',
-      'too large to have been kept before the command; restore it from version control.',
-    );
-  }
-  const fingerprint = after === null ? null : { size: after.length, mtimeMs: 0, hash: sha256(after) };
-  const base = { path: absolute, exists: after !== null, fingerprint, display };
-  await commitChange(base, before === null ? { type: 'delete' } : { type: 'bytes', bytes: before });
 }

@@ -81,6 +81,8 @@ export class ChatSession {
   private notes: string[] = [];
   private store: SessionStore | undefined;
   private savedFiles: Record<string, string | null>;
+  /** /undo is stepping back: its undos are not changes a turn made. */
+  private undoingTurn = false;
 
   private constructor(
     private readonly options: ChatSessionOptions,
@@ -94,8 +96,11 @@ export class ChatSession {
     const config = options.projectConfig.options;
     const frontEnd = options.frontEnd;
     const record: AfterChangeHook = (outcome) => {
-      if (outcome.tool === 'undo_edit') this.changes.forgetLatestToolChange(outcome.absolutePath);
-      else
+      // A command's changes are logged where the command ran (with whether /undo can put them back); /undo's
+      // own steps back are not changes of a turn.
+      const isTurnChange = outcome.tool !== 'bash' && !this.undoingTurn;
+      if (isTurnChange && outcome.tool === 'undo_edit') this.changes.forgetLatestChange(outcome.absolutePath);
+      else if (isTurnChange)
         this.changes.record({
           kind: 'tool',
           absolute: outcome.absolutePath,
@@ -152,7 +157,7 @@ export class ChatSession {
         tracker: this.tracker,
         onChanges: async (changes, command) => {
           for (const change of changes) {
-            this.changes.record({ kind: 'command', command, file: change });
+            await this.settleCommandChange(change, command);
             this.touched.add(change.relative);
             if (!this.originals.has(change.relative)) {
               this.originals.set(
@@ -247,12 +252,50 @@ export class ChatSession {
     return outcome;
   }
 
+  /**
+   * A file a command changed, settled by the gate as every write editgate did not make (gate/settle.ts):
+   * its old bytes into history (so /undo and `editgate undo` put them back through the gate), the audit
+   * line, the after-change hooks. Logged for /undo, with why it cannot be undone when it cannot.
+   */
+  private async settleCommandChange(change: FileChange, command: string): Promise<void> {
+    const gate = await this.editTools.gate();
+    const logged = {
+      kind: 'command',
+      command,
+      absolute: change.absolute,
+      relative: change.relative,
+    } as const;
+    try {
+      const settled = await gate.settle({
+        tool: 'bash',
+        writer: `a command: ${command.length > 200 ? `${command.slice(0, 200)}…` : command}`,
+        path: change.absolute,
+        before: change.before,
+      });
+      if (!settled.changed) return;
+      if (settled.undoable) this.changes.record(logged);
+      else
+        this.changes.record({
+          ...logged,
+          cannotUndo: 'too large to have been kept before the command; restore it from version control.',
+        });
+    } catch (error) {
+      // The guard refused the path as it is now (a folder on the way became a link out of the root, say):
+      // nothing is recorded, and /undo writes nothing there.
+      this.changes.record({
+        ...logged,
+        cannotUndo: `not put back: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+
   /** /undo: every change of the newest turn that has changes, newest first. */
   async undo(): Promise<UndoReport | undefined> {
     const gate = await this.editTools.gate();
     // The person typed /undo: the undo is theirs, so it is written without a question, through the gate
-    // (stale check, atomic write, history stepping back, audit) like any change.
-    const undoToolChange = async (change: { relative: string }) => {
+    // (guard, stale check, atomic write, history stepping back, audit, hooks) like any change; a command's
+    // change is in history as a tool's is (settleCommandChange).
+    const undoThroughGate = async (change: { relative: string }) => {
       const proposal = await gate.propose({
         tool: 'undo_edit',
         path: change.relative,
@@ -268,10 +311,15 @@ export class ChatSession {
         throw error;
       }
     };
-    const report = await this.changes.undoLastTurn(undoToolChange, (change) => {
-      if (change.kind === 'tool') gate.workspace.ledger.forget(change.absolute);
-      else this.tracker.forget(change.file.relative);
-    });
+    this.undoingTurn = true;
+    const report = await this.changes
+      .undoLastTurn(undoThroughGate, (change) => {
+        gate.workspace.ledger.forget(change.absolute);
+        if (change.kind === 'command') this.tracker.forget(change.relative);
+      })
+      .finally(() => {
+        this.undoingTurn = false;
+      });
     if (report && report.restored.length > 0) {
       this.notes.push(
         `(The user undid your changes to ${[...new Set(report.restored)].join(', ')}: read them again before editing them.)`,

@@ -2,6 +2,8 @@
 // milliseconds of Node starting, so the agent, the tools and the AI SDK are imported only as they are needed.
 import { ModelSetupError, resolveModelTarget } from '../../agent/providers/model-target.js';
 import { loadUserConfig, UserConfigError, userConfigPath } from '../../agent/providers/user-config.js';
+import { isEditgateError } from '../../core/errors.js';
+import { stateDirFor } from '../../tools/state-dir.js';
 import { defaultStateDir } from '../state-dir.js';
 import { GLOBAL_OPTIONS_HELP, parseCommandLine, UsageError } from '../usage.js';
 
@@ -87,7 +89,8 @@ export async function run(args: string[]): Promise<number> {
       choice,
       userConfig,
       ...(globals.config ? { configPath: globals.config } : {}),
-      stateDir: defaultStateDir(),
+      // No root may hold the state folder (trust records, journals, saved sessions).
+      stateDir: stateDirFor([globals.root], defaultStateDir()),
       yes: globals.yes,
       ...(globals.approve ? { approve: globals.approve } : {}),
       openReviewPage: async () => {
@@ -104,7 +107,7 @@ export async function run(args: string[]): Promise<number> {
           : {}),
     };
   } catch (error) {
-    if (error instanceof ModelSetupError || error instanceof UserConfigError) {
+    if (error instanceof ModelSetupError || error instanceof UserConfigError || isEditgateError(error)) {
       process.stderr.write(`editgate chat: ${error.message}\n`);
       return 2;
     }

@@ -14,6 +14,7 @@ import {
 import { serveStdio } from '../../mcp/stdio.js';
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
+import { stateDirFor } from '../../tools/state-dir.js';
 import { defaultStateDir } from '../state-dir.js';
 import { type ParsedCommandLine, parseCommandLine, UsageError } from '../usage.js';
 
@@ -171,7 +172,9 @@ export async function run(args: string[]): Promise<number> {
   try {
     const config = await loadConfig(roots[0]!, values.config);
     if (values.approve === undefined && config.config.approve === 'web') approve = 'web';
-    // Fail at start-up, not at the first tool call, when a root or the config is unusable.
+    // Fail at start-up, not at the first tool call, when a root or the config is unusable, or a root holds
+    // the state folder.
+    stateDirFor(roots, defaultStateDir(), config.options.stateDir);
     createEditTools({ ...config.options, root: roots, approve: 'deny' });
     options = {
       roots,

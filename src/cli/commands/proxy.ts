@@ -11,6 +11,7 @@ import type { ProxyLog, ProxyLogLevel } from '../../proxy/session.js';
 import { httpUpstream, stdioUpstream, type UpstreamConnector } from '../../proxy/upstream.js';
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
+import { stateDirFor } from '../../tools/state-dir.js';
 import { proxyTerminal } from '../proxy-terminal.js';
 import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
@@ -185,8 +186,11 @@ export async function run(args: string[]): Promise<number> {
   const log = stderrLog(parsed.logLevel);
   let config: Awaited<ReturnType<typeof loadConfig>>;
   let overrides: ReturnType<typeof parseOverrides>;
+  let stateDir: string;
   try {
     config = await loadConfig(parsed.roots[0]!, parsed.config);
+    // A root holding the state folder would let the proxied server plant journals and trust records there.
+    stateDir = stateDirFor(parsed.roots, defaultStateDir(), config.options.stateDir);
     overrides = parseOverrides(config.config.proxy, config.path);
     // Fail at start-up, not at the first write, when a root or the config is unusable.
     createEditTools({ ...config.options, root: parsed.roots, approve: 'deny' });
@@ -214,7 +218,7 @@ export async function run(args: string[]): Promise<number> {
     roots: parsed.roots,
     config: config.options,
     overrides,
-    stateDir: config.options.stateDir ?? defaultStateDir(),
+    stateDir,
     approve: parsed.approve,
     ...(terminal ? { terminal } : {}),
     ...(web ? { web: web.ask } : {}),
