@@ -3,6 +3,9 @@
 // (one more process, one more stdio hop, the relay), in the same run. The two sides alternate in rounds
 // so that a busy moment of the machine hits both; each round reports its medians, the table their range.
 // Target (issue #19): the proxy's median under 1 ms above the direct server's.
+// Then the same in a root of 5,000 files (100 folders of 50): the proxy scans the root after each call to
+// report files changed that no one approved (issue #26, src/proxy/change-watch.ts), so its cost grows with
+// the root. Information, no target.
 
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,11 +57,11 @@ const proxied = await connect(process.execPath, [
   root,
 ]);
 
-async function timeCalls(client, count) {
+async function timeCalls(client, count, path = file) {
   const times = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
-    const result = await client.callTool({ name: 'read_text_file', arguments: { path: file } });
+    const result = await client.callTool({ name: 'read_text_file', arguments: { path } });
     times.push(performance.now() - start);
     if (result.isError) throw new Error(JSON.stringify(result.content));
   }
@@ -120,4 +123,50 @@ console.log(
 const over = overheads.filter((value) => value >= 1).length;
 console.log(
   `Target: overhead under 1 ms (the overall median): ${overhead < 1 ? 'met' : 'NOT met'}. Rounds at 1 ms or more: ${over} of ${ROUNDS} (a busy machine shows there first).`,
+);
+
+// A root of 5,000 files: what the watch's scan adds.
+const bigRoot = join(base, 'big');
+for (let folder = 0; folder < 100; folder++) {
+  mkdirSync(join(bigRoot, `dir${folder}`), { recursive: true });
+  for (let each = 0; each < 50; each++) writeFileSync(join(bigRoot, `dir${folder}`, `f${each}.txt`), 'x\n');
+}
+const bigFile = join(bigRoot, 'dir0', 'f0.txt');
+const bigDirect = await connect(process.execPath, [server, bigRoot]);
+const bigProxied = await connect(process.execPath, [
+  main,
+  'proxy',
+  '--root',
+  bigRoot,
+  '--log-level',
+  'error',
+  '--',
+  process.execPath,
+  server,
+  bigRoot,
+]);
+const BIG_ROUNDS = 5;
+const BIG_CALLS = 40;
+await timeCalls(bigDirect, 20, bigFile);
+await timeCalls(bigProxied, 20, bigFile);
+const big = { direct: [], proxied: [] };
+for (let round = 0; round < BIG_ROUNDS; round++) {
+  big.direct.push(median(await timeCalls(bigDirect, BIG_CALLS, bigFile)));
+  big.proxied.push(median(await timeCalls(bigProxied, BIG_CALLS, bigFile)));
+}
+await bigDirect.close();
+await bigProxied.close();
+console.log(
+  `\nThe same call in a root of 5,000 files (${BIG_ROUNDS} rounds of ${BIG_CALLS} calls each side):\n`,
+);
+printTable(
+  ['measure', 'through proxy', 'direct (reference)', 'per-round range'],
+  [
+    [
+      'median per call',
+      formatMs(median(big.proxied)),
+      formatMs(median(big.direct)),
+      `${range(big.proxied, formatMs)} vs ${range(big.direct, formatMs)}`,
+    ],
+  ],
 );

@@ -10,9 +10,10 @@ import { isEditgateError } from '../core/errors.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import { type NoApproverSubject, noApproverError, refuseUnreadAnswer } from '../gate/no-approver.js';
+import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
 import { type CardDecision, type CardRequest, cardText } from './card.js';
-import { capLines, visibleText } from './visible-text.js';
+import { visibleText } from './visible-text.js';
 
 /**
  * --approve: auto (elicitation, else the terminal, else refuse), or one channel only, web (writes on the
@@ -58,6 +59,10 @@ export interface Approvals {
   card(request: CardRequest): Promise<CardDecision>;
 }
 
+/**
+ * The longest diff the form carries, as for editgate's own MCP server. A longer one is not cut: a person is
+ * never asked to approve what they cannot see (gate/shown-whole.ts), so it is refused without asking.
+ */
 const MAX_DIFF_LINES = 200;
 const MAX_DIFF_CHARS = 16_000;
 
@@ -96,13 +101,36 @@ function form(message: string, choices: string[]): ElicitRequestFormParams {
 
 const VERB = { create: 'create', modify: 'change', delete: 'delete', read: 'read' } as const;
 
-/** The question with the diff: what, where, how big, how editgate knows, then the diff (cut if long). */
+/** The diff as the form shows it: every character visible, never cut (`refuseIfTooLongForForm` refuses first). */
+function shownDiff(request: ApprovalRequest): string {
+  return visibleText(request.unifiedDiff.trimEnd());
+}
+
+/**
+ * A change whose diff is longer than the form carries: TOO_LARGE, saying how to split it or where a long diff
+ * can be seen whole. The gate keeps this refusal as it is (not a person's denial) and writes nothing.
+ */
+function refuseIfTooLongForForm(request: ApprovalRequest): void {
+  if (request.kind === 'read') return;
+  const text = shownDiff(request);
+  const diff = { lines: text === '' ? 0 : text.split('\n').length, chars: text.length };
+  if (diff.lines <= MAX_DIFF_LINES && diff.chars <= MAX_DIFF_CHARS) return;
+  throw diffTooLongToShowError(request.path, diff, {
+    lines: MAX_DIFF_LINES,
+    chars: MAX_DIFF_CHARS,
+    instead:
+      'ask the user to review long diffs at the terminal (editgate proxy --approve terminal) or in the browser (--approve web)',
+  });
+}
+
+/** The question with the diff: what, where, how big, how editgate knows, then the whole diff. */
 export function changeMessage(server: string, request: ApprovalRequest): string {
   const call = currentCall();
   const where = `${visibleText(server, { oneLine: true })} › ${visibleText(request.tool, { oneLine: true })}`;
   const path = visibleText(pathInRoot(request.path, request.root), { oneLine: true });
   if (request.kind === 'read') {
-    return `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}\nThe proxy reads ${path} to show the diff of the change.`;
+    const question = `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}`;
+    return call?.reads ? question : `${question}\nThe proxy reads ${path} to show the diff of the change.`;
   }
   const lines = [
     `${where} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`,
@@ -110,11 +138,7 @@ export function changeMessage(server: string, request: ApprovalRequest): string 
   if (call?.basis) lines.push(`What it writes is known from ${visibleText(call.basis)}.`);
   for (const note of call?.notes ?? []) lines.push(visibleText(note));
   if (request.unifiedDiff) {
-    const capped = capLines(visibleText(request.unifiedDiff), MAX_DIFF_LINES, MAX_DIFF_CHARS);
-    lines.push('', capped.text);
-    if (capped.omittedLines > 0) {
-      lines.push(`… ${capped.omittedLines} more lines of the diff not shown; allowing writes all of it.`);
-    }
+    lines.push('', shownDiff(request));
   } else {
     lines.push('', 'The text stays the same (see above for what changes).');
   }
@@ -236,6 +260,7 @@ export function createApprovals(options: ChannelOptions): Approvals {
       if (name === 'web') return askOnPage(options.web!, request, context?.signal ?? currentCall()?.signal);
       if (name === 'terminal') return options.terminal!.change(request);
       if (name === 'none') noOne(request, options.mode, why);
+      refuseIfTooLongForForm(request);
       const choices = request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
       try {
         return changeDecision(

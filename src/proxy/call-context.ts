@@ -13,6 +13,8 @@ export interface ProxyCall {
   basis?: string;
   /** What else the person must know with the diff (e.g. that the server changes the encoding). */
   notes: string[];
+  /** A read-only call: a question about reading a file is about the call itself, not about a diff. */
+  reads?: boolean;
 }
 
 const storage = new AsyncLocalStorage<ProxyCall>();

@@ -1,11 +1,13 @@
 /**
  * The card: how a call that editgate cannot show as a diff is put to a person. It names the tool and the
  * server, says why there is no diff, and lays the arguments out one per line, nested values indented and
- * multi-line text as a block, never as one long JSON string. Everything is made visible (visible-text.ts)
- * and the card is cut to a size a prompt can show, saying how much was left out.
+ * multi-line text as a block, never as one long JSON string. Everything is made visible (visible-text.ts).
+ * A card is never cut: a person is never asked to approve what they cannot see (gate/shown-whole.ts), so a
+ * call whose arguments do not fit on a card is refused without asking (cardTooLongError).
  */
+import { EditgateError } from '../core/errors.js';
 import type { Args } from './tool-class.js';
-import { capLines, visibleText } from './visible-text.js';
+import { visibleText } from './visible-text.js';
 
 export interface CardRequest {
   /** The upstream server as the person knows it. */
@@ -71,25 +73,40 @@ export function layOutArguments(args: Args): string {
   return lines.length > 0 ? lines.join('\n') : '(no arguments)';
 }
 
-/** The whole card as text, cut to what a prompt can show. */
-export function cardText(request: CardRequest): string {
+function cardHead(request: CardRequest): string[] {
   const name = visibleText(request.tool, { oneLine: true });
   const title = request.title ? ` (${visibleText(request.title, { oneLine: true })})` : '';
-  const head = [
+  return [
     `${visibleText(request.server, { oneLine: true })} wants to run ${name}${title}.`,
     request.note ? visibleText(request.note) : 'editgate cannot show what it changes as a diff.',
     `Why asked: ${visibleText(request.basis)}.`,
     '',
     'Arguments:',
   ];
-  const capped = capLines(layOutArguments(request.arguments), MAX_LINES, MAX_CHARS);
-  const body = capped.text
+}
+
+/** The whole card as text, every argument in it (cardTooLongError says first when that is too much). */
+export function cardText(request: CardRequest): string {
+  const body = layOutArguments(request.arguments)
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
-  const cut =
-    capped.omittedLines > 0
-      ? `\n  … ${capped.omittedLines} more lines not shown; the call is sent whole.`
-      : '';
-  return `${head.join('\n')}\n${body}${cut}`;
+  return `${cardHead(request).join('\n')}\n${body}`;
+}
+
+/**
+ * TOO_LARGE when the card's arguments are more than a question shows (MAX_LINES lines, MAX_CHARS
+ * characters): the call is refused without asking, since the person would approve all of it having seen
+ * part. Undefined when the card fits.
+ */
+export function cardTooLongError(request: CardRequest): EditgateError | undefined {
+  const body = layOutArguments(request.arguments);
+  const lines = body.split('\n').length;
+  if (lines <= MAX_LINES && body.length <= MAX_CHARS) return undefined;
+  const tool = visibleText(request.tool, { oneLine: true });
+  return new EditgateError(
+    'TOO_LARGE',
+    `The arguments of this ${tool} call take ${lines} lines (${body.length} characters) laid out, more than a question shows (${MAX_LINES} lines, ${MAX_CHARS} characters), and editgate never asks anyone to approve a call they cannot see whole. Nothing was run. Make smaller calls whose arguments fit, or ask the user to allow ${tool} with a policy rule in editgate.config.json.`,
+    { tool: request.tool, lines, chars: body.length, reason: 'card-too-long' },
+  );
 }

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerAdapter } from './filesystem-adapter.js';
-import { genericClass } from './generic-shapes.js';
+import { genericClass, genericReads } from './generic-shapes.js';
 import { overrideClass, type ToolOverride } from './overrides.js';
 import { schemaHash } from './schema-hash.js';
 import type { ToolClass } from './tool-class.js';
@@ -33,7 +33,7 @@ export function classifyTool(tool: Tool, options: ClassifyOptions): ToolClass {
   const generic = genericClass(tool);
   if (generic) return generic;
   if (tool.annotations?.readOnlyHint === true) {
-    return { kind: 'read-only', basis: 'the server marks it read-only' };
+    return { kind: 'read-only', basis: 'the server marks it read-only', ...genericReads(tool) };
   }
   return {
     kind: 'card',

@@ -11,16 +11,22 @@
  *   plain replacement, so editgate asks the server for its own preview (dryRun) and applies that diff to
  *   the file as it is; `dryRun: true` from the model writes nothing and goes through as it is.
  * - move_file and create_directory change the tree, not a file's text: a card, with their paths checked.
+ * - The read tools read (or list, or search) the `path` they are given (`paths` for read_multiple_files):
+ *   those are checked as editgate's own reads are (roots, deny globs, read policy) before the call goes on,
+ *   and the listings leave out what editgate's own would (filesystem-listings.ts).
  * - Relative paths resolve against the server's allowed directories, which it lists itself.
  */
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EditgateError } from '../core/errors.js';
+import { entryLines, foundPaths, treeEntries } from './filesystem-listings.js';
 import { expandHome } from './home-path.js';
 import {
   type Args,
   CannotShow,
+  type ListingFilter,
   type PlanContext,
+  type ReadTarget,
   resultText,
   type ToolClass,
   type WritePlan,
@@ -144,7 +150,42 @@ function treeChange(...keys: string[]): ToolClass {
   };
 }
 
-const READ_ONLY: ToolClass = { kind: 'read-only', basis: LABEL };
+/**
+ * Reads: relayed once each path the call reads (the `path` argument, or each of `paths`) passes the guard
+ * and read policy, as editgate's own read tools' paths do. A folder that is listed or searched is checked
+ * as a folder.
+ */
+function reads(key: 'path' | 'paths', listing?: ListingFilter): ToolClass {
+  return {
+    kind: 'read-only',
+    basis: LABEL,
+    ...(listing ? { listing } : {}),
+    reads: async (args, context) => {
+      const given = key === 'paths' && Array.isArray(args.paths) ? args.paths : [args[key]];
+      const targets: ReadTarget[] = [];
+      for (const each of given) {
+        // The server refuses what is not a path; nothing to check.
+        if (typeof each !== 'string' || each.trim() === '') continue;
+        const target = await serverPath(each, context);
+        if (target === undefined) {
+          return {
+            unknown: `editgate cannot tell which file ${JSON.stringify(each)} names for this server (a relative path, and the server did not list its allowed directories), so it cannot check that it may be read. Give an absolute path.`,
+          };
+        }
+        targets.push({ path: target, scope: 'roots' });
+      }
+      return targets;
+    },
+  };
+}
+
+const READS_PATH = reads('path');
+
+/** The folder a listing lists: its one target. */
+const inFolder =
+  (filter: typeof entryLines): ListingFilter =>
+  (result, targets, hidden) =>
+    targets[0] ? filter(result, targets[0].path, hidden) : Promise.resolve(result);
 
 export const FILESYSTEM_ADAPTER: ServerAdapter = {
   server: 'secure-filesystem-server',
@@ -164,15 +205,21 @@ export const FILESYSTEM_ADAPTER: ServerAdapter = {
     },
     move_file: { schemaHash: '86a360257b78e04a', class: treeChange('source', 'destination') },
     create_directory: { schemaHash: '923b083c9bcab2e3', class: treeChange('path') },
-    read_file: { schemaHash: 'cab16716cb01686e', class: READ_ONLY },
-    read_text_file: { schemaHash: 'cab16716cb01686e', class: READ_ONLY },
-    read_media_file: { schemaHash: '923b083c9bcab2e3', class: READ_ONLY },
-    read_multiple_files: { schemaHash: '0e92b94a65b9c850', class: READ_ONLY },
-    list_directory: { schemaHash: '923b083c9bcab2e3', class: READ_ONLY },
-    list_directory_with_sizes: { schemaHash: '91d802bfadde3933', class: READ_ONLY },
-    directory_tree: { schemaHash: '9ca4777608da75fa', class: READ_ONLY },
-    search_files: { schemaHash: 'c2d21abd960fc273', class: READ_ONLY },
-    get_file_info: { schemaHash: '923b083c9bcab2e3', class: READ_ONLY },
-    list_allowed_directories: { schemaHash: 'efddc7bd8bbcef73', class: READ_ONLY },
+    read_file: { schemaHash: 'cab16716cb01686e', class: READS_PATH },
+    read_text_file: { schemaHash: 'cab16716cb01686e', class: READS_PATH },
+    read_media_file: { schemaHash: '923b083c9bcab2e3', class: READS_PATH },
+    read_multiple_files: { schemaHash: '0e92b94a65b9c850', class: reads('paths') },
+    list_directory: { schemaHash: '923b083c9bcab2e3', class: reads('path', inFolder(entryLines)) },
+    list_directory_with_sizes: {
+      schemaHash: '91d802bfadde3933',
+      class: reads('path', inFolder(entryLines)),
+    },
+    directory_tree: { schemaHash: '9ca4777608da75fa', class: reads('path', inFolder(treeEntries)) },
+    search_files: {
+      schemaHash: 'c2d21abd960fc273',
+      class: reads('path', (result, _targets, hidden) => foundPaths(result, hidden)),
+    },
+    get_file_info: { schemaHash: '923b083c9bcab2e3', class: READS_PATH },
+    list_allowed_directories: { schemaHash: 'efddc7bd8bbcef73', class: { kind: 'read-only', basis: LABEL } },
   },
 };

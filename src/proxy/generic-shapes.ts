@@ -15,7 +15,14 @@
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expandHome } from './home-path.js';
-import { type Args, CannotShow, type ToolClass, type WritePlan, type WriteShape } from './tool-class.js';
+import {
+  type Args,
+  CannotShow,
+  type ReadTargets,
+  type ToolClass,
+  type WritePlan,
+  type WriteShape,
+} from './tool-class.js';
 import { applyUnifiedPatch, PatchError, parseUnifiedPatch } from './unified-patch.js';
 
 export const PATH_KEYS = [
@@ -249,4 +256,24 @@ export function genericClass(tool: Pick<Tool, 'name' | 'inputSchema'>): ToolClas
   if (!keys) return undefined;
   const shape = genericShape(keys);
   return { kind: 'write', basis: shape.basis, shape };
+}
+
+/**
+ * The path a read-only tool of no known server reads, when its schema has a path argument (PATH_KEYS): one
+ * inside a root (a relative one taken from the first root) is checked as editgate's own reads are; one
+ * outside them is the server's business.
+ */
+export function genericReads(
+  tool: Pick<Tool, 'inputSchema'>,
+): { reads: (args: Args) => Promise<ReadTargets> } | undefined {
+  const schema = objectSchema(tool.inputSchema);
+  const pathKey = schema && PATH_KEYS.find((key) => isString(schema.properties[key]));
+  if (pathKey === undefined) return undefined;
+  return {
+    reads: async (args) => {
+      const given = args[pathKey];
+      if (typeof given !== 'string' || given.trim() === '') return [];
+      return [{ path: absoluteTarget(given) ?? given, scope: 'ifInside' }];
+    },
+  };
 }

@@ -4,9 +4,13 @@
  * server's (plus logging, for editgate's own messages); the client's capabilities (roots, sampling,
  * elicitation) are declared to the upstream server as the proxy's, and its requests for them are relayed
  * to the client. Everything is relayed both ways as it is (requests with their cancellation and progress,
- * notifications, requests of methods the SDK does not know), except tools/call, which tool-call.ts serves.
+ * notifications, requests of methods the SDK does not know), except tools/call, which tool-call.ts serves,
+ * and the server's own questions (elicitation), which reach the client labelled as the server's
+ * (server-question.ts).
  */
 
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -26,10 +30,12 @@ import type { Approver } from '../gate/approval.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 import { type ApproveMode, createApprovals, type TerminalChannel } from './approvals.js';
 import { ToolCatalog } from './catalog.js';
+import { ChangeWatch } from './change-watch.js';
 import { classifyTool } from './classify.js';
 import { FILESYSTEM_ADAPTER, type ServerAdapter } from './filesystem-adapter.js';
 import type { ToolOverride } from './overrides.js';
 import { asNotification, relayToClient, relayToServer } from './relay.js';
+import { labelServerQuestion } from './server-question.js';
 import { ToolCallHandler } from './tool-call.js';
 import { type UpstreamConnector, UpstreamLink } from './upstream.js';
 import { WriteGate } from './write-gate.js';
@@ -74,6 +80,16 @@ const RANK: Record<string, number> = {
   alert: 6,
   emergency: 7,
 };
+
+/** `given` with its folder's links resolved, as the watch's scan of the canonical roots finds it. */
+function canonical(given: string): string {
+  const absolute = resolve(given);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute; // its folder does not exist yet
+  }
+}
 
 /** A tools/call's params, checked as far as the proxy reads them (the server checks the rest). */
 function callParams(params: unknown): CallToolRequest['params'] {
@@ -139,9 +155,16 @@ export async function openProxySession(
     });
   };
 
+  /** The upstream server as the person knows it, once it has answered initialize. */
+  let serverName = options.upstream.describe;
   const install = (client: Client) => {
     client.fallbackRequestHandler = (request, extra) =>
-      relayToClient(server!, ready, { method: request.method, params: request.params }, extra) as never;
+      relayToClient(
+        server!,
+        ready,
+        labelServerQuestion({ method: request.method, params: request.params }, serverName),
+        extra,
+      ) as never;
     client.fallbackNotificationHandler = async (notification) => {
       if (notification.method === 'notifications/tools/list_changed') catalog?.invalidate();
       await toClient(asNotification<ServerNotification>(notification));
@@ -165,7 +188,7 @@ export async function openProxySession(
   const upstream = await link.start();
   const info = upstream.getServerVersion() ?? { name: 'upstream', version: '0' };
   const capabilities = mirroredServerCapabilities(upstream.getServerCapabilities());
-  const serverName = info.title ?? info.name;
+  serverName = info.title ?? info.name;
   const instructions = upstream.getInstructions();
 
   server = new Server(
@@ -225,7 +248,16 @@ export async function openProxySession(
       return tools;
     },
   );
+  // The roots as the guard knows them (canonical), so the paths the watch finds are the guard's paths.
+  const roots = options.roots.map((root) => realpathSync(root));
+  const watch = new ChangeWatch({
+    roots,
+    ignore: [options.stateDir, ...(options.config.auditLog ? [options.config.auditLog] : [])].map(canonical),
+    onPartial: (message) => log('warning', message),
+  });
   const tools = new ToolCallHandler({
+    watch,
+    roots,
     link,
     catalog,
     writeGate,

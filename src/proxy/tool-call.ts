@@ -1,11 +1,16 @@
 /**
- * A client's tools/call, as the proxy serves it. A read-only tool is relayed. A recognised write becomes a
+ * A client's tools/call, as the proxy serves it. A read-only tool is relayed once each path it reads passes
+ * the guard and read policy, as editgate's own reads do. A recognised write becomes a
  * diff and a question: the file is read through editgate's guard, the bytes the server will write are
  * worked out (with the server's own preview where its semantics need it), the person is asked (hooks and
  * policy first, as for editgate's own tools), the file is checked again, the call is forwarded, and the file
  * is compared with what was shown afterwards. Anything else that may change something gets a card. A
- * refusal is a tool result with isError and the reason, so the model can tell it from success.
+ * refusal is a tool result with isError and the reason, so the model can tell it from success. While any
+ * call is relayed, the roots are watched (change-watch.ts): what changed apart from what was approved is
+ * told to the model, the person and the audit log.
  */
+
+import path from 'node:path';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolRequest,
@@ -17,7 +22,9 @@ import { type EditgateError, isEditgateError } from '../core/errors.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
+import { type CardRequest, cardTooLongError } from './card.js';
 import type { ToolCatalog } from './catalog.js';
+import type { ChangeWatch, UnapprovedChange } from './change-watch.js';
 import { progressBack } from './relay.js';
 import { undoCommand } from './shell-words.js';
 import { type Args, CannotShow, type PlanContext, type ToolClass } from './tool-class.js';
@@ -38,6 +45,10 @@ export interface ToolCallContext {
   grantedTools: Set<string>;
   /** Tell the person something that needs no answer (log, client log, terminal). */
   report: (message: string) => void;
+  /** What changes in the roots while a call runs, other than what was approved. */
+  watch: ChangeWatch;
+  /** Canonical roots, to name changed files the way the person knows them. */
+  roots: readonly string[];
 }
 
 /** One tool call as the handler's steps need it. */
@@ -47,8 +58,12 @@ interface Call {
   /** The tool's title, as the server lists it. */
   title?: string;
   plans: PlanContext;
-  /** Relays the call as it is. */
-  forward: () => Promise<CallToolResult>;
+  /**
+   * Relays the call as it is, watching the roots meanwhile: what changes there apart from `approved`
+   * (absolute paths) is told to the model, the person and the audit log. `card`: the person allowed a call
+   * whose effects no one could show, so what it changed is told as news, not as an error.
+   */
+  forward: (approved?: readonly string[], card?: boolean) => Promise<CallToolResult>;
 }
 
 const MAX_DIFFERENCE_LINES = 120;
@@ -61,6 +76,15 @@ function textResult(text: string, isError: boolean): CallToolResult {
 function refusal(tool: string, error: EditgateError | UpstreamUnavailable): CallToolResult {
   if (error instanceof UpstreamUnavailable) return textResult(error.message, true);
   return textResult(`editgate proxy did not run ${tool} (${error.code}): ${error.message}`, true);
+}
+
+const MAX_LISTED_CHANGES = 20;
+
+/** "created a.txt; changed b.txt; …", at most MAX_LISTED_CHANGES of them, saying how many more. */
+function listChanges(changes: ReadonlyArray<UnapprovedChange & { shown: string }>): string {
+  const listed = changes.slice(0, MAX_LISTED_CHANGES).map((change) => `${change.how} ${change.shown}`);
+  const more = changes.length - listed.length;
+  return `${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
 /** Per absolute path, one write at a time between its last check and its comparison afterwards. */
@@ -84,7 +108,8 @@ export class ToolCallHandler {
     const request = { method: 'tools/call' as const, params };
     const { name } = params;
     const args = (params.arguments ?? {}) as Args;
-    const forward = () => this.forward(request, extra);
+    const forward = (approved: readonly string[] = [], card = false) =>
+      this.watched(name, approved, card, () => this.forward(request, extra));
     let classified: Awaited<ReturnType<ToolCatalog['get']>>;
     try {
       classified = await this.context.catalog.get(name);
@@ -96,7 +121,7 @@ export class ToolCallHandler {
     return runInCall(
       { requestId: extra.requestId, signal: extra.signal, basis: toolClass.basis, notes: [] },
       () => {
-        if (toolClass.kind === 'read-only') return forward();
+        if (toolClass.kind === 'read-only') return this.read(name, args, toolClass, extra, forward);
         const call: Call = {
           tool: name,
           args,
@@ -110,14 +135,109 @@ export class ToolCallHandler {
     );
   }
 
+  /**
+   * A read-only call: every path it reads is checked first, as editgate's own reads are (roots, deny globs,
+   * `.git`, read policy and, when policy asks, the person); any refusal refuses the call.
+   */
+  private async read(
+    tool: string,
+    args: Args,
+    toolClass: Extract<ToolClass, { kind: 'read-only' }>,
+    extra: CallExtra,
+    forward: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    if (!toolClass.reads) return forward();
+    const call = currentCall();
+    if (call) call.reads = true;
+    let targets: Awaited<ReturnType<typeof toolClass.reads>>;
+    try {
+      targets = await toolClass.reads(args, this.planContext(extra));
+      if (!Array.isArray(targets))
+        return textResult(`editgate proxy did not run ${tool}: ${targets.unknown}`, true);
+      for (const target of targets) {
+        try {
+          await this.context.writeGate.checkRead(tool, target.path);
+        } catch (error) {
+          // A generic tool's path outside every root is not a file of the workspace: the server's business.
+          const outside = isEditgateError(error, 'OUTSIDE_ROOT') && error.details.reason === undefined;
+          if (target.scope === 'ifInside' && outside) continue;
+          throw error;
+        }
+      }
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
+      throw error;
+    }
+    const result = await forward();
+    if (!toolClass.listing) return result;
+    const { writeGate } = this.context;
+    return toolClass.listing(result, targets, (absolute) => writeGate.hiddenFromListing(absolute));
+  }
+
+  /** A plan's own calls (a preview, a listing) write nothing: watched, and an error if they did. */
   private planContext(extra: CallExtra): PlanContext {
     return {
-      callUpstream: async (name, args) =>
-        (await this.context.link.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          { signal: extra.signal },
-        )) as CallToolResult,
+      callUpstream: (name, args) =>
+        this.watched(
+          name,
+          [],
+          false,
+          async () =>
+            (await this.context.link.request(
+              { method: 'tools/call', params: { name, arguments: args } },
+              { signal: extra.signal },
+            )) as CallToolResult,
+        ),
     };
+  }
+
+  /**
+   * `relay`, with the roots watched while it runs (change-watch.ts): files that changed apart from `approved`
+   * are told to the model (an error, unless the person allowed a `card` call whose effects no one could
+   * show), to the person, and in the audit log.
+   */
+  private async watched(
+    tool: string,
+    approved: readonly string[],
+    card: boolean,
+    relay: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    const { result, unapproved } = await this.context.watch.around(approved, relay);
+    if (unapproved.length === 0) return result;
+    const named = unapproved.map((change) => ({ ...change, shown: this.shown(change.path) }));
+    const list = listChanges(named);
+    await this.context.writeGate.auditCall(
+      tool,
+      named.map((change) => change.shown),
+      {
+        decision: 'unasked',
+        decidedBy: 'server',
+        reason: `changed while ${tool} ran, and no one was asked: ${list}`,
+      },
+    );
+    // File names are the server's to choose: made visible before they reach a screen.
+    this.context.report(
+      visibleText(
+        `${this.context.server} › ${tool}: while it ran, files changed that no one was asked about: ${list}.`,
+        { oneLine: true },
+      ),
+    );
+    const text = card
+      ? `editgate proxy: while ${tool} ran, these files changed (the user allowed the call without a diff): ${visibleText(list)}. editgate keeps no copy of what they held.`
+      : `editgate proxy: while ${tool} ran, files changed that the user was not asked about (by the server, or by something else running at the same time): ${visibleText(list)}. editgate keeps no copy of what they held. Tell the user.`;
+    return {
+      ...result,
+      content: [...result.content, { type: 'text', text }],
+      ...(card ? {} : { isError: true }),
+    };
+  }
+
+  /** An absolute path as the person knows it: relative to its root, or as it is outside them. */
+  private shown(absolute: string): string {
+    const root = [...this.context.roots]
+      .sort((a, b) => b.length - a.length)
+      .find((candidate) => absolute.startsWith(`${candidate}${path.sep}`));
+    return root === undefined ? absolute : path.relative(root, absolute).split(path.sep).join('/');
   }
 
   /** The call relayed as it is; a lost server is a tool result that says so (the model can act on it). */
@@ -172,7 +292,8 @@ export class ToolCallHandler {
       throw error;
     }
     // The server would leave the file as it is: nothing to ask about.
-    if (pending.kind === 'noop') return forward();
+    // (It may write the same bytes again: that file is not news.)
+    if (pending.kind === 'noop') return forward([pending.absolute]);
     currentCall()?.notes.push(...pending.notes);
 
     let allowed: Awaited<ReturnType<WriteGate['decide']>>;
@@ -193,7 +314,7 @@ export class ToolCallHandler {
       // the client cancelled may have written all the same, so it is compared (and kept for undo) too.
       let result: CallToolResult;
       try {
-        result = await forward();
+        result = await forward([pending.absolute]);
       } catch (error) {
         await writeGate.settle(pending, allowed);
         throw error;
@@ -268,7 +389,7 @@ export class ToolCallHandler {
       if (isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
-    const forward = () => this.forwardCall(call, hooked);
+    const forward = () => this.forwardCall(call, hooked, absolutePaths);
     try {
       const screened = writeGate.screenCall(tool, paths);
       if (screened === 'allow') {
@@ -283,17 +404,29 @@ export class ToolCallHandler {
       await writeGate.auditCall(tool, paths, { decision: 'session', decidedBy: 'session' });
       return forward();
     }
+    const question: CardRequest = {
+      server: this.context.server,
+      tool,
+      ...(call.title ? { title: call.title } : {}),
+      arguments: args,
+      basis: toolClass.basis,
+      ...(shown.note ? { note: shown.note } : {}),
+      sessionGrant: shown.sessionGrant,
+    };
+    // Never a card cut short: a call the person cannot see whole is refused before anyone is asked.
+    const tooLong = cardTooLongError(question);
+    if (tooLong) {
+      await writeGate.auditCall(tool, paths, {
+        decision: 'deny',
+        decidedBy: 'editgate',
+        code: tooLong.code,
+        reason: tooLong.message,
+      });
+      return refusal(tool, tooLong);
+    }
     let decision: Awaited<ReturnType<typeof approvals.card>>;
     try {
-      decision = await approvals.card({
-        server: this.context.server,
-        tool,
-        ...(call.title ? { title: call.title } : {}),
-        arguments: args,
-        basis: toolClass.basis,
-        ...(shown.note ? { note: shown.note } : {}),
-        sessionGrant: shown.sessionGrant,
-      });
+      decision = await approvals.card(question);
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER): refused before anyone decided.
       if (!isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
@@ -326,8 +459,12 @@ export class ToolCallHandler {
   }
 
   /** A card's call, allowed: forwarded, and once the server carried it out, the after-change hooks. */
-  private async forwardCall(call: Call, hooked: CallWithoutDiff): Promise<CallToolResult> {
-    const result = await call.forward();
+  private async forwardCall(
+    call: Call,
+    hooked: CallWithoutDiff,
+    approved: readonly string[],
+  ): Promise<CallToolResult> {
+    const result = await call.forward(approved, true);
     if (result.isError) return result;
     const said = await this.context.writeGate.afterCall(hooked);
     return said ? { ...result, content: [...result.content, { type: 'text', text: said }] } : result;

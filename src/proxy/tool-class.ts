@@ -36,14 +36,53 @@ export interface WriteShape {
 }
 
 /**
+ * A path a read-only call reads (a file, or a folder it lists or searches). `roots`: the tool is known to
+ * read files (an adapter's; the path is absolute, as the server resolves it), so a path outside the roots is
+ * refused as editgate's own read tools refuse it; `ifInside`: only known to be a path argument (a generic
+ * read-only tool), so it is checked when it lies inside a root, and anything outside them is the server's
+ * business. A relative one is taken as relative to the first root, as the guard takes it: where such a
+ * server most likely resolves it, and if not, a refusal too many rather than a read of a denied file.
+ */
+export interface ReadTarget {
+  path: string;
+  scope: 'roots' | 'ifInside';
+}
+
+/**
+ * What a read-only call reads: its targets, or why editgate cannot tell (the call is then refused with that
+ * reason, which says what to do).
+ */
+export type ReadTargets = ReadTarget[] | { unknown: string };
+
+/**
+ * Whether a listing must leave out an entry (absolute path): outside the roots, under a deny glob or `.git`,
+ * or denied to every read by read policy, as editgate's own listings leave it out. Nobody is asked.
+ */
+export type HiddenFromListing = (absolute: string) => Promise<boolean>;
+
+/** A listing's result with the entries `hidden` names taken out; `targets`: what the call reads. */
+export type ListingFilter = (
+  result: CallToolResult,
+  targets: ReadTarget[],
+  hidden: HiddenFromListing,
+) => Promise<CallToolResult>;
+
+/**
  * How the proxy treats a tool, decided when the tool list is read:
- * - read-only: relayed as it is;
+ * - read-only: relayed as it is, once every path it reads (`reads`, when known) passes the guard and read
+ *   policy as for editgate's own read tools (deny globs, `.git`, policy rules, a question when policy asks);
  * - write: each call becomes a diff and a question (WriteShape);
  * - card: each call is asked about with its arguments laid out, since no diff can be shown; `paths` names
  *   the arguments that are paths, when known, so roots, deny globs and policy apply to them.
  */
 export type ToolClass =
-  | { kind: 'read-only'; basis: string }
+  | {
+      kind: 'read-only';
+      basis: string;
+      reads?: (args: Args, context: PlanContext) => Promise<ReadTargets>;
+      /** For a tool that lists names: what a listing of editgate's own would not show, taken out. */
+      listing?: ListingFilter;
+    }
   | { kind: 'write'; basis: string; shape: WriteShape }
   | { kind: 'card'; basis: string; paths?: (args: Args, context: PlanContext) => Promise<string[]> };
 

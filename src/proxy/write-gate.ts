@@ -16,8 +16,10 @@
  *
  * and, for calls that cannot be shown as a diff (cards): checkPath (the guard: roots and deny globs),
  * vetoCall (the before-call hooks: DENIED_HOOK), screenCall (policy, in the words of the gate's screen),
- * auditCall and afterCall, each the gate's.
+ * auditCall and afterCall, each the gate's; for read-only calls: checkRead (Gate.resolveForRead, as for
+ * editgate's own reads) and hiddenFromListing (the guard and read policy's deny rules, for listings).
  */
+import { EditgateError, isEditgateError } from '../core/errors.js';
 import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
 import type { Allowed, Gate, Settled } from '../gate/gate.js';
@@ -206,6 +208,38 @@ export class WriteGate {
       before: pending.before,
       approved: { bytes: pending.expected, by: allowed },
     });
+  }
+
+  /**
+   * A path a read-only call reads, checked as editgate's own read tools check theirs (Gate.resolveForRead:
+   * roots, deny globs, read policy and, when it asks, the person); a folder it lists: roots, deny globs and
+   * read policy's deny rules (as a listing of editgate's own). A missing file is the server's to report.
+   */
+  async checkRead(tool: string, absolute: string): Promise<void> {
+    try {
+      await this.gate.resolveForRead(tool, absolute);
+    } catch (error) {
+      if (isEditgateError(error, 'FILE_NOT_FOUND')) return;
+      if (!isEditgateError(error, 'IS_DIRECTORY')) throw error;
+      const relative = await this.checkPath(absolute);
+      if (!this.gate.readDenied({ relative })) return;
+      throw new EditgateError('DENIED_POLICY', `Policy does not allow reading ${relative}. Do not retry.`, {
+        path: relative,
+      });
+    }
+  }
+
+  /**
+   * Whether a listing leaves `absolute` out, as editgate's own listings do: outside the roots, under a deny
+   * glob or `.git` (OUTSIDE_ROOT), or denied to every read by read policy. Nobody is asked.
+   */
+  async hiddenFromListing(absolute: string): Promise<boolean> {
+    try {
+      return this.gate.readDenied({ relative: await this.checkPath(absolute) });
+    } catch (error) {
+      if (isEditgateError(error, 'OUTSIDE_ROOT')) return true;
+      return false; // a special file, say: the guard refuses to read it, but its name is no secret
+    }
   }
 
   /**

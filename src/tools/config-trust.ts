@@ -13,7 +13,8 @@ import { defaultStateDir } from './state-dir.js';
  * whoever made the repository, so until the person trusts it (`editgate trust`, or yes to the one-time
  * question) only what tightens protection applies: deny globs and `deny`/`ask` rules. What runs commands
  * (hooks), writes elsewhere (`auditLog`, `stateDir`) or loosens protection (`allow` rules,
- * `requireReadBeforeEdit: false`, `allowPlaceholders: true`, a proxy tool marked read-only) waits for trust. A shorter deny list
+ * `requireReadBeforeEdit: false`, `allowPlaceholders: true`, a proxy tool marked read-only or described as a
+ * write) waits for trust. A shorter deny list
  * loosens nothing: the guard refuses `.git` and the config file whatever the list (ALWAYS_DENY).
  *
  * The record lives in the user's state folder, never in the root (a model or the repository could write
@@ -78,11 +79,13 @@ export function untrustedPart(config: EditgateConfig): { config: EditgateConfig;
   }
   const proxyTools = proxyToolsOf(config.proxy);
   if (proxyTools) {
-    const tools = proxyTools.filter((entry) => !isReadOnlyEntry(entry));
+    // Only "ask" tightens: "readOnly" relays a tool unasked, and "write" chooses which argument is the path
+    // (the file whose diff is shown), which a hostile config could point at a decoy.
+    const tools = proxyTools.filter((entry) => !loosens(entry));
     const dropped = proxyTools.length - tools.length;
     if (dropped > 0) {
       kept.proxy = { ...(config.proxy as object), tools };
-      ignored.push(`${dropped} proxy tool${dropped === 1 ? '' : 's'} marked read-only`);
+      ignored.push(`${dropped} proxy tool entr${dropped === 1 ? 'y' : 'ies'} (read-only or write)`);
     }
   }
   return { config: kept, ignored };
@@ -94,10 +97,11 @@ function proxyToolsOf(section: unknown): unknown[] | undefined {
   return Array.isArray(tools) ? tools : undefined;
 }
 
-function isReadOnlyEntry(entry: unknown): boolean {
-  return (
-    typeof entry === 'object' && entry !== null && (entry as { readOnly?: unknown }).readOnly !== undefined
-  );
+/** A proxy tool entry that loosens: it relays a tool unasked, or says which argument a write's path is. */
+function loosens(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false; // invalid: the parser says why
+  const { readOnly, write } = entry as { readOnly?: unknown; write?: unknown };
+  return readOnly !== undefined || write !== undefined;
 }
 
 /** What a config would do, one line each, for a person deciding whether to trust it. */
@@ -118,11 +122,15 @@ export function describeConfig(config: EditgateConfig): string[] {
   if (config.requireReadBeforeEdit === false) lines.push('lets files be edited without being read first');
   if (config.allowPlaceholders === true)
     lines.push('lets changes bring in placeholder lines such as "// ... rest of the code unchanged"');
-  for (const entry of proxyToolsOf(config.proxy) ?? [])
-    if (isReadOnlyEntry(entry))
+  for (const entry of proxyToolsOf(config.proxy) ?? []) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { tool, readOnly, write } = entry as { tool?: unknown; readOnly?: unknown; write?: unknown };
+    if (readOnly !== undefined) lines.push(`relays the proxied tool ${JSON.stringify(tool)} without asking`);
+    if (write !== undefined)
       lines.push(
-        `relays the proxied tool ${JSON.stringify((entry as { tool?: unknown }).tool)} without asking`,
+        `shows the proxied tool ${JSON.stringify(tool)}'s writes as diffs of the file its argument ${JSON.stringify((write as { path?: unknown }).path)} names`,
       );
+  }
   if (lines.length === 0) lines.push('nothing that needs trust (only settings that tighten protection)');
   return lines;
 }

@@ -16,6 +16,9 @@
  * - `~` is not expanded: `~/x` is a folder named `~` in the root. Backslashes are ordinary name characters on
  *   POSIX; only Windows drive (`C:\`, `C:/`) and UNC (`\\server`) forms are refused. Unicode look-alikes
  *   (fullwidth solidus `／`, one-dot leaders `․․`) are names, never separators or traversal: only `/` splits.
+ * - A name the caller gives that does not exist byte for byte is the one entry that is the same under NFC,
+ *   if there is one (path-identity.ts): a file is the name as it exists on disk, for everything after the
+ *   guard. Deny globs match the NFC form of the glob and of the path.
  */
 import type { Stats } from 'node:fs';
 import { lstatSync, readlinkSync } from 'node:fs';
@@ -24,6 +27,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
 import { rootNames } from '../core/root-named.js';
+import { matchForm, nameOnDisk } from './path-identity.js';
 
 export interface GuardOptions {
   /** One or more roots; relative input paths resolve against the first. */
@@ -126,7 +130,10 @@ export class Guard {
       if (given !== real) aliases.push({ given, real });
     }
     const given = options.deny ?? DEFAULT_DENY;
-    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))];
+    // Each glob in the form it is matched in (path-identity.ts: NFC, as the paths are).
+    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))].map((glob) =>
+      typeof glob === 'string' ? matchForm(glob) : glob,
+    );
     // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
     const nocase = process.platform === 'darwin' || process.platform === 'win32';
     const deny = globs.map((glob): DenyRule => {
@@ -160,7 +167,8 @@ export class Guard {
 
     const root = this.homeOf(walked.path)!;
     const relative = toPosix(path.relative(root, walked.path));
-    const shown = label === relative ? `'${label}'` : `'${label}' (a link to '${relative}')`;
+    const shown =
+      matchForm(label) === matchForm(relative) ? `'${label}'` : `'${label}' (a link to '${relative}')`;
     this.checkDeny(walked.path, relative, shown);
     checkEntry(walked, shown);
     if (/\/\.?$/.test(input)) {
@@ -270,12 +278,14 @@ export class Guard {
    * ancestors are canonical, so they are real folders and need no lstat.
    */
   private walk(start: string, parts: string[], label: string): Walked {
-    const pending = parts.slice().reverse();
+    // `given`: a name from the caller, which may name an entry written in another Unicode form
+    // (path-identity.ts); names from a link's target are taken as the bytes they are, as the kernel does.
+    const pending = parts.map((name) => ({ name, given: true })).reverse();
     let cur = start;
     let curStats: Stats | null = null;
     let links = 0;
     while (pending.length > 0) {
-      const name = pending.pop()!;
+      const { name, given } = pending.pop()!;
       if (curStats !== null && !curStats.isDirectory()) throw notAFolder(label);
       if (name === '' || name === '.') continue;
       if (name === '..') {
@@ -297,7 +307,19 @@ export class Guard {
         st = lstatSync(next);
       } catch (error) {
         const code = errnoOf(error);
-        if (code === 'ENOENT') return missing(next, pending, label, links > 0);
+        if (code === 'ENOENT') {
+          const onDisk = given ? nameOnDisk(cur, name, label) : undefined;
+          if (onDisk !== undefined) {
+            pending.push({ name: onDisk, given: false });
+            continue;
+          }
+          return missing(
+            next,
+            pending.map((each) => each.name),
+            label,
+            links > 0,
+          );
+        }
         if (code === 'ENOTDIR') throw notAFolder(label);
         throw fsFailure(error, label);
       }
@@ -318,7 +340,7 @@ export class Guard {
         if (path.isAbsolute(target)) cur = path.parse(target).root;
         curStats = null; // cur is the folder holding the link, or a filesystem root: a folder either way
         const segments = target.split(path.sep);
-        for (let i = segments.length - 1; i >= 0; i--) pending.push(segments[i]!);
+        for (let i = segments.length - 1; i >= 0; i--) pending.push({ name: segments[i]!, given: false });
         continue;
       }
       cur = next;
@@ -340,7 +362,9 @@ export class Guard {
     // configured ones, when these roots are narrowed) are views too.
     for (const root of [...this.roots, ...(this.ruleRoots ?? [])]) {
       if (!contains(root, absolute)) continue;
-      const rel = root === this.homeOf(absolute) ? relative : toPosix(path.relative(root, absolute));
+      const rel = matchForm(
+        root === this.homeOf(absolute) ? relative : toPosix(path.relative(root, absolute)),
+      );
       for (const rule of this.deny) {
         if (rule.test(rel)) {
           throw new EditgateError(

@@ -1,10 +1,10 @@
 /**
  * The card: arguments laid out for a person, one per line and nested by indentation, with nothing in them
- * able to act on a terminal (escape sequences, bidirectional overrides, carriage returns), and cut to a
- * size a prompt can show, saying so.
+ * able to act on a terminal (escape sequences, bidirectional overrides, carriage returns); a card too long
+ * for a question is never cut but refused (TOO_LARGE).
  */
 import { describe, expect, it } from 'vitest';
-import { cardText, layOutArguments } from '../../src/proxy/card.js';
+import { cardText, cardTooLongError, layOutArguments } from '../../src/proxy/card.js';
 import { capLines, visibleText } from '../../src/proxy/visible-text.js';
 
 describe('layOutArguments', () => {
@@ -49,21 +49,34 @@ describe('layOutArguments', () => {
 });
 
 describe('cardText', () => {
-  it('names the server and the tool, says why there is no diff, and cuts long arguments', () => {
-    const text = cardText({
+  it('names the server and the tool, says why there is no diff, and never cuts the arguments', () => {
+    const request = {
       server: 'docs',
       tool: 'render',
       title: 'Render site',
-      arguments: { pages: Array.from({ length: 200 }, (_, i) => `page ${i}`) },
+      arguments: { pages: Array.from({ length: 79 }, (_, i) => `page ${i}`) },
       basis: 'the server does not mark it read-only',
       sessionGrant: true,
-    });
+    };
+    const text = cardText(request);
     expect(text.split('\n').slice(0, 3)).toEqual([
       'docs wants to run render (Render site).',
       'editgate cannot show what it changes as a diff.',
       'Why asked: the server does not mark it read-only.',
     ]);
-    expect(text).toContain('  … 121 more lines not shown; the call is sent whole.');
+    expect(text).toContain('    - "page 78"');
+    expect(cardTooLongError(request)).toBeUndefined();
+  });
+
+  it('a card of more than 80 lines or 8000 characters is too long to ask about (TOO_LARGE)', () => {
+    const base = { server: 'docs', tool: 'render', basis: 'b', sessionGrant: true };
+    const lines = cardTooLongError({
+      ...base,
+      arguments: { pages: Array.from({ length: 80 }, (_, i) => i) },
+    });
+    expect(lines?.code).toBe('TOO_LARGE');
+    expect(lines?.message).toContain('81 lines');
+    expect(cardTooLongError({ ...base, arguments: { text: 'x'.repeat(8001) } })?.code).toBe('TOO_LARGE');
   });
 });
 

@@ -255,7 +255,8 @@ describe('editgate proxy relays', () => {
       elicited: { action: 'accept', content: { name: 'Ada' } },
       roots: ['file:///projects/a'],
     });
-    expect(questions).toEqual(['Your name?']);
+    // Labelled as the server's: a client shows it in the same form as editgate's own questions.
+    expect(questions).toEqual(['Question from the Test Upstream server, not from editgate:\n\nYour name?']);
   });
 
   it('notifications both ways: list changes, logging, resource updates; the client’s roots changes', async () => {
