@@ -197,6 +197,16 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   xargs: {
     withValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof'],
   },
+  setsid: {},
+  chroot: { withValue: ['--userspec', '--groups'], positional: 1 },
+  flock: {
+    withValue: ['-w', '-E', '--timeout', '--conflict-exit-code'],
+    opaque: ['-c', '--command'],
+    positional: 1,
+  },
+  busybox: {},
+  toybox: {},
+  unbuffer: {},
 };
 
 /** Commands that run shell text or a script editgate does not read: a deny rule cannot see inside. */
@@ -214,6 +224,8 @@ const RUNS_UNSEEN = new Set([
   'csh',
   'tcsh',
   'su',
+  'trap',
+  'script',
   'watch',
   'parallel',
 ]);
@@ -273,7 +285,9 @@ function afterWrapper(words: readonly (string | undefined)[], wrapper: Wrapper):
     }
     i += takesNext ? 2 : 1;
   }
-  return i + (wrapper.positional ?? 0);
+  i += wrapper.positional ?? 0;
+  // An option after the positional words (`flock FILE -c TEXT`): which command runs is not told here.
+  return words[i]?.startsWith('-') ? undefined : i;
 }
 
 /** The commands `find ... -exec CMD ... ;` runs. */

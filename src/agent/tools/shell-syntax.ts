@@ -58,6 +58,11 @@ export async function readShellLine(text: string): Promise<ShellLine> {
       .descendantsOfType(['command', 'declaration_command', 'unset_command'])
       .filter((node): node is Node => node !== null);
     const commands = nodes.map((node) => ({ words: commandWords(node) }));
+    // Text the grammar keeps as plain but bash may run: a backquote or `$(` it did not read as a
+    // substitution (it does not read backquotes in a here-document's body). Its command cannot be named.
+    for (const node of root.descendantsOfType(UNREAD_TYPES)) {
+      if (node && /`|\$\(/.test(node.text)) commands.push({ words: [undefined] });
+    }
     const simple = simpleCommand(root, text);
     return {
       incomplete: root.hasError || !nodes.every((node) => wordsApart(node, text)),
@@ -68,6 +73,15 @@ export async function readShellLine(text: string): Promise<ShellLine> {
     tree.delete();
   }
 }
+
+const UNREAD_TYPES = [
+  'word',
+  'string_content',
+  'heredoc_body',
+  'heredoc_content',
+  'regex',
+  'extglob_pattern',
+];
 
 /**
  * Whether only blanks (or a backslash-newline) stand between the parts of a command, as bash splits them.

@@ -140,7 +140,16 @@ describe('command policy: deny rules under an allow-all rule', () => {
     ['diff <(rm x) y', 'deny'],
     ['git push origin main', 'deny'],
     ['cd x && git push', 'deny'],
+    ['busybox rm -f victim', 'deny'],
+    ['setsid -f rm -f victim', 'deny'],
+    ['chroot / rm -f victim', 'deny'],
+    ['flock /tmp/lock rm -f victim', 'deny'],
+    ['r""m -f victim', 'deny'],
+    ['echo $(( a[$(rm x)] ))', 'deny'],
+    [`x=$\{y:-$(rm x)}`, 'deny'],
+    ['echo >(rm x)', 'deny'],
     ['git status', 'allow'],
+    ['cat <<EOF\nplain text\nEOF', 'allow'],
     // A command whose name the shell computes cannot be checked against the deny rules: asked.
     ['$CMD -f victim', 'ask'],
     ['"$(echo rm)" -f victim', 'ask'],
@@ -150,6 +159,11 @@ describe('command policy: deny rules under an allow-all rule', () => {
     ['sh script.sh', 'ask'],
     ['env -S "rm -f victim"', 'ask'],
     ['git "$SUB" origin', 'ask'],
+    ['trap "rm -f victim" EXIT', 'ask'],
+    ['flock -c "rm -f victim" /tmp/lock', 'ask'],
+    ['flock /tmp/lock -c "rm -f victim"', 'ask'],
+    // The grammar does not read backquotes in a here-document; bash runs them.
+    ['cat <<EOF\n`rm -f victim`\nEOF', 'ask'],
     ['ls "unterminated', 'ask'],
     // The grammar once read `rm -f victim` as arguments of `echo ==` from the line above: not trusted.
     ['echo ==\nrm -f victim', 'ask'],
