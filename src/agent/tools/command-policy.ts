@@ -108,9 +108,12 @@ function baseName(word: string | undefined): string | undefined {
 }
 
 /**
- * Options that make a command act somewhere other than the root it runs in (or with another file or
- * config): a prefix rule never covers them unless its own words name them, so `npm test --prefix /x`,
- * `git status -C ..` and `make -f other.mk` are asked even with rules for `npm test`, `git status`, `make`.
+ * Options that make a command act somewhere other than the root it runs in, write elsewhere, or take
+ * another file or config: a prefix rule never covers them unless its own words name them, so
+ * `npm test --prefix /x`, `git status -C ..` and `make -f other.mk` are asked even with rules for
+ * `npm test`, `git status` and `make`. Matched without regard to case (`--rootDir`), and by abbreviation
+ * (npm takes `--pref` for `--prefix`): any long option that starts one of these, from 3 letters on.
+ * A list cannot know every program's options: a prefix rule is for commands whose other options are safe.
  */
 export const LOCATION_OPTIONS: readonly string[] = [
   '--prefix',
@@ -120,11 +123,13 @@ export const LOCATION_OPTIONS: readonly string[] = [
   '--dir',
   '--directory',
   '--root',
+  '--rootdir',
   '--git-dir',
   '--work-tree',
   '--file',
   '--makefile',
   '--manifest-path',
+  '--project',
   '--config',
   '--userconfig',
   '--globalconfig',
@@ -132,8 +137,13 @@ export const LOCATION_OPTIONS: readonly string[] = [
   '--script-shell',
   '--node-options',
   '--workspace',
+  '--output',
+  '--outdir',
+  '--out-dir',
+  '--outfile',
+  '--out-file',
+  '--basetemp',
 ];
-const LONG = new Set(LOCATION_OPTIONS);
 /** Short options with the same effect: `-C DIR` for any command; `-f FILE` for make; `-g` for npm. */
 const SHORT: Readonly<Record<string, readonly string[]>> = {
   make: ['f'],
@@ -148,8 +158,11 @@ function locationOption(name: string, args: readonly string[]): string | undefin
   const letters = ['C', ...(SHORT[name] ?? [])];
   for (const arg of args) {
     if (arg.startsWith('--')) {
-      const option = arg.split('=')[0]!;
-      if (LONG.has(option)) return option;
+      const option = arg.split('=')[0]!.toLowerCase();
+      const moved = LOCATION_OPTIONS.find(
+        (known) => known === option || (option.length >= 5 && known.startsWith(option)),
+      );
+      if (moved) return arg.split('=')[0]!;
     } else if (/^-[A-Za-z]/.test(arg)) {
       const letter = letters.find((candidate) => arg.slice(1).includes(candidate));
       if (letter) return `-${letter}`;

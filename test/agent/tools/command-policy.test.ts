@@ -79,6 +79,11 @@ describe('command policy: prefix rules', () => {
     ['make -sf other.mk', 'ask'],
     ['make --file=other.mk', 'ask'],
     ['make -f ci.mk -f other.mk', 'ask'],
+    ['npm test --pref /outside', 'ask'],
+    ['npm test --PREFIX=/outside', 'ask'],
+    ['npm test -- --rootDir=/elsewhere', 'ask'],
+    ['git status --output=/tmp/x', 'ask'],
+    ['npm test -- --coverage --reporter=dot', 'allow'],
     // Deny rules see the command as it runs.
     ['rm -rf x', 'deny'],
     ['git status; rm -rf x', 'deny'],
