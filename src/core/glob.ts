@@ -4,7 +4,8 @@
  * regular expression (what picomatch compiles to) took 14 s to test `*a*a*a*a*a*a*a*a*b` against a
  * 60-character name (issue #26). The pattern is compiled to a nondeterministic automaton and run over the
  * path once, keeping the set of states it may be in (Thompson's construction): no state is tried twice at
- * one position, so nothing backtracks.
+ * one position, so nothing backtracks. Each set met, and where a character leads from it, is remembered,
+ * so matching many paths costs about one lookup per character.
  *
  * The syntax is picomatch's with `dot: true`, for the globs editgate's users write, and gives the same
  * answers on them (a property test compares the two), but for `[!a]`, which is "any character but a" here
@@ -13,7 +14,7 @@
  * - `**` as a whole segment: any number of segments (`**\/x` is `x` at any depth, `a/**` is `a` and all
  *   under it, `a/**\/b` is `a/b`, `a/x/b`...); `**` elsewhere is `*` (as in git and bash);
  * - `[abc]`, `[a-z]`, `[!a]`/`[^a]`, `[[:alpha:]]` (never `/`); `\` escapes the next character;
- * - `{a,b}` alternatives (nested), `{1..5}` and `{a..e}` ranges (up to MAX_RANGE items, else literal);
+ * - `{a,b}` alternatives (nested), `{1..5}` and `{a..e}` ranges (MAX_RANGE items a pattern, else literal);
  * - a leading `!` negates the whole pattern; a leading `./` is dropped.
  * Not supported: extglobs (`+(a|b)`, `@(a)`...), whose characters are literal here.
  */
@@ -25,7 +26,10 @@ export interface GlobOptions {
 
 export type GlobMatcher = (path: string) => boolean;
 
-/** The most items a `{1..N}` range expands to; a larger one is literal text. */
+/**
+ * The most items the `{1..N}` ranges of one pattern expand to, together; past it a range is literal text
+ * (so a pattern cannot grow its automaton, and every match's cost, a thousandfold per range).
+ */
 export const MAX_RANGE = 1000;
 
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
@@ -60,6 +64,9 @@ function parseGlob(pattern: string): Piece[] {
 }
 
 class Parser {
+  /** Range items the pattern may still expand to (MAX_RANGE in all). */
+  private rangeBudget = MAX_RANGE;
+
   constructor(private readonly chars: readonly string[]) {}
 
   /**
@@ -156,8 +163,9 @@ class Parser {
     if (close < 0) return undefined;
     const afterEnd = close + 1 === to ? segmentEnd : chars[close + 1] === '/';
     if (commas.length === 0) {
-      const range = expandRange(chars.slice(open + 1, close).join(''));
+      const range = expandRange(chars.slice(open + 1, close).join(''), this.rangeBudget);
       if (!range) return undefined;
+      this.rangeBudget -= range.length;
       return {
         piece: { type: 'either', options: range.map((item) => Array.from(item, (c) => charPiece(c))) },
         end: close + 1,
@@ -250,8 +258,8 @@ function charPiece(char: string): Piece {
   return { type: 'char', char };
 }
 
-/** `1..5`, `5..1`, `a..e` (optionally `..STEP`) as its items; undefined when not a range or too long. */
-function expandRange(text: string): string[] | undefined {
+/** `1..5`, `5..1`, `a..e` (optionally `..STEP`) as its items; undefined when not a range or over `most`. */
+function expandRange(text: string, most: number): string[] | undefined {
   const numbers = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(text);
   const letters = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(text);
   const match = numbers ?? letters;
@@ -259,7 +267,7 @@ function expandRange(text: string): string[] | undefined {
   const from = numbers ? Number(match[1]) : match[1]!.charCodeAt(0);
   const to = numbers ? Number(match[2]) : match[2]!.charCodeAt(0);
   const step = Math.abs(Number(match[3] ?? 1)) || 1;
-  if (Math.abs(to - from) / step + 1 > MAX_RANGE) return undefined;
+  if (Math.abs(to - from) / step + 1 > most) return undefined;
   const items: string[] = [];
   const direction = to >= from ? 1 : -1;
   for (let value = from; direction > 0 ? value <= to : value >= to; value += direction * step)
@@ -281,8 +289,12 @@ const NONE = -1;
 
 class Machine {
   private readonly states: State[] = [];
-  /** For each state, the run (path position) it was last added at: a state is added once per position. */
+  /** For each state, the closure it was last added in (`generation`): a state is added once per closure. */
   private seen: Int32Array = new Int32Array(0);
+  private generation = 0;
+  /** The state sets met so far, by their sorted states; `first`, the one a match starts in. */
+  private readonly sets = new Map<string, StateSet>();
+  private first: StateSet | undefined;
   private readonly nocase: boolean;
 
   constructor(nocase: boolean) {
@@ -293,7 +305,7 @@ class Machine {
   build(pieces: Piece[]): number {
     const accept = this.add({ next: NONE, alt: NONE, accept: true });
     const start = this.sequence(pieces, accept);
-    this.seen = new Int32Array(this.states.length).fill(-1);
+    this.seen = new Int32Array(this.states.length);
     return start;
   }
 
@@ -353,41 +365,82 @@ class Machine {
 
   /** Whether the automaton from `start` accepts all of `path`. */
   run(start: number, path: string): boolean {
-    const seen = this.seen;
-    seen.fill(-1);
-    let current: number[] = [];
-    let following: number[] = [];
-    let position = 0;
-    this.close(start, position, current);
-    for (const char of path) {
-      position++;
-      following.length = 0;
-      for (const index of current) {
-        const state = this.states[index]!;
-        if (state.test?.(char)) this.close(state.next, position, following);
+    let at = (this.first ??= this.setOf(this.closure([start])));
+    for (let i = 0; i < path.length; ) {
+      const code = path.codePointAt(i)!;
+      i += code > 0xffff ? 2 : 1;
+      let next = code < 128 ? at.ascii[code] : at.other.get(code);
+      if (next === undefined) {
+        next = this.step(at, code);
+        if (code < 128) at.ascii[code] = next;
+        else at.other.set(code, next);
       }
-      [current, following] = [following, current];
-      if (current.length === 0) return false;
+      if (next.states.length === 0) return false;
+      at = next;
     }
-    return current.some((index) => this.states[index]!.accept === true);
+    return at.accept;
   }
 
-  /** Adds `index` and every state reached from it without reading a character, each once per position. */
-  private close(index: number, position: number, into: number[]): void {
-    const stack = [index];
+  /**
+   * The set of states after reading `code` from `from`: computed once, then remembered (a lazily built
+   * deterministic automaton, as RE2 does). Past MAX_SETS sets the memory is dropped and built anew, so a
+   * pattern whose sets would be many costs at most the plain simulation per character, never more.
+   */
+  private step(from: StateSet, code: number): StateSet {
+    const char = String.fromCodePoint(code);
+    const targets: number[] = [];
+    for (const index of from.states) {
+      const state = this.states[index]!;
+      if (state.test?.(char)) targets.push(state.next);
+    }
+    if (this.sets.size >= MAX_SETS) {
+      this.sets.clear();
+      this.first = undefined;
+    }
+    return this.setOf(this.closure(targets));
+  }
+
+  private setOf(states: number[]): StateSet {
+    states.sort((a, b) => a - b);
+    const key = states.join(',');
+    let set = this.sets.get(key);
+    if (set === undefined) {
+      const accept = states.some((index) => this.states[index]!.accept === true);
+      set = { states, accept, ascii: new Array(128), other: new Map() };
+      this.sets.set(key, set);
+    }
+    return set;
+  }
+
+  /** The states that read a character (or accept) reached from `starts` without reading one, each once. */
+  private closure(starts: readonly number[]): number[] {
+    const mark = ++this.generation;
+    const found: number[] = [];
+    const stack = [...starts];
     while (stack.length > 0) {
       const at = stack.pop()!;
-      if (at === NONE || this.seen[at] === position) continue;
-      this.seen[at] = position;
+      if (at === NONE || this.seen[at] === mark) continue;
+      this.seen[at] = mark;
       const state = this.states[at]!;
-      if (state.test || state.accept) into.push(at);
-      else {
-        stack.push(state.alt);
-        stack.push(state.next);
-      }
+      if (state.test || state.accept) found.push(at);
+      else stack.push(state.alt, state.next);
     }
+    return found;
   }
 }
+
+/** A set of automaton states, and where each character read from it leads. */
+interface StateSet {
+  states: number[];
+  accept: boolean;
+  /** Where each ASCII character leads (most paths are ASCII: an array is the fastest lookup)... */
+  ascii: (StateSet | undefined)[];
+  /** ...and every other character. */
+  other: Map<number, StateSet>;
+}
+
+/** The most state sets a matcher remembers. */
+const MAX_SETS = 2000;
 
 function notSlash(char: string): boolean {
   return char !== '/';

@@ -60,7 +60,11 @@ describe('compileGlob', () => {
     expect(compileGlob('**/.GIT/**')('.git/config')).toBe(false);
   });
 
-  it('a range longer than MAX_RANGE is literal text', () => {
+  it('ranges past MAX_RANGE items in one pattern are literal text', () => {
+    const half = Math.floor(MAX_RANGE / 2);
+    const two = compileGlob(`{1..${half}}-{1..${half}}-{1..${half}}`);
+    expect(two(`7-8-{1..${half}}`)).toBe(true);
+    expect(two('7-8-9')).toBe(false);
     expect(compileGlob(`{1..${MAX_RANGE + 1}}`)('5')).toBe(false);
     expect(compileGlob(`{1..${MAX_RANGE + 1}}`)(`{1..${MAX_RANGE + 1}}`)).toBe(true);
   });
