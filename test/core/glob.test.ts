@@ -69,6 +69,22 @@ describe('compileGlob', () => {
     expect(compileGlob(`{1..${MAX_RANGE + 1}}`)(`{1..${MAX_RANGE + 1}}`)).toBe(true);
   });
 
+  it('a pattern with more state sets than a matcher remembers still answers right', () => {
+    // `*a` then 12 characters: which of the last 13 were `a` is the state, 2^13 sets in all.
+    const pattern = `*a${'?'.repeat(12)}`;
+    const ours = compileGlob(pattern);
+    const theirs = picomatch(pattern, { dot: true });
+    let seed = 26;
+    for (let n = 0; n < 400; n++) {
+      let name = '';
+      for (let i = 0; i < 40; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        name += seed % 2 === 0 ? 'a' : 'b';
+      }
+      expect(ours(name), name).toBe(theirs(name));
+    }
+  });
+
   it('a hostile pattern against a long name finishes with the right answer (issue #26)', () => {
     const name = 'a'.repeat(60);
     expect(compileGlob('*a*a*a*a*a*a*a*a*b')(name)).toBe(false);
