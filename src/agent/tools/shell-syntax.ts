@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Language, type Node, Parser } from 'web-tree-sitter';
 
 /**
@@ -8,7 +11,7 @@ import { Language, type Node, Parser } from 'web-tree-sitter';
  *
  * The grammar is tree-sitter-bash (the tree-sitter project's bash grammar, maintained, used by editors and
  * GitHub to read bash), run by web-tree-sitter (WebAssembly: no native build, works on Node 20), both pinned
- * to exact versions in package.json. The other candidates: `bash-parser` and its forks are POSIX-only (no
+ * to exact versions in package.json (the grammar as a devDependency whose .wasm the build ships). The other candidates: `bash-parser` and its forks are POSIX-only (no
  * `$'...'`, no `<(...)`) and unmaintained; `mvdan-sh` (mvdan/sh through GopherJS) is no longer released;
  * `sh-syntax` (mvdan/sh as WebAssembly) hands back only positions, not the type of a command; `shell-quote`
  * splits words, it does not read bash.
@@ -24,11 +27,21 @@ let loading: Promise<Parser> | undefined;
 function bashParser(): Promise<Parser> {
   loading ??= (async () => {
     await Parser.init();
-    const require = createRequire(import.meta.url);
-    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language = await Language.load(await readFile(grammarFile()));
     return new Parser().setLanguage(language);
   })();
   return loading;
+}
+
+/**
+ * The grammar's WebAssembly file. The build copies it next to this module (scripts/copy-bash-grammar.mjs):
+ * the grammar package also builds a native module at install time, so it is a devDependency and the
+ * published package runs no install script. Run from the sources (tests), it comes from that package.
+ */
+function grammarFile(): string {
+  const beside = fileURLToPath(new URL('./tree-sitter-bash.wasm', import.meta.url));
+  if (existsSync(beside)) return beside;
+  return createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
 }
 
 /** One command anywhere in the line (in a pipeline, a list, a substitution, a function, a loop). */
