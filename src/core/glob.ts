@@ -384,7 +384,7 @@ class Machine {
   /**
    * The set of states after reading `code` from `from`: computed once, then remembered (a lazily built
    * deterministic automaton, as RE2 does). Past MAX_SETS sets the memory is dropped and built anew, so a
-   * pattern whose sets would be many costs at most the plain simulation per character, never more.
+   * pattern whose sets would be many costs about the plain simulation per character, never more.
    */
   private step(from: StateSet, code: number): StateSet {
     const char = String.fromCodePoint(code);
@@ -439,8 +439,12 @@ interface StateSet {
   other: Map<number, StateSet>;
 }
 
-/** The most state sets a matcher remembers. */
-const MAX_SETS = 2000;
+/**
+ * The most state sets a matcher remembers (each about 1 KB with its ASCII table). Ordinary globs meet a
+ * few dozen; a pattern built to need more (`*a????????????`) costs at most this much memory, then the
+ * plain simulation per character, so a .gitignore of many such lines cannot exhaust memory quickly.
+ */
+const MAX_SETS = 256;
 
 function notSlash(char: string): boolean {
   return char !== '/';
