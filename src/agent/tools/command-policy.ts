@@ -29,6 +29,8 @@ interface CommandRule {
 export class CommandPolicy {
   private readonly allows: CommandRule[];
   private readonly denies: CommandRule[];
+  /** The rules' words, read once by the same grammar as the commands (`git commit -m "wip"`). */
+  private rulesRead: Promise<void> | undefined;
 
   constructor(rules: readonly PolicyRule[] = []) {
     const commandRules = rules
@@ -45,6 +47,8 @@ export class CommandPolicy {
   }
 
   async evaluate(command: string): Promise<CommandVerdict> {
+    this.rulesRead ??= this.readRules();
+    await this.rulesRead;
     const line = await readShellLine(command);
     let unknown: string | undefined;
     for (const deny of this.denies) if (!deny.words) return { action: 'deny', rule: deny.text };
@@ -74,6 +78,13 @@ export class CommandPolicy {
       moved ??= `${option} changes where ${rule.text} acts; the rule does not name it`;
     }
     return ask(moved);
+  }
+
+  private async readRules(): Promise<void> {
+    for (const rule of [...this.allows, ...this.denies]) {
+      if (rule.words === undefined) continue;
+      rule.words = (await readShellLine(rule.text)).simple ?? rule.words;
+    }
   }
 }
 

@@ -101,6 +101,12 @@ describe('command policy: prefix rules', () => {
     expect((await prefixes.evaluate('X=1 npm test')).reason).toBe('it sets variables for the command');
   });
 
+  it("reads a rule's words as bash does", async () => {
+    const quoted = new CommandPolicy([{ tool: 'bash', path: `git commit -m "wip"`, action: 'allow' }]);
+    expect((await quoted.evaluate("git commit -m 'wip'")).action).toBe('allow');
+    expect((await quoted.evaluate('git commit -m wip2')).action).toBe('ask');
+  });
+
   it('rules for files do not open bash', async () => {
     expect(await new CommandPolicy([{ action: 'allow' }]).evaluate('ls')).toEqual({
       action: 'ask',
