@@ -11,10 +11,10 @@ import { Language, type Node, Parser } from 'web-tree-sitter';
  *
  * The grammar is tree-sitter-bash (the tree-sitter project's bash grammar, maintained, used by editors and
  * GitHub to read bash), run by web-tree-sitter (WebAssembly: no native build, works on Node 20), both pinned
- * to exact versions in package.json (the grammar as a devDependency whose .wasm the build ships). The other candidates: `bash-parser` and its forks are POSIX-only (no
- * `$'...'`, no `<(...)`) and unmaintained; `mvdan-sh` (mvdan/sh through GopherJS) is no longer released;
- * `sh-syntax` (mvdan/sh as WebAssembly) hands back only positions, not the type of a command; `shell-quote`
- * splits words, it does not read bash.
+ * to exact versions in package.json (the grammar as a devDependency whose .wasm the build ships). The other
+ * candidates: `bash-parser` and its forks are POSIX-only (no `$'...'`, no `<(...)`) and unmaintained;
+ * `mvdan-sh` (mvdan/sh through GopherJS) is no longer released; `sh-syntax` (mvdan/sh as WebAssembly) hands
+ * back only positions, not the type of a command; `shell-quote` splits words, it does not read bash.
  *
  * tree-sitter recovers from errors rather than refusing, so every tree with an error or a missing token is
  * reported `incomplete`, and a word is given a value only when its text is plain enough that bash and the
