@@ -1,11 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { access, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../../src/agent/tools/bash.js';
 import { CommandPolicy } from '../../../src/agent/tools/command-policy.js';
 import { FileChangeTracker } from '../../../src/agent/tools/file-changes.js';
 import { WorkspaceScope } from '../../../src/agent/tools/scope.js';
+import { readShellLine } from '../../../src/agent/tools/shell-syntax.js';
 import { EditgateError } from '../../../src/core/errors.js';
 import type { PolicyRule } from '../../../src/gate/policy.js';
 import { DEFAULT_DENY } from '../../../src/workspace/guard.js';
@@ -96,5 +99,78 @@ describe('bash tool under the command policy, with real bash', () => {
     const result = await tool.run({ command: 'npm test --prefix /tmp' }, { signal });
     expect(result.code).toBe('DENIED_NO_APPROVER');
     expect(asked).toEqual(['npm test --prefix /tmp']);
+  });
+});
+
+describe('what the policy allows is what bash runs (property, real bash)', () => {
+  const policy = new CommandPolicy([
+    { tool: 'bash', path: 'git status', action: 'allow' },
+    { tool: 'bash', path: 'npm test', action: 'allow' },
+  ]);
+  // Shell's hard characters, often enough that some lines with them are allowed.
+  const piece = fc.oneof(
+    fc.stringMatching(/^[a-z0-9=.,:@%+^_-]{1,6}$/),
+    fc.constantFrom(
+      ' ',
+      '\t',
+      '\n',
+      ';',
+      '&',
+      '|',
+      '#',
+      '"',
+      "'",
+      '\\',
+      '$',
+      '`',
+      '(',
+      ')',
+      '<',
+      '>',
+      '{',
+      '}',
+      '*',
+      '?',
+      '~',
+      '!',
+      '[',
+      ']',
+      '"a b"',
+      "'c d'",
+      '"$x"',
+      "$'\\''",
+      '\u00a0',
+      '\r',
+      '==',
+    ),
+  );
+  const line = fc
+    .tuple(
+      fc.constantFrom('git status', 'npm test', ' git status ', 'npm  test'),
+      fc.array(piece, { maxLength: 8 }),
+    )
+    .map(([command, tail]) => `${command} ${tail.join('')}`);
+
+  it('an allowed line runs one command, with the words the policy read', async () => {
+    // git and npm are functions that print their words; PATH is empty, so nothing else can run.
+    const shim = 'git() { printf \'%s\\0\' git "$@"; }\nnpm() { printf \'%s\\0\' npm "$@"; }\n';
+    let allowed = 0;
+    await fc.assert(
+      fc.asyncProperty(line, async (command) => {
+        if ((await policy.evaluate(command)).action !== 'allow') return;
+        allowed++;
+        const words = (await readShellLine(command)).simple!;
+        // Standard input not a socket (Node's pipes are), or bash would read ~/.bashrc as if run by sshd.
+        const run = spawnSync('/bin/bash', ['-c', shim + command], {
+          env: { PATH: '' },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        expect({ out: run.stdout, err: run.stderr }).toEqual({ out: `${words.join('\0')}\0`, err: '' });
+      }),
+      { numRuns: 500 },
+    );
+    // Not vacuous: a good share of the lines are allowed, and each was run.
+    expect(allowed).toBeGreaterThan(50);
   });
 });
