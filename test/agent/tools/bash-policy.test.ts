@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { access, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -173,4 +173,114 @@ describe('what the policy allows is what bash runs (property, real bash)', () =>
     // Not vacuous: a good share of the lines are allowed, and each was run.
     expect(allowed).toBeGreaterThan(50);
   });
+});
+
+describe('a deny rule under an allow-all rule, against real bash (property)', () => {
+  const policy = new CommandPolicy([
+    { tool: 'bash', action: 'allow' },
+    { tool: 'bash', path: 'rm', action: 'deny' },
+  ]);
+  const wrapper = fc.constantFrom(
+    '',
+    'X=1 ',
+    'env ',
+    'env -i ',
+    'env -u HOME A=b ',
+    'command ',
+    'command -p ',
+    'exec ',
+    'nohup ',
+    'nice ',
+    'nice -n 1 ',
+    'timeout 5 ',
+    'time ',
+    'stdbuf -o0 ',
+    'setsid ',
+    'echo victim | xargs ',
+    'true && ',
+    'true; ',
+    '! ',
+  );
+  const name = fc.constantFrom(
+    'rm',
+    '"rm"',
+    "'rm'",
+    'r""m',
+    'r\\m',
+    '\\rm',
+    '$R',
+    '"$R"',
+    '$' + '{R}',
+    // Not rm: lines the policy allows, run to check that rm does not hide in them.
+    'true',
+    'cat',
+    'r?',
+    'r*',
+  );
+  const around = fc.constantFrom(
+    ['', ''],
+    ['(', ')'],
+    ['{ ', '; }'],
+    ['echo $(', ')'],
+    ['echo "`', '`"'],
+    ['f() { ', '; }; f'],
+    ['if true; then ', '; fi'],
+    ['for i in 1; do ', '; done'],
+    ['cat <(', ')'],
+    ['cat <<EOF\n$(', ')\nEOF'],
+    ['cat <<EOF\n`', '`\nEOF'],
+    ['R=rm; ', ''],
+  );
+
+  it('a line the policy allows never runs rm', async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'editgate-deny-property-')));
+    made.push(root);
+    const bin = join(root, 'bin');
+    const mark = join(root, 'RAN');
+    await mkdir(bin);
+    // rm records that it ran; the wrappers are the real programs; nothing else is on PATH.
+    await writeFile(join(bin, 'rm'), `#!/bin/sh\n: > '${mark}'\n`, { mode: 0o755 });
+    for (const program of [
+      'env',
+      'nohup',
+      'nice',
+      'timeout',
+      'stdbuf',
+      'setsid',
+      'xargs',
+      'true',
+      'cat',
+      'echo',
+    ]) {
+      const path = spawnSync('/bin/sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).stdout.trim();
+      if (path.startsWith('/')) await symlink(path, join(bin, program));
+    }
+    let allowed = 0;
+    let ranWhenRefused = 0;
+    await fc.assert(
+      fc.asyncProperty(around, wrapper, name, async ([open, close], wrap, command) => {
+        const line = `${open}${wrap}${command} -f victim${close}`;
+        const verdict = await policy.evaluate(line);
+        await rm(mark, { force: true });
+        spawnSync('/bin/bash', ['-c', line], {
+          cwd: root,
+          env: { PATH: bin, R: 'rm' },
+          stdio: 'ignore',
+          timeout: 10_000,
+        });
+        const ran = await access(mark).then(
+          () => true,
+          () => false,
+        );
+        if (verdict.action === 'allow') {
+          allowed++;
+          expect(ran, line).toBe(false);
+        } else if (ran) ranWhenRefused++;
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: some lines are allowed (rm does not run in them), and many refused ones would run rm.
+    expect(allowed).toBeGreaterThan(10);
+    expect(ranWhenRefused).toBeGreaterThan(100);
+  }, 120_000);
 });
