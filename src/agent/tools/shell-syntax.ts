@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 
 /**
  * A bash command line as bash's grammar reads it, for the chat's command policy (command-policy.ts). A
@@ -26,6 +26,8 @@ let loading: Promise<Parser> | undefined;
 
 function bashParser(): Promise<Parser> {
   loading ??= (async () => {
+    // Loaded on the first command, not when the chat starts (about 30 ms of import).
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const language = await Language.load(await readFile(grammarFile()));
     return new Parser().setLanguage(language);
