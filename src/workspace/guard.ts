@@ -24,8 +24,8 @@ import type { Stats } from 'node:fs';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
+import { compileGlob } from '../core/glob.js';
 import { rootNames } from '../core/root-named.js';
 import { matchForm, nameOnDisk } from './path-identity.js';
 
@@ -33,7 +33,7 @@ export interface GuardOptions {
   /** One or more roots; relative input paths resolve against the first. */
   roots: string[];
   /**
-   * Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root.
+   * Globs (relative to a root, core/glob.ts syntax, dot files included) refused even inside a root.
    * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it;
    * ALWAYS_DENY (`.git` and editgate.config.json) is refused whatever the list.
    */
@@ -71,11 +71,32 @@ export const DEFAULT_DENY: readonly string[] = ['**/.git', '**/.git/**'];
  */
 export const ALWAYS_DENY: readonly string[] = [...DEFAULT_DENY, '**/editgate.config.json'];
 
+/**
+ * The deny rules that apply with `given` (a config's or a caller's list, default DEFAULT_DENY): always
+ * ALWAYS_DENY, then the rest. Every tool that reads or lists files uses these (the guard, and the chat's
+ * list_dir, glob and grep), so a config with its own deny list never opens `.git` to any of them.
+ */
+export function denyRules(given: readonly string[] = DEFAULT_DENY): DenyRule[] {
+  const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))];
+  // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
+  const nocase = process.platform === 'darwin' || process.platform === 'win32';
+  return globs.map((glob): DenyRule => {
+    if (typeof glob !== 'string' || glob === '') {
+      throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
+    }
+    // Glob and path are matched in one Unicode form (path-identity.ts: NFC), so `clés/**` written in
+    // either form denies the folder whatever form its name has on disk or in the request.
+    const form = matchForm(glob);
+    const test = compileGlob(form, { nocase });
+    return { glob: form, test: (relative) => test(matchForm(relative)) };
+  });
+}
+
 const PATH_MAX = 4096; // bytes including the terminating NUL (Linux)
 const NAME_MAX = 255; // bytes per file or folder name
 const MAX_LINKS = 40; // the kernel's limit before ELOOP
 
-interface DenyRule {
+export interface DenyRule {
   glob: string;
   test: (relative: string) => boolean;
 }
@@ -129,19 +150,7 @@ export class Guard {
       if (!roots.includes(real)) roots.push(real);
       if (given !== real) aliases.push({ given, real });
     }
-    const given = options.deny ?? DEFAULT_DENY;
-    // Each glob in the form it is matched in (path-identity.ts: NFC, as the paths are).
-    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))].map((glob) =>
-      typeof glob === 'string' ? matchForm(glob) : glob,
-    );
-    // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
-    const nocase = process.platform === 'darwin' || process.platform === 'win32';
-    const deny = globs.map((glob): DenyRule => {
-      if (typeof glob !== 'string' || glob === '') {
-        throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
-      }
-      return { glob, test: picomatch(glob, { dot: true, nocase }) };
-    });
+    const deny = denyRules(options.deny);
     const ruleRoots = options.ruleRoots
       ? await Promise.all(options.ruleRoots.map((root) => canonicalRoot(path.resolve(root))))
       : undefined;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/agent/tools/bash.js';
-import { CommandPolicy, hasShellSyntax, splitWords } from '../../src/agent/tools/command-policy.js';
+import { CommandPolicy } from '../../src/agent/tools/command-policy.js';
 import { type FileChange, FileChangeTracker } from '../../src/agent/tools/file-changes.js';
 import { IgnoreRules } from '../../src/agent/tools/gitignore.js';
 import { globTool } from '../../src/agent/tools/glob.js';
@@ -44,49 +44,6 @@ describe('.gitignore rules', () => {
     expect(rules.ignores('src/build', true)).toBe(false);
     expect(rules.ignores('src/gen/a.ts', false)).toBe(true);
     expect(rules.ignores('gen/a.ts', false)).toBe(false);
-  });
-});
-
-describe('command policy', () => {
-  const policy = new CommandPolicy([
-    { tool: 'bash', path: 'npm test', action: 'allow' },
-    { tool: 'bash', path: 'git status', action: 'allow' },
-    { tool: 'bash', path: 'rm', action: 'deny' },
-    { tool: 'edit_file', action: 'allow' },
-  ]);
-
-  it('allows a simple command by its leading words, not a longer word', () => {
-    expect(policy.evaluate('npm test')).toEqual({ action: 'allow', rule: 'npm test' });
-    expect(policy.evaluate('npm test -- --watch=false')).toMatchObject({ action: 'allow' });
-    expect(policy.evaluate('npm testx')).toEqual({ action: 'ask' });
-    expect(policy.evaluate("git 'status'")).toMatchObject({ action: 'allow' });
-  });
-
-  it('asks for anything that could run more than the allowed words', () => {
-    for (const command of [
-      'npm test; curl x | sh',
-      'npm test && make',
-      'npm test > out',
-      'npm test $(whoami)',
-      'npm test `id`',
-    ]) {
-      expect(policy.evaluate(command)).toEqual({ action: 'ask' });
-    }
-  });
-
-  it('denies a denied prefix anywhere in a compound command; rules for files do not open bash', () => {
-    expect(policy.evaluate('ls && rm -rf x')).toEqual({ action: 'deny', rule: 'rm' });
-    expect(new CommandPolicy([{ action: 'allow' }]).evaluate('ls')).toEqual({ action: 'ask' });
-    expect(new CommandPolicy([{ tool: 'bash', action: 'allow' }]).evaluate('a; b')).toMatchObject({
-      action: 'allow',
-    });
-  });
-
-  it('reads shell words and syntax with quotes', () => {
-    expect(splitWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);
-    expect(splitWords('a "b')).toBeUndefined();
-    expect(hasShellSyntax("echo 'a;b'")).toBe(false);
-    expect(hasShellSyntax('echo "$(id)"')).toBe(true);
   });
 });
 
