@@ -15,12 +15,19 @@ import { applyPatchTool } from './apply-patch.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { FileQueue } from './file-queue.js';
-import { inputObject, parseInput } from './input.js';
+import { inputObject, normalizeAliases, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
 import { refuseInsideRoots } from './outside-roots.js';
 import { readFileTool } from './read-file.js';
 import { failure, type ToolResult } from './result.js';
-import type { DescriptionConfig, ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
+import type {
+  CallDescription,
+  CallInput,
+  DescriptionConfig,
+  ToolAnnotations,
+  ToolContext,
+  ToolSpec,
+} from './tool.js';
 import { undoEditTool } from './undo-edit.js';
 import { writeFileTool } from './write-file.js';
 
@@ -117,6 +124,47 @@ const TOOLS: ToolSpec<any>[] = [
 ];
 
 export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
+
+/** The tools that change files (every tool but the read-only ones; apply_change, in preview mode, aside). */
+export const CHANGE_TOOL_NAMES = TOOLS.filter((tool) => !tool.annotations.readOnlyHint).map(
+  (tool) => tool.name,
+);
+
+export type { CallDescription } from './tool.js';
+
+const DESCRIBED = new Map([...TOOLS, applyChangeTool].map((tool) => [tool.name, tool]));
+
+/**
+ * What a call of the tool `name` is about, as the tool describes it (its title and every path it reads or
+ * changes), from the input as sent: a JSON string or an object, aliases as execute takes them, nothing
+ * checked. Never throws: an unknown tool or an input that is not an object gives the name and no path.
+ */
+export function describeCall(name: string, input: unknown): CallDescription {
+  const tool = typeof name === 'string' ? DESCRIBED.get(name) : undefined;
+  if (!tool) return { title: String(name), paths: [] };
+  try {
+    return tool.describe(callInput(tool.name, input));
+  } catch {
+    // A describe is written not to throw; this keeps a call shown whatever one does.
+    return { title: tool.title, paths: [] };
+  }
+}
+
+/** The input as execute would read it, or as much of it as can be read: never throws. */
+function callInput(tool: string, input: unknown): CallInput {
+  let object: Record<string, unknown>;
+  try {
+    object = inputObject(input);
+  } catch {
+    return {};
+  }
+  try {
+    return normalizeAliases(tool, object);
+  } catch {
+    // Both an alias and its canonical name: execute refuses it; the canonical one is what it names.
+    return object;
+  }
+}
 
 const PREVIEW_NOTE =
   '\nIn this session changes are previewed: this tool writes nothing and returns the diff, a change_id and a change_hash; call apply_change with them and the file_path to write.';

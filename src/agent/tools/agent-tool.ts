@@ -30,6 +30,12 @@ export interface AgentTool {
   changes: boolean;
   /** What a call is about, for its line in the transcript: a path, a pattern, a command. */
   target(input: Record<string, unknown>): string;
+  /**
+   * The files a call reads or changes, as the call names them, when the tool describes its calls (editgate's
+   * file tools do: `describeCall`); the session keeps track of them. Absent for tools that only search or
+   * run commands.
+   */
+  paths?(input: Record<string, unknown>): string[];
   run(input: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult>;
 }
 

@@ -1,4 +1,4 @@
-import type { EditTools } from '../../tools/index.js';
+import { describeCall, type EditTools } from '../../tools/index.js';
 import type { AgentTool } from './agent-tool.js';
 
 /**
@@ -11,7 +11,9 @@ export function editKit(tools: EditTools): AgentTool[] {
     description: definition.description,
     inputSchema: definition.inputSchema,
     changes: !definition.annotations.readOnlyHint,
-    target: (input) => pathOf(input),
+    // The tool itself says what a call is about (its paths, a patch's every file), never a guess.
+    target: (input) => describeCall(definition.name, input).paths.join(', '),
+    paths: (input) => describeCall(definition.name, input).paths,
     async run(input, { signal }) {
       // An interrupt cancels the call: a question still open is withdrawn, and a write not yet renamed into
       // place writes nothing (CANCELLED); a rename that has happened stands (a write is never cut midway).
@@ -22,14 +24,6 @@ export function editKit(tools: EditTools): AgentTool[] {
       return { ok: true, message: result.message, summary: summarise(definition.name, result.details) };
     },
   }));
-}
-
-function pathOf(input: Record<string, unknown>): string {
-  for (const name of ['file_path', 'path', 'filePath', 'file_name']) {
-    const value = input[name];
-    if (typeof value === 'string') return value;
-  }
-  return '';
 }
 
 function summarise(tool: string, details: Record<string, unknown>): string {
