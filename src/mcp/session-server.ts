@@ -77,11 +77,13 @@ function asPolicyDenial(result: ToolResult): ToolResult {
   if (result.ok || result.code !== 'DENIED_USER') return result;
   const tool = typeof result.details.tool === 'string' ? result.details.tool : 'tool';
   const reason = typeof result.details.reason === 'string' ? result.details.reason : 'not allowed';
+  const happened = `${reason[0]!.toUpperCase()}${reason.slice(1)}`;
   return {
     ok: false,
     code: 'DENIED_POLICY',
-    message: `${tool} failed (DENIED_POLICY): ${reason[0]!.toUpperCase()}${reason.slice(1)}`,
+    message: `${tool} failed (DENIED_POLICY): ${happened}`,
     details: result.details,
+    happened,
   };
 }
 

@@ -71,7 +71,10 @@ export const editLinesTool = defineTool({
           if (!base.exists) {
             throw new EditgateError(
               'FILE_NOT_FOUND',
-              `${base.display} does not exist. Check the path, or create the file with write_file.`,
+              {
+                happened: `${base.display} does not exist.`,
+                advice: 'Check the path, or create the file with write_file.',
+              },
               { path: base.display },
             );
           }

@@ -111,7 +111,11 @@ export function refuseHuge(tool: string): EditSpec['tooLarge'] {
   return ({ display, size, threshold }) =>
     new EditgateError(
       'TOO_LARGE',
-      `${display} is too large for ${tool} (${formatBytes(size)}; files of ${formatBytes(threshold)} or more are edited by streaming, which ${tool} cannot do). Nothing was written. Use edit_file (exact text; replace_all for renames) or edit_lines (line ranges) on it instead, one change per call.`,
+      {
+        happened: `${display} is too large for ${tool} (${formatBytes(size)}; files of ${formatBytes(threshold)} or more are edited by streaming, which ${tool} cannot do). Nothing was written.`,
+        advice:
+          'Use edit_file (exact text; replace_all for renames) or edit_lines (line ranges) on it instead, one change per call.',
+      },
       { path: display, size, threshold },
     );
 }

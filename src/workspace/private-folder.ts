@@ -17,7 +17,10 @@ export async function ensurePrivateFolder(dir: string, what: string): Promise<vo
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
     throw new EditgateError(
       'IO',
-      `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written. Tell the user: they can remove it, or point TMPDIR elsewhere.`,
+      {
+        happened: `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it; it can be removed, or TMPDIR pointed elsewhere); nothing was written.`,
+        advice: 'Tell the user.',
+      },
       { folder: dir },
     );
   }

@@ -312,7 +312,10 @@ export class Workspace {
     if (!base.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
-        `${resolved.relative} does not exist, so it cannot be deleted. Check the path (it is relative to the workspace root).`,
+        {
+          happened: `${resolved.relative} does not exist, so it cannot be deleted.`,
+          advice: 'Check the path (it is relative to the workspace root).',
+        },
         { path: resolved.relative },
       );
     }
