@@ -16,7 +16,7 @@ import {
 import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
 import { describeRule } from '../gate/describe-rule.js';
-import type { PolicyRule } from '../gate/policy.js';
+import { type ChangeDetails, changeDetailsOf, changedLines } from '../tools/details.js';
 import { type CallDescription, createEditTools, describeCall } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
 import { titlePath } from '../tools/tool.js';
@@ -89,23 +89,23 @@ function asPolicyDenial(result: ToolResult): ToolResult {
 
 /** A call's log line: the tool, the paths it names (as the tool describes the call), what became of it. */
 function summary(name: string, call: CallDescription, result: ToolResult): string {
-  const d = result.details;
   const on = call.paths.length > 0 ? ` ${pathList(call.paths)}` : '';
   if (!result.ok) return `${name}: ${result.code}${on && ` on${on}`}`;
-  if (name === 'read_file') return `read_file${on}`;
-  const counts = `+${String(d.added)} -${String(d.removed)}`;
-  if (d.changeId) return `${name}${on} ${counts}: staged as change ${String(d.changeId)}`;
+  const d = changeDetailsOf(name, result);
+  if (!d) return `${name}${on}`;
+  const { added, removed } = changedLines(d);
+  const counts = `+${added} -${removed}`;
+  if (d.changeId) return `${name}${on} ${counts}: staged as change ${d.changeId}`;
   if (!d.written) return `${name}${on}: no change`;
-  return `${name}${on} ${counts}: written (${String(d.decision)}, by ${decider(d)})`;
+  return `${name}${on} ${counts}: written (${d.decision}, by ${decider(d)})`;
 }
 
 /** Who decided, as a log line names it: "policy (rule edit_file on src/** → allow)", "auto (--yes)". */
-function decider(d: Record<string, unknown>): string {
+function decider(d: ChangeDetails): string {
   const by = String(d.decidedBy);
-  const rule = d.rule as PolicyRule | undefined;
-  if (by === 'policy' && rule) return `policy (rule ${describeRule(rule)})`;
+  if (by === 'policy' && d.rule) return `policy (rule ${describeRule(d.rule)})`;
   if (by === 'session' && d.grant) return `session (grant: ${d.grant === 'all' ? 'all edits' : 'this file'})`;
-  if (by === 'auto' && d.auto) return `auto (${String(d.auto)})`;
+  if (by === 'auto' && d.auto) return `auto (${d.auto})`;
   return by;
 }
 

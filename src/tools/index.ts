@@ -12,6 +12,7 @@ import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
 import { applyPatchTool } from './apply-patch.js';
+import type { ToolDetailsByName } from './details.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { FileQueue } from './file-queue.js';
@@ -132,7 +133,22 @@ export const CHANGE_TOOL_NAMES = TOOLS.filter((tool) => !tool.annotations.readOn
 
 export type { CallDescription } from './tool.js';
 
-const DESCRIBED = new Map([...TOOLS, applyChangeTool].map((tool) => [tool.name, tool]));
+/**
+ * Every tool by its name, each answering with the details details.ts gives that name: a tool whose run
+ * answers with other details does not compile here, which is what lets front ends read details typed.
+ */
+const BY_NAME = {
+  read_file: readFileTool,
+  write_file: writeFileTool,
+  edit_file: editFileTool,
+  multi_edit: multiEditTool,
+  edit_lines: editLinesTool,
+  apply_patch: applyPatchTool,
+  undo_edit: undoEditTool,
+  apply_change: applyChangeTool,
+} satisfies { [Name in keyof ToolDetailsByName]: ToolSpec<unknown, ToolDetailsByName[Name]> };
+
+const DESCRIBED = new Map<string, ToolSpec<unknown>>(Object.entries(BY_NAME));
 
 /**
  * What a call of the tool `name` is about, as the tool describes it (its title and every path it reads or

@@ -3,10 +3,11 @@ import { EditgateError, type ErrorCode, type ErrorWords, joinWords } from '../co
 /** What every tool call returns: never thrown, always a message a model can act on. */
 export type ToolResult = ToolSuccess | ToolFailure;
 
-export interface ToolSuccess {
+/** A tool's success; `Details` is the tool's own type of details (details.ts), open on the wire. */
+export interface ToolSuccess<Details extends Record<string, unknown> = Record<string, unknown>> {
   ok: true;
   message: string;
-  details: Record<string, unknown>;
+  details: Details;
 }
 
 export interface ToolFailure {
@@ -21,7 +22,10 @@ export interface ToolFailure {
   advice?: string;
 }
 
-export function success(message: string, details: Record<string, unknown> = {}): ToolSuccess {
+export function success<Details extends Record<string, unknown>>(
+  message: string,
+  details: Details,
+): ToolSuccess<Details> {
   return { ok: true, message, details };
 }
 

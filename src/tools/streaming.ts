@@ -12,6 +12,7 @@ import { checkLineEditPlaceholders, placeholderLines, placeholderOf } from '../c
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { ReadLine, StreamFile, StreamPlanner } from '../workspace/stream/index.js';
 import type { EditSpec } from '../workspace/workspace.js';
+import type { ReadDetails } from './details.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import type { ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
@@ -24,7 +25,7 @@ export async function readHugeFile(
   resolved: ResolvedPath,
   file: StreamFile,
   input: { offset?: number; limit?: number; encoding?: string },
-): Promise<ToolSuccess> {
+): Promise<ToolSuccess<ReadDetails>> {
   const { readLines } = await stream();
   const { streamer } = context.workspace;
   const progress = streamer.progress(file, context.signal);

@@ -59,8 +59,14 @@ export interface CallDescription {
 /** The input a `describe` is given: the call's own object, aliases mapped, nothing else checked. */
 export type CallInput = Readonly<Record<string, unknown>>;
 
-/** One model-facing tool: its name, the rules it teaches in its description, its schema and its run. */
-export interface ToolSpec<Input = unknown> {
+/**
+ * One model-facing tool: its name, the rules it teaches in its description, its schema, how it describes a
+ * call, and its run, which answers with `Details` (details.ts).
+ */
+export interface ToolSpec<
+  Input = unknown,
+  Details extends Record<string, unknown> = Record<string, unknown>,
+> {
   name: string;
   title: string;
   /** What a model reads about the tool; a function of the configuration when it quotes numbers from it. */
@@ -72,10 +78,12 @@ export interface ToolSpec<Input = unknown> {
    * their type, and never throws (a call with bad input is still shown and logged).
    */
   describe(input: CallInput): CallDescription;
-  run(input: Input, context: ToolContext): Promise<ToolSuccess>;
+  run(input: Input, context: ToolContext): Promise<ToolSuccess<Details>>;
 }
 
-export function defineTool<Input>(spec: ToolSpec<Input>): ToolSpec<Input> {
+export function defineTool<Input, Details extends Record<string, unknown>>(
+  spec: ToolSpec<Input, Details>,
+): ToolSpec<Input, Details> {
   return spec;
 }
 

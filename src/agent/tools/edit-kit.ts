@@ -1,4 +1,6 @@
+import { changeDetailsOf, changedLines, readDetails } from '../../tools/details.js';
 import { describeCall, type EditTools } from '../../tools/index.js';
+import type { ToolSuccess } from '../../tools/result.js';
 import type { AgentTool } from './agent-tool.js';
 
 /**
@@ -21,23 +23,22 @@ export function editKit(tools: EditTools): AgentTool[] {
       if (!result.ok) {
         return { ok: false, code: result.code, message: result.message, summary: `✗ ${result.code}` };
       }
-      return { ok: true, message: result.message, summary: summarise(definition.name, result.details) };
+      return { ok: true, message: result.message, summary: summarise(definition.name, result) };
     },
   }));
 }
 
-function summarise(tool: string, details: Record<string, unknown>): string {
+/** The few words of a tool line, from the tool's typed details. */
+function summarise(tool: string, result: ToolSuccess): string {
   if (tool === 'read_file') {
-    const total = details.lines;
-    const first = details.firstLine;
-    const last = details.lastLine;
-    if (typeof total !== 'number') return 'read';
-    if (typeof first === 'number' && typeof last === 'number' && (first > 1 || last < total))
+    const { lines: total, firstLine: first, lastLine: last } = readDetails(result);
+    if (first !== undefined && last !== undefined && (first > 1 || last < total))
       return `lines ${first}-${last} of ${total}`;
     return `${total} ${total === 1 ? 'line' : 'lines'}`;
   }
-  if (details.written === false) return 'no change';
-  const added = details.added;
-  const removed = details.removed;
-  return typeof added === 'number' && typeof removed === 'number' ? `+${added} -${removed}` : 'done';
+  const details = changeDetailsOf(tool, result);
+  if (!details) return 'done';
+  if (!details.written) return 'no change';
+  const { added, removed } = changedLines(details);
+  return `+${added} -${removed}`;
 }
