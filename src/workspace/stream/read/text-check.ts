@@ -157,7 +157,10 @@ function isUtf8Name(name: string): boolean {
 function tooLarge(display: string, size: number, why: string, next: string): EditgateError {
   return new EditgateError(
     'TOO_LARGE',
-    `${display} is too large to hold in memory (${formatBytes(size)}), so editgate would have to stream it, but ${why}. ${next} Nothing was read or written.`,
+    {
+      happened: `${display} is too large to hold in memory (${formatBytes(size)}), so editgate would have to stream it, but ${why}. Nothing was read or written.`,
+      advice: next,
+    },
     { path: display, size },
   );
 }
