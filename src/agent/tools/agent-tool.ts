@@ -12,6 +12,11 @@ export interface AgentToolResult {
   summary: string;
   /** Stable error code when not ok. */
   code?: string;
+  /**
+   * When not ok: what went wrong in words a person reads, apart from the advice `message` gives the model
+   * (editgate's tools keep them apart: core/errors.ts); the transcript shows this.
+   */
+  happened?: string;
   /** Text a person sees under the tool line (a command's output), sanitised by the transcript. */
   output?: string;
 }

@@ -21,7 +21,13 @@ export function editKit(tools: EditTools): AgentTool[] {
       // place writes nothing (CANCELLED); a rename that has happened stands (a write is never cut midway).
       const result = await tools.execute(definition.name, input, { signal });
       if (!result.ok) {
-        return { ok: false, code: result.code, message: result.message, summary: `✗ ${result.code}` };
+        return {
+          ok: false,
+          code: result.code,
+          message: result.message,
+          happened: result.happened,
+          summary: `✗ ${result.code}`,
+        };
       }
       return { ok: true, message: result.message, summary: summarise(definition.name, result) };
     },
