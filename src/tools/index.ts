@@ -113,26 +113,6 @@ export interface EditTools {
   gate(): Promise<Gate>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools with different input types.
-const TOOLS: ToolSpec<any>[] = [
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  multiEditTool,
-  editLinesTool,
-  applyPatchTool,
-  undoEditTool,
-];
-
-export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
-
-/** The tools that change files (every tool but the read-only ones; apply_change, in preview mode, aside). */
-export const CHANGE_TOOL_NAMES = TOOLS.filter((tool) => !tool.annotations.readOnlyHint).map(
-  (tool) => tool.name,
-);
-
-export type { CallDescription } from './tool.js';
-
 /**
  * Every tool by its name, each answering with the details details.ts gives that name: a tool whose run
  * answers with other details does not compile here, which is what lets front ends read details typed.
@@ -147,6 +127,19 @@ const BY_NAME = {
   undo_edit: undoEditTool,
   apply_change: applyChangeTool,
 } satisfies { [Name in keyof ToolDetailsByName]: ToolSpec<unknown, ToolDetailsByName[Name]> };
+
+/** The tools every session lists, in this order (apply_change only in preview mode). */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools with different input types.
+const TOOLS: ToolSpec<any>[] = Object.values(BY_NAME).filter((tool) => tool !== applyChangeTool);
+
+export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
+
+/** The tools that change files (every tool but the read-only ones; apply_change, in preview mode, aside). */
+export const CHANGE_TOOL_NAMES = TOOLS.filter((tool) => !tool.annotations.readOnlyHint).map(
+  (tool) => tool.name,
+);
+
+export type { CallDescription } from './tool.js';
 
 const DESCRIBED = new Map<string, ToolSpec<unknown>>(Object.entries(BY_NAME));
 
