@@ -1,7 +1,7 @@
 /**
  * The JSON Schema of every tool's structuredContent. structuredContent is the library's ToolResult as is
- * ({ ok, message, details } or { ok: false, code, message, details, happened, advice? }), so a program reading MCP results
- * and one calling createEditTools directly see the same shape.
+ * ({ ok, message, details } or { ok: false, code, message, details, happened, advice? }), so a program
+ * reading MCP results and one calling createEditTools directly see the same shape.
  *
  * Flat on purpose. A client compiles every tool's output schema when it lists the tools (the TypeScript
  * SDK, with Ajv), on the path of every session's start. A union of success and failure with every detail
