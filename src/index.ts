@@ -30,8 +30,19 @@ export type {
 export type { Policy, PolicyAction, PolicyRule } from './gate/policy.js';
 export type { Proposal, ProposalKind, ProposedFile } from './gate/proposal.js';
 export {
+  type ChangeDetails,
+  type ChangedFileDetails,
+  changeDetailsOf,
+  changedLines,
+  type ReadDetails,
+  readDetails,
+  type ToolDetailsByName,
+} from './tools/details.js';
+export {
+  type CallDescription,
   type CreateEditToolsOptions,
   createEditTools,
+  describeCall,
   type EditTools,
   type ExecuteOptions,
   TOOL_NAMES,

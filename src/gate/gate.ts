@@ -127,7 +127,11 @@ export class Gate {
     if (!resolved.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
-        `${resolved.relative} does not exist. Check the path (it is relative to the workspace root), or create the file with write_file.`,
+        {
+          happened: `${resolved.relative} does not exist.`,
+          advice:
+            'Check the path (it is relative to the workspace root), or create the file with write_file.',
+        },
         { path: resolved.relative },
       );
     }

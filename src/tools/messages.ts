@@ -3,6 +3,7 @@ import { markInvisible } from '../core/invisible.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
 import { decidedWith } from '../gate/settle.js';
+import type { ChangeDetails } from './details.js';
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. read_file uses the same. */
 export function numberedLine(lineNumber: number, text: string): string {
@@ -209,8 +210,8 @@ function stagedMessage(outcome: ChangeOutcome): string {
   );
 }
 
-/** Details for programs, beside the message. */
-export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
+/** Details for programs, beside the message (details.ts: every change tool answers with these). */
+export function changeDetails(outcome: ChangeOutcome): ChangeDetails {
   const { proposal } = outcome;
   return {
     tool: proposal.tool,

@@ -378,7 +378,10 @@ export class Guard {
         if (rule.test(rel)) {
           throw new EditgateError(
             'OUTSIDE_ROOT',
-            `${shown} is denied by workspace rule '${rule.glob}': editgate does not read or change it. Do not retry; choose another file or ask the user.`,
+            {
+              happened: `${shown} is denied by workspace rule '${rule.glob}': editgate does not read or change it.`,
+              advice: 'Do not retry; choose another file or ask the user.',
+            },
             { path: rel, rule: rule.glob, reason: 'denied' },
           );
         }
@@ -395,7 +398,10 @@ export class Guard {
     const message =
       linkLabel === undefined
         ? `Paths must stay inside ${where}. Use a path relative to ${this.roots[0]}${this.roots.length > 1 ? ', or an absolute path inside one of the roots' : ''}.`
-        : `'${linkLabel}' goes through a symbolic link that leads outside ${where}; editgate only reads and changes files inside it. Edit the file at its place inside the workspace, or ask the user.`;
+        : {
+            happened: `'${linkLabel}' goes through a symbolic link that leads outside ${where}; editgate only reads and changes files inside it.`,
+            advice: 'Edit the file at its place inside the workspace, or ask the user.',
+          };
     return new EditgateError('OUTSIDE_ROOT', message, {
       roots: [...this.roots],
       ...(linkLabel === undefined ? {} : { path: linkLabel, reason: 'symlink' }),
@@ -461,7 +467,10 @@ function checkEntry(walked: Walked, shown: string): void {
   if (st.nlink > 1) {
     throw new EditgateError(
       'OUTSIDE_ROOT',
-      `${shown} has ${st.nlink} hard links, so it may be the same file as one outside the workspace; editgate does not read or change files with more than one link. Do not retry; ask the user to replace it with a plain copy.`,
+      {
+        happened: `${shown} has ${st.nlink} hard links, so it may be the same file as one outside the workspace; editgate does not read or change files with more than one link.`,
+        advice: 'Do not retry; ask the user to replace it with a plain copy.',
+      },
       { nlink: st.nlink, reason: 'hardlink' },
     );
   }
@@ -518,7 +527,10 @@ function fsFailure(error: unknown, label: string): unknown {
     case 'EPERM':
       return new EditgateError(
         'PERMISSION',
-        `Permission denied while looking up '${label}'. Do not retry; ask the user to fix the permissions or choose another file.`,
+        {
+          happened: `Permission denied while looking up '${label}'.`,
+          advice: 'Do not retry; ask the user to fix the permissions or choose another file.',
+        },
         { path: label, errno: code },
       );
     case 'ENAMETOOLONG':

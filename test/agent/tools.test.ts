@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/agent/tools/bash.js';
 import { CommandPolicy } from '../../src/agent/tools/command-policy.js';
+import { editKit } from '../../src/agent/tools/edit-kit.js';
 import { type FileChange, FileChangeTracker } from '../../src/agent/tools/file-changes.js';
 import { IgnoreRules } from '../../src/agent/tools/gitignore.js';
 import { globTool } from '../../src/agent/tools/glob.js';
@@ -11,6 +12,7 @@ import { grepTool, ripgrepAvailable } from '../../src/agent/tools/grep.js';
 import { listDirTool } from '../../src/agent/tools/list-dir.js';
 import { WorkspaceScope } from '../../src/agent/tools/scope.js';
 import type { Decision } from '../../src/gate/approval.js';
+import { createEditTools } from '../../src/tools/index.js';
 import { DEFAULT_DENY } from '../../src/workspace/guard.js';
 
 const made: string[] = [];
@@ -211,5 +213,31 @@ describe('bash', () => {
     const { tool } = await setup({});
     const result = await tool.run({ command: 'sleep 30', timeout_ms: 100 }, { signal });
     expect(result).toMatchObject({ ok: false, code: 'TIMEOUT', summary: 'timed out' });
+  });
+});
+
+describe("editgate's file tools in the chat (edit kit)", () => {
+  const kit = (name: string) => {
+    const tool = editKit(createEditTools({ root: tmpdir(), approve: 'deny' })).find((t) => t.name === name);
+    if (!tool) throw new Error(`no ${name} in the kit`);
+    return tool;
+  };
+
+  it("names a call's files as the tool describes them: a patch's every file, a move's both names (#27)", () => {
+    const patch = kit('apply_patch');
+    const input = {
+      patch:
+        '*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n*** Delete File: c.ts\n*** End Patch\n',
+    };
+    expect(patch.paths?.(input)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(patch.target(input)).toBe('a.ts, b.ts, c.ts');
+    expect(kit('edit_file').paths?.({ path: 'src/x.ts' })).toEqual(['src/x.ts']);
+    expect(kit('read_file').target({ file_path: 'r.md' })).toBe('r.md');
+  });
+
+  it('names no file for input that names none, without throwing', () => {
+    expect(kit('write_file').paths?.({ file_path: 3 })).toEqual([]);
+    expect(kit('write_file').target({})).toBe('');
+    expect(kit('apply_patch').paths?.({ patch: 'not a patch' })).toEqual([]);
   });
 });

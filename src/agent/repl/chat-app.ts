@@ -806,7 +806,7 @@ export function changeOutcome(
     return 'not applied: the file changed on disk after its diff was made; the model was told to read it again';
   if (result.code === 'DENIED_NO_APPROVER')
     return 'not applied (no one to ask: --yes or a policy rule allows it)';
-  return `not applied (${result.code}): ${firstSentence(result.message.replace(/^\w+ failed \(\w+\): /, ''))}`;
+  return `not applied (${result.code}): ${firstSentence(result.happened ?? result.message)}`;
 }
 
 function commandOutcome(result: AgentToolResult, state: { decision?: Decision }): string {
