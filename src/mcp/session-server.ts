@@ -17,7 +17,6 @@ import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
 import { describeRule } from '../gate/describe-rule.js';
 import { nobodyToAsk } from '../gate/no-approver.js';
-import type { PolicyRule } from '../gate/policy.js';
 import { type ChangeDetails, changeDetailsOf, changedLines } from '../tools/details.js';
 import { type CallDescription, createEditTools, describeCall } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
