@@ -6,7 +6,7 @@
  * poking at an untyped record. On the wire the details stay an open object: a field added later is no break.
  */
 import type { MatchTier } from '../core/match.js';
-import type { Approval } from '../gate/commit.js';
+import type { Approval } from '../gate/gate.js';
 import type { PolicyRule } from '../gate/policy.js';
 import type { ProposalKind } from '../gate/proposal.js';
 import type { ToolSuccess } from './result.js';
