@@ -1,0 +1,100 @@
+import type { Reply } from '../../adapters/local-server.js';
+import type { Protocol } from './protocol.js';
+import { pieces, type ResolvedTurn } from './script.js';
+
+/** OpenAI Responses (POST .../responses), streamed as server-sent events, as Codex calls it. */
+export const openAIResponses: Protocol = {
+  name: 'OpenAI Responses',
+  handles: (path) => path.endsWith('/responses'),
+  answer(_path, body, turn, id) {
+    return body?.stream === false ? { json: response(turn, id, outputItems(turn, id)) } : stream(turn, id);
+  },
+};
+
+function outputItems(turn: ResolvedTurn, id: string): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  if (turn.text) {
+    items.push({
+      type: 'message',
+      id: `msg_${id}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+    });
+  }
+  for (const call of turn.calls ?? []) {
+    items.push({
+      type: 'function_call',
+      id: `fc_${call.id}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.input),
+      status: 'completed',
+    });
+  }
+  return items;
+}
+
+function response(_turn: ResolvedTurn, id: string, output: unknown[], status = 'completed') {
+  return {
+    id: `resp_${id}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model: 'fake-model',
+    output,
+    usage: {
+      input_tokens: 1000,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 1010,
+    },
+  };
+}
+
+function stream(turn: ResolvedTurn, id: string): Reply {
+  const sse: { event: string; data: { type: string } & Record<string, unknown> }[] = [];
+  let sequence = 0;
+  const event = (data: { type: string } & Record<string, unknown>) =>
+    sse.push({ event: data.type, data: { ...data, sequence_number: sequence++ } });
+  event({ type: 'response.created', response: response(turn, id, [], 'in_progress') });
+  const items = outputItems(turn, id);
+  items.forEach((item, outputIndex) => {
+    if (item.type === 'message') {
+      event({
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', content: [] },
+      });
+      for (const piece of pieces(turn.text ?? '')) {
+        event({
+          type: 'response.output_text.delta',
+          item_id: item.id,
+          output_index: outputIndex,
+          content_index: 0,
+          delta: piece,
+        });
+      }
+    } else {
+      const args = String(item.arguments);
+      const half = Math.floor(args.length / 2);
+      event({
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', arguments: '' },
+      });
+      for (const part of [args.slice(0, half), args.slice(half)]) {
+        event({
+          type: 'response.function_call_arguments.delta',
+          item_id: item.id,
+          output_index: outputIndex,
+          delta: part,
+        });
+      }
+    }
+    event({ type: 'response.output_item.done', output_index: outputIndex, item });
+  });
+  event({ type: 'response.completed', response: response(turn, id, items) });
+  return { sse };
+}
