@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
@@ -48,6 +48,17 @@ export function requestText(request: ModelRequest | undefined): string {
   return request ? JSON.stringify(request.body) : '';
 }
 
+/**
+ * With EDITGATE_AGENTS_DUMP=FOLDER, every request the fake model received is written to
+ * FOLDER/<agent>-requests.json: what to read when an agent does something unexpected.
+ */
+export function dumpRequests(client: AgentClient, requests: ModelRequest[]): void {
+  const folder = process.env.EDITGATE_AGENTS_DUMP;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${client.name}-requests.json`), JSON.stringify(requests, null, 1));
+}
+
 /** A short account of the run for the test output: what the agent did and what the person saw. */
 export function describeRun(client: AgentClient, result: AgentResult, requests: ModelRequest[]): string {
   const main = requests.filter((request) => request.main);
@@ -92,6 +103,7 @@ export async function checkMcpSession(client: AgentClient, timeoutMs = 90_000): 
     const result = await runAgent(run, model, timeoutMs);
     const report = describeRun(client, result, model.requests);
     console.log(report);
+    dumpRequests(client, model.requests);
     const context = `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`;
 
     expect(model.problems, context).toEqual([]);

@@ -6,12 +6,38 @@ import { pieces, type ResolvedTurn } from './script.js';
 export const openAIResponses: Protocol = {
   name: 'OpenAI Responses',
   handles: (path) => path.endsWith('/responses'),
+  nestedToolNames(body) {
+    const names: string[] = [];
+    for (const tool of Array.isArray(body?.tools) ? body.tools : []) {
+      if (tool?.type !== 'namespace' || !Array.isArray(tool.tools)) continue;
+      for (const inner of tool.tools)
+        if (typeof inner?.name === 'string') names.push(`${tool.name}__${inner.name}`);
+    }
+    return names;
+  },
   answer(_path, body, turn, id) {
-    return body?.stream === false ? { json: response(turn, id, outputItems(turn, id)) } : stream(turn, id);
+    const items = outputItems(turn, id, namespaces(body));
+    return body?.stream === false ? { json: response(id, items) } : stream(turn, id, items);
   },
 };
 
-function outputItems(turn: ResolvedTurn, id: string): Record<string, unknown>[] {
+/** For each flattened name (`mcp__editgate__read_file`): its namespace and its name inside it. */
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are whatever the agent sent.
+function namespaces(body: any): Map<string, { namespace: string; name: string }> {
+  const found = new Map<string, { namespace: string; name: string }>();
+  for (const tool of Array.isArray(body?.tools) ? body.tools : []) {
+    if (tool?.type !== 'namespace' || !Array.isArray(tool.tools)) continue;
+    for (const inner of tool.tools)
+      found.set(`${tool.name}__${inner.name}`, { namespace: tool.name, name: inner.name });
+  }
+  return found;
+}
+
+function outputItems(
+  turn: ResolvedTurn,
+  id: string,
+  nested: Map<string, { namespace: string; name: string }>,
+): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (turn.text) {
     items.push({
@@ -27,7 +53,8 @@ function outputItems(turn: ResolvedTurn, id: string): Record<string, unknown>[] 
       type: 'function_call',
       id: `fc_${call.id}`,
       call_id: call.id,
-      name: call.name,
+      // A namespaced tool is called by its own name with its namespace beside it, as the Responses API does.
+      ...(nested.get(call.name) ?? { name: call.name }),
       arguments: JSON.stringify(call.input),
       status: 'completed',
     });
@@ -35,7 +62,7 @@ function outputItems(turn: ResolvedTurn, id: string): Record<string, unknown>[] 
   return items;
 }
 
-function response(_turn: ResolvedTurn, id: string, output: unknown[], status = 'completed') {
+function response(id: string, output: unknown[], status = 'completed') {
   return {
     id: `resp_${id}`,
     object: 'response',
@@ -53,13 +80,12 @@ function response(_turn: ResolvedTurn, id: string, output: unknown[], status = '
   };
 }
 
-function stream(turn: ResolvedTurn, id: string): Reply {
+function stream(turn: ResolvedTurn, id: string, items: Record<string, unknown>[]): Reply {
   const sse: { event: string; data: { type: string } & Record<string, unknown> }[] = [];
   let sequence = 0;
   const event = (data: { type: string } & Record<string, unknown>) =>
     sse.push({ event: data.type, data: { ...data, sequence_number: sequence++ } });
-  event({ type: 'response.created', response: response(turn, id, [], 'in_progress') });
-  const items = outputItems(turn, id);
+  event({ type: 'response.created', response: response(id, [], 'in_progress') });
   items.forEach((item, outputIndex) => {
     if (item.type === 'message') {
       event({
@@ -95,6 +121,6 @@ function stream(turn: ResolvedTurn, id: string): Reply {
     }
     event({ type: 'response.output_item.done', output_index: outputIndex, item });
   });
-  event({ type: 'response.completed', response: response(turn, id, items) });
+  event({ type: 'response.completed', response: response(id, items) });
   return { sse };
 }

@@ -101,7 +101,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       } catch {
         body = text;
       }
-      const offered = editgateToolNames(body);
+      const offered = editgateToolNames([body, protocol.nestedToolNames?.(body) ?? []]);
       const request: ModelRequest = {
         method: incoming.method ?? '',
         url: incoming.url ?? '',
