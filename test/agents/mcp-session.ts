@@ -70,7 +70,8 @@ export function describeRun(client: AgentClient, result: AgentResult, requests: 
   return [
     `${client.label} ${PINNED[client.name].version}: exit ${result.code ?? result.signal}${result.timedOut ? ' (TIMED OUT)' : ''} in ${(result.ms / 1000).toFixed(1)} s, ${result.isolation}`,
     `  model requests: ${requests.length} (${main.length} main loop: ${requests.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}${r.main ? '*' : ''}`).join(', ')})`,
-    `  editgate tools offered as: ${main[0]?.offered.filter((name) => /editgate/i.test(name)).join(', ') ?? 'none'}`,
+    `  editgate tools offered as: ${main[0]?.offered.join(', ') || 'none'}`,
+    ...Object.entries(client.hiddenTools ?? {}).map(([tool, why]) => `  not offered: ${tool}: ${why}`),
     `  last lines of output:\n    ${shown}`,
   ].join('\n');
 }
@@ -117,10 +118,11 @@ export async function checkMcpSession(client: AgentClient, timeoutMs = 90_000): 
     ).toBe(true);
     const offered = model.main()[0]!.offered;
     for (const tool of EDITGATE_TOOLS) {
+      const hidden = client.hiddenTools?.[tool];
       expect(
         offered.some((name) => name.endsWith(tool)),
-        `${tool} offered to the model\n${context}`,
-      ).toBe(true);
+        `${tool} ${hidden ? `hidden (${hidden})` : 'offered'} to the model\n${context}`,
+      ).toBe(!hidden);
     }
     expect(after(0).includes('gamma café ✓'), `the read's text reached the model\n${context}`).toBe(true);
     expect(readFileSync(file, 'utf8'), context).toBe(AFTER);

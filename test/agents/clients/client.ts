@@ -31,6 +31,11 @@ export interface AgentClient {
    * until the model loads them with its ToolSearch tool). Scripted sessions start with these.
    */
   preamble?: Turn[];
+  /**
+   * editgate tools this agent does not offer its model in the mode the harness runs it, each with the
+   * reason. The session checks that exactly these are missing, so a change in the agent shows up.
+   */
+  hiddenTools?: Record<string, string>;
   /** Which model requests are the main loop's (default: those offering an editgate tool). */
   isMain?: (request: ModelRequest) => boolean;
   /** The answer to the agent's other requests (default "OK"). */
