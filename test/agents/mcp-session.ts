@@ -50,13 +50,16 @@ export function requestText(request: ModelRequest | undefined): string {
 
 /**
  * With EDITGATE_AGENTS_DUMP=FOLDER, every request the fake model received is written to
- * FOLDER/<agent>-requests.json: what to read when an agent does something unexpected.
+ * FOLDER/<agent>-requests.json, and its output to <agent>-stdout.txt and -stderr.txt: what to read when an
+ * agent does something unexpected.
  */
-export function dumpRequests(client: AgentClient, requests: ModelRequest[]): void {
+export function dumpRun(client: AgentClient, requests: ModelRequest[], result: AgentResult): void {
   const folder = process.env.EDITGATE_AGENTS_DUMP;
   if (!folder) return;
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, `${client.name}-requests.json`), JSON.stringify(requests, null, 1));
+  writeFileSync(join(folder, `${client.name}-stdout.txt`), result.stdout);
+  writeFileSync(join(folder, `${client.name}-stderr.txt`), result.stderr);
 }
 
 /** A short account of the run for the test output: what the agent did and what the person saw. */
@@ -69,7 +72,7 @@ export function describeRun(client: AgentClient, result: AgentResult, requests: 
     .join('\n    ');
   return [
     `${client.label} ${PINNED[client.name].version}: exit ${result.code ?? result.signal}${result.timedOut ? ' (TIMED OUT)' : ''} in ${(result.ms / 1000).toFixed(1)} s, ${result.isolation}`,
-    `  model requests: ${requests.length} (${main.length} main loop: ${requests.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}${r.main ? '*' : ''}`).join(', ')})`,
+    `  model requests: ${requests.length} (${main.length} main loop: ${requests.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}${r.main ? '*' : ''} at ${r.at} ms`).join(', ')})`,
     `  editgate tools offered as: ${main[0]?.offered.join(', ') || 'none'}`,
     ...Object.entries(client.hiddenTools ?? {}).map(([tool, why]) => `  not offered: ${tool}: ${why}`),
     `  last lines of output:\n    ${shown}`,
@@ -104,7 +107,7 @@ export async function checkMcpSession(client: AgentClient, timeoutMs = 90_000): 
     const result = await runAgent(run, model, timeoutMs);
     const report = describeRun(client, result, model.requests);
     console.log(report);
-    dumpRequests(client, model.requests);
+    dumpRun(client, model.requests, result);
     const context = `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`;
 
     expect(model.problems, context).toEqual([]);

@@ -19,6 +19,8 @@ export interface ModelRequest {
   offered: string[];
   /** A request of the agent's main loop (it makes editgate's tools known), answered from the script. */
   main: boolean;
+  /** When it arrived: milliseconds since the server started. */
+  at: number;
   /** For a main request: the index of the turn that answered it (past the end: the script had ended). */
   turn?: number;
 }
@@ -64,6 +66,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const problems: string[] = [];
   let turns = 0;
   let ids = 0;
+  const started = performance.now();
 
   const route = (request: ModelRequest, response: ServerResponse): void => {
     requests.push(request);
@@ -109,6 +112,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         body,
         offered,
         main: false,
+        at: Math.round(performance.now() - started),
       };
       request.main = request.method === 'POST' && (options.isMain ?? ((r) => r.offered.length > 0))(request);
       try {
