@@ -11,8 +11,7 @@ export const anthropicMessages: Protocol = {
   handles: (path) => path.startsWith('/v1/messages'),
   answer(path, body, turn, id) {
     if (path.startsWith('/v1/messages/count_tokens')) return { json: { input_tokens: 1000 } };
-    if (body?.stream === false) return { json: message(turn, id) };
-    return stream(turn, id);
+    return body?.stream === true ? stream(turn, id) : { json: message(turn, id) };
   },
 };
 

@@ -17,7 +17,7 @@ export const openAIResponses: Protocol = {
   },
   answer(_path, body, turn, id) {
     const items = outputItems(turn, id, namespaces(body));
-    return body?.stream === false ? { json: response(id, items) } : stream(turn, id, items);
+    return body?.stream === true ? stream(turn, id, items) : { json: response(id, items) };
   },
 };
 
@@ -93,15 +93,13 @@ function stream(turn: ResolvedTurn, id: string, items: Record<string, unknown>[]
         output_index: outputIndex,
         item: { ...item, status: 'in_progress', content: [] },
       });
-      for (const piece of pieces(turn.text ?? '')) {
-        event({
-          type: 'response.output_text.delta',
-          item_id: item.id,
-          output_index: outputIndex,
-          content_index: 0,
-          delta: piece,
-        });
-      }
+      const part = { type: 'output_text', text: '', annotations: [] };
+      const at = { item_id: item.id, output_index: outputIndex, content_index: 0 };
+      event({ type: 'response.content_part.added', ...at, part });
+      for (const piece of pieces(turn.text ?? ''))
+        event({ type: 'response.output_text.delta', ...at, delta: piece });
+      event({ type: 'response.output_text.done', ...at, text: turn.text ?? '' });
+      event({ type: 'response.content_part.done', ...at, part: { ...part, text: turn.text ?? '' } });
     } else {
       const args = String(item.arguments);
       const half = Math.floor(args.length / 2);
