@@ -2,10 +2,12 @@
 // the versions pinned in test/agents/pinned-agents.json, each in a folder of its own OUTSIDE editgate's
 // dependencies: `npm install --prefix <cache>/<name>@<version>`. The cache is $EDITGATE_AGENTS_DIR, else
 // ~/.cache/editgate-agents (kept between runs, shared by every clone on the machine). An agent already
-// installed at its pinned version is not touched, so a second run takes well under a second.
+// installed at its pinned version is not touched, so a second run takes well under a second. A fresh
+// install is checked by running the agent's --version (and --check checks the cached ones the same way).
 //
 //   node scripts/install-agents.mjs            install what is missing, print where each agent is
 //   node scripts/install-agents.mjs codex      only the agents named
+//   node scripts/install-agents.mjs --check    also run --version of the agents already installed
 //
 // Exit code 1 when an install fails or the installed command does not answer --version.
 import { execFileSync } from 'node:child_process';
@@ -19,7 +21,8 @@ const pinned = JSON.parse(readFileSync(join(repo, 'test', 'agents', 'pinned-agen
 const cache = process.env.EDITGATE_AGENTS_DIR || join(homedir(), '.cache', 'editgate-agents');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-const wanted = process.argv.slice(2);
+const check = process.argv.includes('--check');
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--check');
 const unknown = wanted.filter((name) => !(name in pinned));
 if (unknown.length > 0) {
   console.error(`Unknown agent ${unknown.join(', ')}. Known: ${Object.keys(pinned).join(', ')}.`);
@@ -31,17 +34,17 @@ for (const [name, { package: pkg, version, bin }] of Object.entries(pinned)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   const folder = join(cache, `${name}@${version}`);
   const command = join(folder, 'node_modules', '.bin', bin);
-  // The marker is written last: a folder without it is a half-finished install and is done again.
   const marker = join(folder, '.installed');
   const started = performance.now();
   try {
-    if (!existsSync(marker)) {
+    const fresh = !existsSync(marker);
+    if (fresh) {
       // Install beside the final folder, then rename: a run stopped half-way never leaves a folder that looks done.
       const partial = `${folder}.partial-${process.pid}`;
       rmSync(partial, { recursive: true, force: true });
       mkdirSync(partial, { recursive: true });
-      // --foreground-scripts off, install scripts as npm decides: Claude Code's and OpenCode's postinstall only
-      // link the per-platform binary that their bin shim also finds by itself.
+      // Install scripts run as the npm in use decides (npm 11 skips those not allowed by allowScripts): the
+      // agents work either way, their bin shims find the per-platform binary package by themselves.
       execFileSync(
         npm,
         ['install', '--prefix', partial, '--no-audit', '--no-fund', '--no-save', `${pkg}@${version}`],
@@ -51,10 +54,13 @@ for (const [name, { package: pkg, version, bin }] of Object.entries(pinned)) {
       );
       rmSync(folder, { recursive: true, force: true });
       renameSync(partial, folder);
-      writeFileSync(marker, `${pkg}@${version}\n`);
     }
-    const answer = execFileSync(command, ['--version'], { encoding: 'utf8', timeout: 60_000 }).trim();
-    if (!answer.includes(version)) throw new Error(`${bin} --version answered "${answer}", not ${version}`);
+    if (fresh || check) {
+      const answer = execFileSync(command, ['--version'], { encoding: 'utf8', timeout: 60_000 }).trim();
+      if (!answer.includes(version)) throw new Error(`${bin} --version answered "${answer}", not ${version}`);
+    }
+    // Written last: a folder without it is a half-finished or unchecked install and is done again.
+    if (fresh) writeFileSync(marker, `${pkg}@${version}\n`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`${name.padEnd(12)} ${pkg}@${version}  ${command}  (${seconds} s)`);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO } from '../built-cli.js';
 import type { ScriptedModel } from './fake-models/server.js';
 
 /** How to run an agent once: its command line, the environment it gets (and nothing else), its folder. */
@@ -25,7 +25,8 @@ export interface AgentResult {
   isolation: string;
 }
 
-const IN_NAMESPACE = join(dirname(fileURLToPath(import.meta.url)), 'in-namespace.mjs');
+// Found from the repository's root (not this file's folder), so a bundle of this module (bench/agents.bench.mjs) finds it too.
+const IN_NAMESPACE = join(REPO, 'test', 'agents', 'in-namespace.mjs');
 
 let cachedIsolation: 'namespace' | string | undefined;
 

@@ -29,6 +29,8 @@ export interface ScriptedModel {
   /** http://127.0.0.1:PORT, no trailing slash. */
   origin: string;
   port: number;
+  /** performance.now() when the server started: request times (`at`) count from it. */
+  startedAt: number;
   /**
    * The same server on a Unix socket: the way in from a network namespace, where 127.0.0.1 is another
    * machine's (run-agent.ts forwards the namespace's 127.0.0.1:PORT to it).
@@ -136,6 +138,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
+    startedAt: started,
     socketPath,
     requests,
     main: () => requests.filter((request) => request.main),
