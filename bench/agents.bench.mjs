@@ -5,7 +5,7 @@
 // median of the rounds is reported. "ready" is spawn to the agent's first model request that offers tools
 // (with editgate: offering editgate's); "total" is spawn to exit for a prompt answered with one line.
 //
-//   npm run bench -- agents                 every agent, 5 rounds
+//   npm run bench -- agents                 every agent, 3 rounds
 //   node bench/agents.bench.mjs codex 3     only Codex, 3 rounds (after npm run build)
 //
 // The harness is TypeScript (test/agents/); it is bundled with esbuild into test/ for the run (its paths are
@@ -18,7 +18,7 @@ import { formatMs, formatRatio, median, printTable } from './lib.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const names = process.argv.slice(2).filter((arg) => !/^\d+$/.test(arg));
-const rounds = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 5);
+const rounds = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
 
 execFileSync(process.execPath, [`${repo}scripts/install-agents.mjs`, ...names], { stdio: 'inherit' });
 

@@ -93,6 +93,7 @@ export async function checkMcpSession(client: AgentClient, timeoutMs = 90_000): 
     script: [...(client.preamble ?? []), ...SESSION],
     ...(client.isMain ? { isMain: client.isMain } : {}),
     ...(client.sideTurn ? { sideTurn: client.sideTurn } : {}),
+    ...(client.wrapCall ? { wrapCall: client.wrapCall } : {}),
   });
   try {
     const file = join(workspace.root, 'notes.txt');

@@ -34,9 +34,15 @@ let cachedIsolation: 'namespace' | string | undefined;
  * 'namespace' when `unshare -n` works here (root, or a system that lets users make network namespaces) and
  * `ip` is there to bring loopback up: the agent then runs where only 127.0.0.1 exists. Otherwise the reason,
  * and the agent runs with only its own switches for outside traffic turned off.
+ * EDITGATE_AGENTS_NO_NAMESPACE=1 chooses the latter (to see what an agent tries to reach).
  */
 export function isolation(): 'namespace' | string {
   if (cachedIsolation !== undefined) return cachedIsolation;
+  if (process.env.EDITGATE_AGENTS_NO_NAMESPACE === '1') {
+    cachedIsolation =
+      "no network namespace (EDITGATE_AGENTS_NO_NAMESPACE=1); the agent's own switches for outside traffic are off";
+    return cachedIsolation;
+  }
   const probe = spawnSync('unshare', ['-n', 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
   cachedIsolation =
     probe.status === 0

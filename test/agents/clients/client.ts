@@ -1,5 +1,5 @@
 import type { Protocol } from '../fake-models/protocol.js';
-import type { ResolvedTurn, Turn } from '../fake-models/script.js';
+import type { ResolvedCall, ResolvedTurn, Turn } from '../fake-models/script.js';
 import type { ModelRequest, ScriptedModel } from '../fake-models/server.js';
 import type { AgentName } from '../installed.js';
 import type { AgentCommand } from '../run-agent.js';
@@ -36,6 +36,8 @@ export interface AgentClient {
    * reason. The session checks that exactly these are missing, so a change in the agent shows up.
    */
   hiddenTools?: Record<string, string>;
+  /** How the model calls a deferred tool once loaded (see ScriptedModelOptions.wrapCall). */
+  wrapCall?: (call: ResolvedCall) => ResolvedCall;
   /** Which model requests are the main loop's (default: those offering an editgate tool). */
   isMain?: (request: ModelRequest) => boolean;
   /** The answer to the agent's other requests (default "OK"). */

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reply } from '../../adapters/local-server.js';
 import type { Protocol } from './protocol.js';
-import { agentToolName, editgateToolNames, type ResolvedTurn, type Turn } from './script.js';
+import {
+  agentToolName,
+  editgateToolNames,
+  type ResolvedCall,
+  type ResolvedTurn,
+  type Turn,
+} from './script.js';
 
 /** One request the fake model received. */
 export interface ModelRequest {
@@ -50,6 +56,11 @@ export interface ScriptedModelOptions {
   script: Turn[];
   /** Which requests belong to the main loop (default: those that make an editgate tool known). */
   isMain?: (request: ModelRequest) => boolean;
+  /**
+   * How the agent wants a loaded deferred tool called (Qwen Code: through its `tool_call` tool, naming the
+   * tool and its arguments); applied to every call of editgate's tools once its name is resolved.
+   */
+  wrapCall?: (call: ResolvedCall) => ResolvedCall;
   /** The answer to a request outside the main loop (a title, a summary...): default the text "OK". */
   sideTurn?: (request: ModelRequest) => ResolvedTurn;
 }
@@ -88,7 +99,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     if (request.main) {
       request.turn = turns++;
       const scripted = script[request.turn];
-      turn = scripted ? resolve(scripted, request.offered, id, problems) : { text: 'The script has ended.' };
+      turn = scripted
+        ? resolve(scripted, request.offered, id, problems, options.wrapCall)
+        : { text: 'The script has ended.' };
     } else {
       turn = options.sideTurn?.(request) ?? { text: 'OK' };
     }
@@ -151,15 +164,24 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
 }
 
 /** The scripted turn with the agent's names for editgate's tools; a tool it did not offer is a problem. */
-function resolve(turn: Turn, offered: string[], id: string, problems: string[]): ResolvedTurn {
+function resolve(
+  turn: Turn,
+  offered: string[],
+  id: string,
+  problems: string[],
+  wrapCall: ((call: ResolvedCall) => ResolvedCall) | undefined,
+): ResolvedTurn {
   if ('say' in turn) return { text: turn.say };
   const calls = turn.call.map((call, n) => {
-    const name = call.exact ? call.tool : agentToolName(call.tool, offered);
+    const resolved = { id: `${id}_${n}`, name: call.tool, input: call.input };
+    if (call.exact) return resolved;
+    const name = agentToolName(call.tool, offered);
     if (!name)
       problems.push(
         `the script calls ${call.tool}, which the agent did not offer (offered: ${offered.join(', ')})`,
       );
-    return { id: `${id}_${n}`, name: name ?? call.tool, input: call.input };
+    const named = { ...resolved, name: name ?? call.tool };
+    return wrapCall ? wrapCall(named) : named;
   });
   return { calls };
 }
