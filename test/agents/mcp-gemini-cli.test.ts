@@ -1,9 +1,14 @@
 import { describe, it } from 'vitest';
 import { geminiCli } from './clients/gemini-cli.js';
 import { checkMcpSession } from './mcp-session.js';
+import { MCP_SESSIONS } from './sessions.js';
 
 describe('editgate MCP server inside Gemini CLI (gemini -p, fake Gemini generateContent model)', () => {
-  it('offers the tools; read, edit byte-exact, AMBIGUOUS reaches the model', async () => {
-    await checkMcpSession(geminiCli);
-  }, 120_000);
+  it.each(MCP_SESSIONS.map((session) => [session.title, session] as const))(
+    '%s',
+    async (_title, session) => {
+      await checkMcpSession(geminiCli, session);
+    },
+    120_000,
+  );
 });

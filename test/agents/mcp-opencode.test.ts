@@ -1,9 +1,14 @@
 import { describe, it } from 'vitest';
 import { opencode } from './clients/opencode.js';
 import { checkMcpSession } from './mcp-session.js';
+import { MCP_SESSIONS } from './sessions.js';
 
 describe('editgate MCP server inside OpenCode (opencode run, fake Chat Completions model)', () => {
-  it('offers the tools; read, edit byte-exact, AMBIGUOUS reaches the model', async () => {
-    await checkMcpSession(opencode);
-  }, 120_000);
+  it.each(MCP_SESSIONS.map((session) => [session.title, session] as const))(
+    '%s',
+    async (_title, session) => {
+      await checkMcpSession(opencode, session);
+    },
+    120_000,
+  );
 });

@@ -1,9 +1,14 @@
 import { describe, it } from 'vitest';
 import { qwenCode } from './clients/qwen-code.js';
 import { checkMcpSession } from './mcp-session.js';
+import { MCP_SESSIONS } from './sessions.js';
 
 describe('editgate MCP server inside Qwen Code (qwen -p, fake Chat Completions model)', () => {
-  it('offers the tools; read, edit byte-exact, AMBIGUOUS reaches the model', async () => {
-    await checkMcpSession(qwenCode);
-  }, 120_000);
+  it.each(MCP_SESSIONS.map((session) => [session.title, session] as const))(
+    '%s',
+    async (_title, session) => {
+      await checkMcpSession(qwenCode, session);
+    },
+    120_000,
+  );
 });

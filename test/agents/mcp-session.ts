@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
 import type { AgentClient } from './clients/client.js';
-import type { Turn } from './fake-models/script.js';
 import type { ModelRequest } from './fake-models/server.js';
 import { startScriptedModel } from './fake-models/server.js';
 import { installedAgent, PINNED } from './installed.js';
 import { type AgentResult, runAgent } from './run-agent.js';
+import type { ScriptedSession } from './sessions.js';
 import { makeWorkspace } from './workspace.js';
 
 /** editgate's MCP tools that every agent must offer its model (with --approve policy). */
@@ -19,28 +19,6 @@ export const EDITGATE_TOOLS = [
   'edit_lines',
   'apply_patch',
   'undo_edit',
-];
-
-const BEFORE = 'alpha\nbeta\nrepeat\ngamma café ✓\nrepeat\n';
-const AFTER = 'alpha\nbeta → BETA\nrepeat\ngamma café ✓\nrepeat\n';
-
-/**
- * The scripted session every agent goes through: read the file, edit one line, then an edit whose old text
- * occurs twice (AMBIGUOUS, nothing written), then a closing text. The file's non-ASCII bytes must survive.
- */
-export const SESSION: Turn[] = [
-  { call: [{ tool: 'read_file', input: { file_path: 'notes.txt' } }] },
-  {
-    call: [
-      { tool: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'beta → BETA' } },
-    ],
-  },
-  {
-    call: [
-      { tool: 'edit_file', input: { file_path: 'notes.txt', old_string: 'repeat', new_string: 'once' } },
-    ],
-  },
-  { say: 'Done: one edit made, the other was ambiguous.' },
 ];
 
 /** The request as text, to look for what reached the model (a tool result, an error). */
@@ -80,58 +58,68 @@ export function describeRun(client: AgentClient, result: AgentResult, requests: 
 }
 
 /**
- * Runs SESSION in the agent against its fake model and checks it: editgate's tools offered, the read's text
- * in the next request, the edit byte-exact on disk, the AMBIGUOUS error (with both lines) in the request
- * after it, the agent finished cleanly. Fails with the agent's output when anything is off.
+ * Runs the session in the agent against its fake model and checks it: editgate's tools offered (all but
+ * those the client declares hidden), what the model was told after each turn, every file byte-exact, the
+ * agent finished cleanly. Fails with the agent's output when anything is off.
  */
-export async function checkMcpSession(client: AgentClient, timeoutMs = 90_000): Promise<void> {
+export async function checkMcpSession(
+  client: AgentClient,
+  session: ScriptedSession,
+  timeoutMs = 90_000,
+): Promise<void> {
   await ensureBuilt();
   const command = installedAgent(client.name);
   const workspace = makeWorkspace(client.name);
+  const preamble = client.preamble ?? [];
   const model = await startScriptedModel({
     protocol: client.protocol,
-    script: [...(client.preamble ?? []), ...SESSION],
+    script: [...preamble, ...session.turns],
     ...(client.isMain ? { isMain: client.isMain } : {}),
     ...(client.sideTurn ? { sideTurn: client.sideTurn } : {}),
     ...(client.wrapCall ? { wrapCall: client.wrapCall } : {}),
   });
   try {
-    const file = join(workspace.root, 'notes.txt');
-    writeFileSync(file, BEFORE);
-    const run = client.prepare({
-      workspace,
-      model,
-      command,
-      prompt: 'Edit notes.txt as planned.',
-      mcp: true,
-    });
+    for (const [path, content] of Object.entries(session.files)) {
+      mkdirSync(dirname(join(workspace.root, path)), { recursive: true });
+      writeFileSync(join(workspace.root, path), content);
+    }
+    const run = client.prepare({ workspace, model, command, prompt: 'Make the planned changes.', mcp: true });
     const result = await runAgent(run, model, timeoutMs);
-    const report = describeRun(client, result, model.requests);
+    const report = `${session.title}\n${describeRun(client, result, model.requests)}`;
     console.log(report);
     dumpRun(client, model.requests, result);
     const context = `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`;
 
     expect(model.problems, context).toEqual([]);
-    // The main-loop request that answers SESSION's turn n (after the client's preamble).
-    const after = (n: number) => requestText(model.main()[(client.preamble?.length ?? 0) + n + 1]);
-    const turns = model.main().length;
-    const expected = (client.preamble?.length ?? 0) + SESSION.length;
+    const main = model.main();
+    const expected = preamble.length + session.turns.length;
     expect(
-      turns >= expected,
-      `the agent made ${turns} main-loop requests, the script has ${expected} turns\n${context}`,
+      main.length >= expected,
+      `the agent made ${main.length} main-loop requests, the script has ${expected} turns\n${context}`,
     ).toBe(true);
-    const offered = model.main()[0]!.offered;
     for (const tool of EDITGATE_TOOLS) {
       const hidden = client.hiddenTools?.[tool];
       expect(
-        offered.some((name) => name.endsWith(tool)),
+        main[0]!.offered.some((name) => name.endsWith(tool)),
         `${tool} ${hidden ? `hidden (${hidden})` : 'offered'} to the model\n${context}`,
       ).toBe(!hidden);
     }
-    expect(after(0).includes('gamma café ✓'), `the read's text reached the model\n${context}`).toBe(true);
-    expect(readFileSync(file, 'utf8'), context).toBe(AFTER);
-    expect(after(2).includes('AMBIGUOUS'), `the AMBIGUOUS error reached the model\n${context}`).toBe(true);
-    expect(/lines 3 and 5/.test(after(2)), `the error names both matching lines\n${context}`).toBe(true);
+    for (const { afterTurn, contains, what } of session.expectToldModel) {
+      // The main-loop request the turn answered, and the one after it (the client's preamble comes first).
+      const asked = requestText(main[preamble.length + afterTurn]);
+      const next = requestText(main[preamble.length + afterTurn + 1]);
+      expect(
+        asked.includes(contains),
+        `"${contains}" already in the request before turn ${afterTurn}\n${context}`,
+      ).toBe(false);
+      expect(
+        next.includes(contains),
+        `${what} reached the model after turn ${afterTurn} ("${contains}")\n${context}`,
+      ).toBe(true);
+    }
+    for (const [path, content] of Object.entries(session.expectFiles)) {
+      expect(readFileSync(join(workspace.root, path), 'utf8'), `${path}\n${context}`).toBe(content);
+    }
     expect(result.timedOut, context).toBe(false);
     expect(result.code, context).toBe(0);
   } finally {
