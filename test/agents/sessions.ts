@@ -50,7 +50,11 @@ export const READ_EDIT_AMBIGUOUS: ScriptedSession = {
     { afterTurn: 1, contains: 'Edited notes.txt: 1 replacement', what: 'the edit result' },
     // (AMBIGUOUS alone is in editgate's instructions, in every request.)
     { afterTurn: 2, contains: 'edit_file failed (AMBIGUOUS)', what: 'the AMBIGUOUS error' },
-    { afterTurn: 2, contains: 'matches 2 places (lines 3 and 5)', what: 'the count and lines of the matches' },
+    {
+      afterTurn: 2,
+      contains: 'matches 2 places (lines 3 and 5)',
+      what: 'the count and lines of the matches',
+    },
   ],
 };
 
