@@ -1,13 +1,13 @@
 import { describe, it } from 'vitest';
 import { geminiCli } from './clients/gemini-cli.js';
-import { checkMcpSession } from './mcp-session.js';
+import { checkSession } from './mcp-session.js';
 import { MCP_SESSIONS } from './sessions.js';
 
 describe('editgate MCP server inside Gemini CLI (gemini -p, fake Gemini generateContent model)', () => {
   it.each(MCP_SESSIONS.map((session) => [session.title, session] as const))(
     '%s',
     async (_title, session) => {
-      await checkMcpSession(geminiCli, session);
+      await checkSession(geminiCli, session);
     },
     120_000,
   );

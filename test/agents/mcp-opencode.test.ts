@@ -1,13 +1,13 @@
 import { describe, it } from 'vitest';
 import { opencode } from './clients/opencode.js';
-import { checkMcpSession } from './mcp-session.js';
+import { checkSession } from './mcp-session.js';
 import { MCP_SESSIONS } from './sessions.js';
 
 describe('editgate MCP server inside OpenCode (opencode run, fake Chat Completions model)', () => {
   it.each(MCP_SESSIONS.map((session) => [session.title, session] as const))(
     '%s',
     async (_title, session) => {
-      await checkMcpSession(opencode, session);
+      await checkSession(opencode, session);
     },
     120_000,
   );

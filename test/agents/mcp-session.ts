@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
 import type { AgentClient } from './clients/client.js';
 import type { ModelRequest } from './fake-models/server.js';
-import { startScriptedModel } from './fake-models/server.js';
+import { offersTools, startScriptedModel } from './fake-models/server.js';
 import { installedAgent, PINNED } from './installed.js';
 import { type AgentResult, runAgent } from './run-agent.js';
 import type { ScriptedSession } from './sessions.js';
@@ -57,24 +57,38 @@ export function describeRun(client: AgentClient, result: AgentResult, requests: 
   ].join('\n');
 }
 
+export interface SessionOptions {
+  /**
+   * editgate's MCP server configured (default true). Without it, the main loop is every request that
+   * offers tools, and the session scripts the agent's own tools (`exact: true`).
+   */
+  mcp?: boolean;
+  /** The agent's own edit tools write without asking (AgentClient.prepare's `ownEdits`). */
+  ownEdits?: boolean;
+  timeoutMs?: number;
+}
+
 /**
- * Runs the session in the agent against its fake model and checks it: editgate's tools offered (all but
- * those the client declares hidden), what the model was told after each turn, every file byte-exact, the
- * agent finished cleanly. Fails with the agent's output when anything is off.
+ * Runs the session in the agent against its fake model and checks it: with editgate's MCP server, its
+ * tools offered (all but those the client declares hidden); what the model was told after each turn; every
+ * file byte-exact; the agent finished cleanly. Fails with the agent's output when anything is off.
  */
-export async function checkMcpSession(
+export async function checkSession(
   client: AgentClient,
   session: ScriptedSession,
-  timeoutMs = 90_000,
+  { mcp = true, ownEdits = false, timeoutMs = 90_000 }: SessionOptions = {},
 ): Promise<void> {
   await ensureBuilt();
   const command = installedAgent(client.name);
   const workspace = makeWorkspace(client.name);
-  const preamble = client.preamble ?? [];
+  // The preamble loads deferred MCP tools; without MCP there is nothing to load.
+  const preamble = mcp ? (client.preamble ?? []) : [];
+  const turns = typeof session.turns === 'function' ? session.turns(workspace.root) : session.turns;
+  const isMain = client.isMain ?? (mcp ? undefined : offersTools);
   const model = await startScriptedModel({
     protocol: client.protocol,
-    script: [...preamble, ...session.turns],
-    ...(client.isMain ? { isMain: client.isMain } : {}),
+    script: [...preamble, ...turns],
+    ...(isMain ? { isMain } : {}),
     ...(client.sideTurn ? { sideTurn: client.sideTurn } : {}),
     ...(client.wrapCall ? { wrapCall: client.wrapCall } : {}),
   });
@@ -83,7 +97,14 @@ export async function checkMcpSession(
       mkdirSync(dirname(join(workspace.root, path)), { recursive: true });
       writeFileSync(join(workspace.root, path), content);
     }
-    const run = client.prepare({ workspace, model, command, prompt: 'Make the planned changes.', mcp: true });
+    const run = client.prepare({
+      workspace,
+      model,
+      command,
+      prompt: 'Make the planned changes.',
+      mcp,
+      ownEdits,
+    });
     const result = await runAgent(run, model, timeoutMs);
     const report = `${session.title}\n${describeRun(client, result, model.requests)}`;
     console.log(report);
@@ -92,12 +113,12 @@ export async function checkMcpSession(
 
     expect(model.problems, context).toEqual([]);
     const main = model.main();
-    const expected = preamble.length + session.turns.length;
+    const expected = preamble.length + turns.length;
     expect(
       main.length >= expected,
       `the agent made ${main.length} main-loop requests, the script has ${expected} turns\n${context}`,
     ).toBe(true);
-    for (const tool of EDITGATE_TOOLS) {
+    for (const tool of mcp ? EDITGATE_TOOLS : []) {
       const hidden = client.hiddenTools?.[tool];
       expect(
         main[0]!.offered.some((name) => name.endsWith(tool)),

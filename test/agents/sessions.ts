@@ -8,7 +8,8 @@ export interface ScriptedSession {
   title: string;
   /** Paths relative to the project root, and their content before the run. */
   files: Record<string, string>;
-  turns: Turn[];
+  /** The model's turns; a function when they need the project root (an agent's own tools take absolute paths). */
+  turns: Turn[] | ((root: string) => Turn[]);
   /** Each file's exact content after the run. */
   expectFiles: Record<string, string>;
   /**
@@ -117,6 +118,33 @@ export const MULTI_PATCH_UNDO: ScriptedSession = {
     { afterTurn: 2, contains: 'Changed 2 files as one change', what: 'the patch result' },
     { afterTurn: 2, contains: 'Edited src/b.txt (+1 -1 lines)', what: 'the patch result, naming each file' },
     { afterTurn: 3, contains: 'Undid the last change to notes.txt', what: 'the undo result' },
+  ],
+};
+
+/**
+ * Claude Code's own Read and Edit tools, no editgate: the way sessions script an agent's own tools (for
+ * hooks in front of them). Claude Code's tools take absolute paths.
+ */
+export const CLAUDE_OWN_EDIT: ScriptedSession = {
+  title: "Claude Code's own Read and Edit, scripted (no editgate)",
+  files: { 'notes.txt': NOTES },
+  turns: (root) => [
+    { call: [{ tool: 'Read', exact: true, input: { file_path: `${root}/notes.txt` } }] },
+    {
+      call: [
+        {
+          tool: 'Edit',
+          exact: true,
+          input: { file_path: `${root}/notes.txt`, old_string: 'beta', new_string: 'beta → BETA' },
+        },
+      ],
+    },
+    { say: 'Done.' },
+  ],
+  expectFiles: { 'notes.txt': 'alpha\nbeta → BETA\nrepeat\ngamma café ✓\nrepeat\n' },
+  expectToldModel: [
+    { afterTurn: 0, contains: 'gamma café ✓', what: "the read's text" },
+    { afterTurn: 1, contains: 'has been updated', what: "the Edit tool's result" },
   ],
 };
 

@@ -35,7 +35,7 @@ export const claudeCode: AgentClient = {
       ],
     },
   ],
-  prepare({ workspace, model, command, prompt, mcp }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
     const configDir = join(workspace.home, '.claude');
     mkdirSync(configDir, { recursive: true });
     const args = [
@@ -60,6 +60,8 @@ export const claudeCode: AgentClient = {
     } else {
       args.push('--strict-mcp-config');
     }
+    // Its own Edit and Write ask first; print mode cannot ask, so they would be refused.
+    if (ownEdits) args.push('--permission-mode', 'acceptEdits');
     return {
       command,
       args,

@@ -17,9 +17,11 @@ export interface AgentClient {
   protocol: Protocol;
   /**
    * Writes the agent's configuration into the workspace's HOME (and the project) and returns the command
-   * for one prompt. `mcp: false` configures no MCP server (for the cold-start comparison).
+   * for one prompt. `mcp: false` configures no MCP server (the cold-start comparison, the agent's own
+   * tools). `ownEdits`: the agent's own edit tools write without asking (where the client supports it).
    */
   prepare(options: {
+    ownEdits?: boolean;
     workspace: AgentWorkspace;
     model: ScriptedModel;
     command: string;

@@ -67,6 +67,12 @@ export interface ScriptedModelOptions {
 
 let sockets = 0;
 
+/** Whether the request offers the model any tool: the main loop of an agent run without editgate's MCP server. */
+export function offersTools(request: ModelRequest): boolean {
+  const tools = request.body?.tools;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
 /**
  * A scripted model on 127.0.0.1 (port 0) and on a Unix socket. It records every request and answers the
  * n-th main-loop request with the n-th turn of the script, in the protocol the agent speaks; any other
