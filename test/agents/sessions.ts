@@ -148,5 +148,39 @@ export const CLAUDE_OWN_EDIT: ScriptedSession = {
   ],
 };
 
+/** Codex's own apply_patch tool (freeform: the patch is the call's whole input), no editgate. */
+export const CODEX_OWN_PATCH: ScriptedSession = {
+  title: "Codex's own apply_patch, scripted (no editgate)",
+  files: { 'notes.txt': NOTES },
+  turns: [
+    {
+      call: [
+        {
+          tool: 'apply_patch',
+          exact: true,
+          input: {
+            input: [
+              '*** Begin Patch',
+              '*** Update File: notes.txt',
+              '@@',
+              ' alpha',
+              '-beta',
+              '+beta → BETA',
+              ' repeat',
+              '*** End Patch',
+              '',
+            ].join('\n'),
+          },
+        },
+      ],
+    },
+    { say: 'Done.' },
+  ],
+  expectFiles: { 'notes.txt': 'alpha\nbeta → BETA\nrepeat\ngamma café ✓\nrepeat\n' },
+  expectToldModel: [
+    { afterTurn: 0, contains: 'Success. Updated the following files', what: "apply_patch's result" },
+  ],
+};
+
 /** Every session each agent runs over MCP. */
 export const MCP_SESSIONS = [READ_EDIT_AMBIGUOUS, MULTI_PATCH_UNDO];

@@ -13,17 +13,21 @@ const toml = (value: string) => JSON.stringify(value);
  * approval_policy = "never" (exec cannot ask), and editgate under [mcp_servers.editgate] with
  * default_tools_approval_mode = "approve" (else Codex asks its own question before every MCP call, and exec
  * declines it). Codex passes an MCP server only a few environment variables, so editgate's are listed in its
- * `env` table. Update checks and analytics are off.
+ * `env` table. Update checks and analytics are off. With `ownEdits`, the model is one whose catalogue entry
+ * gives Codex its own apply_patch tool (workspace-write and approval "never" let it write unasked).
  */
 export const codex: AgentClient = {
   name: 'codex',
   label: 'Codex',
   protocol: openAIResponses,
-  prepare({ workspace, model, command, prompt, mcp }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
     const codexHome = join(workspace.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
     const lines = [
-      'model = "fake-model"',
+      // The model's name picks Codex's tools from its bundled catalogue. An unknown one (fake-model) gets
+      // fallback metadata: no apply_patch tool, and MCP tools offered directly in a namespace. gpt-5.5 has
+      // the freeform apply_patch tool, and defers MCP tools behind tool_search.
+      `model = "${ownEdits ? 'gpt-5.5' : 'fake-model'}"`,
       'model_provider = "fake"',
       'approval_policy = "never"',
       'sandbox_mode = "workspace-write"',

@@ -2,7 +2,11 @@ import type { Reply } from '../../adapters/local-server.js';
 import type { Protocol } from './protocol.js';
 import { pieces, type ResolvedTurn } from './script.js';
 
-/** OpenAI Responses (POST .../responses), streamed as server-sent events, as Codex calls it. */
+/**
+ * OpenAI Responses (POST .../responses), streamed as server-sent events, as Codex calls it: function calls
+ * (a namespaced MCP tool by its namespace and name), and freeform calls to a request's `custom` tools
+ * (Codex's apply_patch), whose text the script gives as `input.input`.
+ */
 export const openAIResponses: Protocol = {
   name: 'OpenAI Responses',
   handles: (path) => path.endsWith('/responses'),
@@ -16,10 +20,21 @@ export const openAIResponses: Protocol = {
     return names;
   },
   answer(_path, body, turn, id) {
-    const items = outputItems(turn, id, namespaces(body));
+    const items = outputItems(turn, id, namespaces(body), customTools(body));
     return body?.stream === true ? stream(turn, id, items) : { json: response(id, items) };
   },
 };
+
+/** The names of the request's freeform (`custom`) tools, such as Codex's apply_patch for models that have it. */
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are whatever the agent sent.
+function customTools(body: any): Set<string> {
+  const tools: { type?: string; name?: string }[] = Array.isArray(body?.tools) ? body.tools : [];
+  return new Set(
+    tools
+      .filter((tool) => tool?.type === 'custom' && typeof tool.name === 'string')
+      .map((tool) => tool.name!),
+  );
+}
 
 /** For each flattened name (`mcp__editgate__read_file`): its namespace and its name inside it. */
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are whatever the agent sent.
@@ -37,6 +52,7 @@ function outputItems(
   turn: ResolvedTurn,
   id: string,
   nested: Map<string, { namespace: string; name: string }>,
+  custom: Set<string>,
 ): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (turn.text) {
@@ -49,6 +65,18 @@ function outputItems(
     });
   }
   for (const call of turn.calls ?? []) {
+    if (custom.has(call.name)) {
+      // A freeform tool takes text, not JSON: the script gives it as `input.input`.
+      items.push({
+        type: 'custom_tool_call',
+        id: `ctc_${call.id}`,
+        call_id: call.id,
+        name: call.name,
+        input: String(call.input.input ?? ''),
+        status: 'completed',
+      });
+      continue;
+    }
     items.push({
       type: 'function_call',
       id: `fc_${call.id}`,
@@ -100,6 +128,21 @@ function stream(turn: ResolvedTurn, id: string, items: Record<string, unknown>[]
         event({ type: 'response.output_text.delta', ...at, delta: piece });
       event({ type: 'response.output_text.done', ...at, text: turn.text ?? '' });
       event({ type: 'response.content_part.done', ...at, part: { ...part, text: turn.text ?? '' } });
+    } else if (item.type === 'custom_tool_call') {
+      const input = String(item.input);
+      event({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, input: '' } });
+      event({
+        type: 'response.custom_tool_call_input.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        delta: input,
+      });
+      event({
+        type: 'response.custom_tool_call_input.done',
+        item_id: item.id,
+        output_index: outputIndex,
+        input,
+      });
     } else {
       const args = String(item.arguments);
       const half = Math.floor(args.length / 2);
