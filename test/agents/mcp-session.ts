@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
 import type { AgentClient } from './clients/client.js';
+import { EDITGATE_TOOL_NAMES } from './fake-models/script.js';
 import type { ModelRequest } from './fake-models/server.js';
 import { offersTools, startScriptedModel } from './fake-models/server.js';
 import { installedAgent, PINNED } from './installed.js';
@@ -10,16 +11,8 @@ import { type AgentResult, runAgent } from './run-agent.js';
 import type { ScriptedSession } from './sessions.js';
 import { makeWorkspace } from './workspace.js';
 
-/** editgate's MCP tools that every agent must offer its model (with --approve policy). */
-export const EDITGATE_TOOLS = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'multi_edit',
-  'edit_lines',
-  'apply_patch',
-  'undo_edit',
-];
+/** editgate's MCP tools that every agent must offer its model (with --approve policy: no apply_change). */
+export const EDITGATE_TOOLS = EDITGATE_TOOL_NAMES.filter((tool) => tool !== 'apply_change');
 
 /** The request as text, to look for what reached the model (a tool result, an error). */
 export function requestText(request: ModelRequest | undefined): string {

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { chatCompletions } from '../fake-models/chat-completions.js';
 import { EDITGATE_TOOL_NAMES } from '../fake-models/script.js';
 import { baseEnv } from '../run-agent.js';
 import type { AgentClient } from './client.js';
+import { writeGeminiStyleSettings } from './gemini-settings.js';
 
 /**
  * Qwen Code (`qwen -p`, a fork of Gemini CLI), model over OpenAI Chat Completions: OPENAI_BASE_URL,
@@ -37,21 +36,7 @@ export const qwenCode: AgentClient = {
   ],
   wrapCall: (call) => ({ id: call.id, name: 'tool_call', input: { name: call.name, arguments: call.input } }),
   prepare({ workspace, model, command, prompt, mcp }) {
-    const settingsDir = join(workspace.home, '.qwen');
-    mkdirSync(settingsDir, { recursive: true });
-    const { command: server, args, env } = workspace.editgate;
-    const settings = {
-      security: { auth: { selectedType: 'openai' } },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-      ...(mcp ? { mcpServers: { editgate: { command: server, args, env, trust: true } } } : {}),
-    };
-    writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(settings, null, 2));
-    writeFileSync(
-      join(settingsDir, 'trustedFolders.json'),
-      JSON.stringify({ [workspace.root]: 'TRUST_FOLDER' }),
-    );
+    writeGeminiStyleSettings(workspace, { folder: '.qwen', authType: 'openai', mcp });
     return {
       command,
       args: ['-p', prompt, '--output-format', 'json'],
