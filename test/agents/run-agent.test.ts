@@ -89,6 +89,9 @@ describe('runAgent: the agent sees the fake model and no other machine', () => {
       // The background sleep (what an agent's MCP server would be) went with it.
       const background = Number(result.stdout.trim());
       expect(background).toBeGreaterThan(0);
+      // Killing takes a moment to land on a loaded machine; a process that survived stays alive for 30 s.
+      const deadline = Date.now() + 5_000;
+      while (!isGoneOrDead(background) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(isGoneOrDead(background)).toBe(true);
     } finally {
       await model.close();

@@ -63,28 +63,35 @@ export function baseEnv(): Record<string, string> {
 }
 
 /**
+ * The command line that runs `run` as isolation() allows: inside a network namespace whose 127.0.0.1:PORT
+ * is the fake model, or as it is.
+ */
+export function isolatedCommand(run: AgentCommand, model: ScriptedModel): [string, string[]] {
+  return isolation() === 'namespace'
+    ? [
+        'unshare',
+        [
+          '-n',
+          process.execPath,
+          IN_NAMESPACE,
+          String(model.port),
+          model.socketPath,
+          '--',
+          run.command,
+          ...run.args,
+        ],
+      ]
+    : [run.command, run.args];
+}
+
+/**
  * Runs the agent to its end (or kills it after `timeoutMs`), in a network namespace whose 127.0.0.1:PORT
  * is the fake model when isolation() allows it. Only `run.env` is passed on: no key, token or setting of the
  * person running the tests reaches the agent.
  */
 export function runAgent(run: AgentCommand, model: ScriptedModel, timeoutMs: number): Promise<AgentResult> {
   const how = isolation();
-  const [command, args] =
-    how === 'namespace'
-      ? [
-          'unshare',
-          [
-            '-n',
-            process.execPath,
-            IN_NAMESPACE,
-            String(model.port),
-            model.socketPath,
-            '--',
-            run.command,
-            ...run.args,
-          ],
-        ]
-      : [run.command, run.args];
+  const [command, args] = isolatedCommand(run, model);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
