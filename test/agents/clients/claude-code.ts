@@ -35,18 +35,28 @@ export const claudeCode: AgentClient = {
       ],
     },
   ],
-  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits, interactive }) {
     const configDir = join(workspace.home, '.claude');
     mkdirSync(configDir, { recursive: true });
-    const args = [
-      '-p',
-      prompt,
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--model',
-      'claude-sonnet-4-5',
-    ];
+    const key = 'sk-ant-fake-key-for-tests';
+    const args = interactive
+      ? ['--model', 'claude-sonnet-4-5']
+      : ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
+    if (interactive) {
+      // What the first interactive start asks once, answered as a person would have: onboarding done, the
+      // project trusted, the API key from the environment approved (it is known by its last 20 characters).
+      writeFileSync(
+        join(configDir, '.claude.json'),
+        JSON.stringify({
+          hasCompletedOnboarding: true,
+          theme: 'dark',
+          customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+          projects: {
+            [workspace.root]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true },
+          },
+        }),
+      );
+    }
     if (mcp) {
       const config = join(workspace.folder, 'claude-mcp.json');
       const { command: server, args: serverArgs, env } = workspace.editgate;
@@ -71,7 +81,7 @@ export const claudeCode: AgentClient = {
         ...workspace.homeEnv,
         CLAUDE_CONFIG_DIR: configDir,
         ANTHROPIC_BASE_URL: model.origin,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-tests',
+        ANTHROPIC_API_KEY: key,
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_AUTOUPDATER: '1',

@@ -22,6 +22,8 @@ export interface AgentClient {
    */
   prepare(options: {
     ownEdits?: boolean;
+    /** For a terminal (runAgentInPty): the interactive session; the test types the prompt. */
+    interactive?: boolean;
     workspace: AgentWorkspace;
     model: ScriptedModel;
     command: string;
