@@ -41,13 +41,13 @@ describe('Claude Code in a terminal (pty), editgate over MCP, fake Anthropic mod
     try {
       await terminal.waitForText('? for shortcuts', 30_000);
       terminal.write('/mcp');
-      await terminal.waitForText('/mcp');
+      await terminal.waitForText('/mcp', 30_000);
       terminal.write('\r');
       await terminal.waitForText(/✔ editgate\s+7 tools/, 30_000);
       terminal.write('\x1b');
-      await terminal.waitForText('? for shortcuts');
+      await terminal.waitForText('? for shortcuts', 30_000);
       terminal.write('Make the planned changes.');
-      await terminal.waitForText('Make the planned changes.');
+      await terminal.waitForText('Make the planned changes.', 30_000);
       terminal.write('\r');
       await terminal.waitForText('Done: one edit made, the other was ambiguous.', 60_000);
       const screen = terminal.screen().join('\n');
