@@ -121,33 +121,6 @@ export const MULTI_PATCH_UNDO: ScriptedSession = {
   ],
 };
 
-/**
- * Claude Code's own Read and Edit tools, no editgate: the way sessions script an agent's own tools (for
- * hooks in front of them). Claude Code's tools take absolute paths.
- */
-export const CLAUDE_OWN_EDIT: ScriptedSession = {
-  title: "Claude Code's own Read and Edit, scripted (no editgate)",
-  files: { 'notes.txt': NOTES },
-  turns: (root) => [
-    { call: [{ tool: 'Read', exact: true, input: { file_path: `${root}/notes.txt` } }] },
-    {
-      call: [
-        {
-          tool: 'Edit',
-          exact: true,
-          input: { file_path: `${root}/notes.txt`, old_string: 'beta', new_string: 'beta → BETA' },
-        },
-      ],
-    },
-    { say: 'Done.' },
-  ],
-  expectFiles: { 'notes.txt': 'alpha\nbeta → BETA\nrepeat\ngamma café ✓\nrepeat\n' },
-  expectToldModel: [
-    { afterTurn: 0, contains: 'gamma café ✓', what: "the read's text" },
-    { afterTurn: 1, contains: 'has been updated', what: "the Edit tool's result" },
-  ],
-};
-
 /** Codex's own apply_patch tool (freeform: the patch is the call's whole input), no editgate. */
 export const CODEX_OWN_PATCH: ScriptedSession = {
   title: "Codex's own apply_patch, scripted (no editgate)",
@@ -181,6 +154,66 @@ export const CODEX_OWN_PATCH: ScriptedSession = {
     { afterTurn: 0, contains: 'Success. Updated the following files', what: "apply_patch's result" },
   ],
 };
+
+/**
+ * An agent's own read tool, then its own edit tool, no editgate (absolute paths: every agent takes them).
+ * `editResult` is what the agent tells the model after the edit.
+ */
+function ownReadThenEdit(
+  label: string,
+  read: (path: string) => Record<string, unknown> & { tool: string },
+  edit: (path: string) => Record<string, unknown> & { tool: string },
+  editResult: string,
+): ScriptedSession {
+  const call = ({ tool, ...input }: Record<string, unknown> & { tool: string }): Turn => ({
+    call: [{ tool, exact: true, input }],
+  });
+  return {
+    title: `${label}'s own read and edit tools, scripted (no editgate)`,
+    files: { 'notes.txt': NOTES },
+    turns: (root) => [call(read(`${root}/notes.txt`)), call(edit(`${root}/notes.txt`)), { say: 'Done.' }],
+    expectFiles: { 'notes.txt': 'alpha\nbeta → BETA\nrepeat\ngamma café ✓\nrepeat\n' },
+    expectToldModel: [
+      { afterTurn: 0, contains: 'gamma café ✓', what: "the read's text" },
+      { afterTurn: 1, contains: editResult, what: "the edit tool's result" },
+    ],
+  };
+}
+
+/** Claude Code's Read, then Edit (which refuses a file not read first). */
+export const CLAUDE_OWN_EDIT = ownReadThenEdit(
+  'Claude Code',
+  (path) => ({ tool: 'Read', file_path: path }),
+  (path) => ({ tool: 'Edit', file_path: path, old_string: 'beta', new_string: 'beta → BETA' }),
+  'has been updated',
+);
+
+export const GEMINI_OWN_EDIT = ownReadThenEdit(
+  'Gemini CLI',
+  (path) => ({ tool: 'read_file', file_path: path }),
+  (path) => ({
+    tool: 'replace',
+    file_path: path,
+    old_string: 'beta',
+    new_string: 'beta → BETA',
+    instruction: 'Rename.',
+  }),
+  'Successfully modified file',
+);
+
+export const QWEN_OWN_EDIT = ownReadThenEdit(
+  'Qwen Code',
+  (path) => ({ tool: 'read_file', file_path: path }),
+  (path) => ({ tool: 'edit', file_path: path, old_string: 'beta', new_string: 'beta → BETA' }),
+  'has been updated',
+);
+
+export const OPENCODE_OWN_EDIT = ownReadThenEdit(
+  'OpenCode',
+  (path) => ({ tool: 'read', filePath: path }),
+  (path) => ({ tool: 'edit', filePath: path, oldString: 'beta', newString: 'beta → BETA' }),
+  'Edit applied successfully',
+);
 
 /** Every session each agent runs over MCP. */
 export const MCP_SESSIONS = [READ_EDIT_AMBIGUOUS, MULTI_PATCH_UNDO];

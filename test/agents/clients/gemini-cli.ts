@@ -16,11 +16,19 @@ export const geminiCli: AgentClient = {
     write_file:
       "a headless run in the default approval mode leaves out tools named write_file, Gemini CLI's own and an MCP server's alike (with --approval-mode yolo it is offered)",
   },
-  prepare({ workspace, model, command, prompt, mcp }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
     writeGeminiStyleSettings(workspace, { folder: '.gemini', authType: 'gemini-api-key', mcp });
     return {
       command,
-      args: ['-p', prompt, '--output-format', 'json', '-m', 'gemini-2.5-flash'],
+      args: [
+        '-p',
+        prompt,
+        '--output-format',
+        'json',
+        '-m',
+        'gemini-2.5-flash',
+        ...(ownEdits ? ['--approval-mode', 'auto_edit'] : []),
+      ],
       cwd: workspace.root,
       env: {
         ...baseEnv(),

@@ -35,11 +35,11 @@ export const qwenCode: AgentClient = {
     },
   ],
   wrapCall: (call) => ({ id: call.id, name: 'tool_call', input: { name: call.name, arguments: call.input } }),
-  prepare({ workspace, model, command, prompt, mcp }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
     writeGeminiStyleSettings(workspace, { folder: '.qwen', authType: 'openai', mcp });
     return {
       command,
-      args: ['-p', prompt, '--output-format', 'json'],
+      args: ['-p', prompt, '--output-format', 'json', ...(ownEdits ? ['--approval-mode', 'auto-edit'] : [])],
       cwd: workspace.root,
       env: {
         ...baseEnv(),
