@@ -18,7 +18,7 @@ export interface AgentClient {
   /**
    * Writes the agent's configuration into the workspace's HOME (and the project) and returns the command
    * for one prompt. `mcp: false` configures no MCP server (the cold-start comparison, the agent's own
-   * tools). `ownEdits`: the agent's own edit tools write without asking (where the client supports it).
+   * tools). `ownEdits`: the agent's own edit tools write without asking (each client sets its auto-edit mode).
    */
   prepare(options: {
     ownEdits?: boolean;
