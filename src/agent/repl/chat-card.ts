@@ -1,0 +1,270 @@
+import type { ApprovalRequest, Decision } from '../../gate/approval.js';
+import { answeredElsewhere } from '../../gate/first-answer.js';
+import { paint } from '../../terminal/colors.js';
+import type { Key } from '../../terminal/keys.js';
+import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
+import { settled, type TypingGuard } from '../../terminal/typing-guard.js';
+import { type CardSubject, commandRows, renderCard } from '../ui/card.js';
+import { InputEditor } from '../ui/input-editor.js';
+import type { InputEvent, InputKey } from '../ui/input-keys.js';
+import type { LiveScreen, LiveView } from '../ui/live-screen.js';
+import { fitText, type Look } from '../ui/transcript.js';
+import { decisionWords } from './call-state.js';
+
+/** Under the card when keys went to the message: why they did not answer it, and how to. */
+export const KEPT_MESSAGE =
+  'Your message (keys typed fast are kept here): pause, then press a key to answer.';
+
+/** What the chat lends its card: the screen, the typing guard, the pager, and where an answer goes. */
+export interface CardHost {
+  readonly screen: LiveScreen;
+  /** Which keys answer the card and which are typing for the input line (terminal/typing-guard.ts). */
+  readonly guard: TypingGuard;
+  /** The message being typed, kept (and shown) under the card. */
+  readonly editor: InputEditor;
+  look(): Look;
+  note(text: string): void;
+  /** The person answered (here or elsewhere): the running call's decision. */
+  decided(decision: Decision): void;
+  /** Esc or Ctrl-C on the card: no, and the turn stops. */
+  stopTurn(): void;
+  /** Shows lines in the full-screen pager; resolves when it closes. */
+  page(render: (width: number) => string[]): Promise<void>;
+  /** Closes an open pager as on end of input. */
+  closePager(): void;
+}
+
+interface Card {
+  subject: CardSubject;
+  resolve: (decision: Decision) => void;
+  /** Typing a reason after r. */
+  reason?: InputEditor;
+  /**
+   * Whether its keys are on screen, for the typing guard: `yes` from the frame that shows them; `no` while
+   * the reason line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
+   */
+  onScreen: 'no' | 'yes' | 'pager';
+}
+
+/**
+ * The permission card in the chat's live region: one question at a time (a change, a command, the
+ * project's config), answered by one key, a reason typed after r, or the whole diff in the pager after v.
+ */
+export class ChatCard {
+  private card: Card | undefined;
+
+  constructor(private readonly host: CardHost) {}
+
+  /** A card is asked (on screen, or about to be once keys already waiting are read). */
+  get open(): boolean {
+    return this.card !== undefined;
+  }
+
+  /** The card's keys are hidden by the pager it opened (v). */
+  get paging(): boolean {
+    return this.card?.onScreen === 'pager';
+  }
+
+  /**
+   * Asks `subject`. With --approve web the same question is on the review page too (firstAnswer): when it
+   * is answered there, `signal` aborts with an AnsweredElsewhere, the card (and its pager) goes away and
+   * the transcript says who answered and how.
+   */
+  ask(subject: CardSubject, signal?: AbortSignal): Promise<Decision> {
+    const { host } = this;
+    return new Promise<Decision>((resolve, reject) => {
+      const takenBack = () => {
+        if (this.card !== card) return;
+        this.card = undefined;
+        host.guard.hidden();
+        // The card's diff may be open in the pager: it closes as on end of input.
+        host.closePager();
+        host.screen.dirty();
+        const elsewhere = answeredElsewhere(signal!.reason);
+        if (!elsewhere) {
+          reject(signal!.reason);
+          return;
+        }
+        host.decided(elsewhere.decision);
+        host.note(`${decisionWords(elsewhere.decision)} (answered ${elsewhere.by})`);
+        resolve(elsewhere.decision);
+      };
+      const card: Card = {
+        subject,
+        onScreen: 'no',
+        resolve: (decision) => {
+          signal?.removeEventListener('abort', takenBack);
+          this.card = undefined;
+          host.guard.hidden();
+          host.decided(decision);
+          host.screen.dirty();
+          resolve(decision);
+        },
+      };
+      // Keys already waiting (typed before the card could be seen) are read first: typing, for the input.
+      void settled().then(() => {
+        this.card = card;
+        host.guard.hidden();
+        if (signal?.aborted) takenBack();
+        else {
+          signal?.addEventListener('abort', takenBack, { once: true });
+          host.screen.dirty();
+        }
+      });
+    });
+  }
+
+  /** The chat is leaving: an open card is refused. */
+  refuse(): void {
+    this.card?.resolve('deny');
+  }
+
+  /** The pager the card opened has closed: the card is drawn anew, on screen again from that frame. */
+  pagerClosed(): void {
+    if (this.card?.onScreen === 'pager') this.card.onScreen = 'no';
+  }
+
+  /**
+   * A key while the card is open; true when the card took it, false when it is the input line's. While a
+   * reason is typed every key is the reason's; otherwise only a key the guard judged an answer (or Esc and
+   * Ctrl-C, which only ever refuse and stop: they reach the card typed fast or not).
+   */
+  key(event: InputEvent, answer: boolean): boolean {
+    const card = this.card;
+    if (!card) return false;
+    if (card.reason) {
+      this.reasonKey(card, card.reason, event);
+      return true;
+    }
+    if (event.type !== 'key' || !isTerminalKey(event.key)) return false;
+    const refusal = event.key.name === 'escape' || event.key.name === 'ctrl-c';
+    return (refusal || answer) && this.cardKey(card, event.key);
+  }
+
+  /** Typing the reason after r: every key is the reason's (the person chose to type it). */
+  private reasonKey(card: Card, reason: InputEditor, event: InputEvent): void {
+    const key = event.type === 'key' ? event.key : undefined;
+    if (key?.name === 'escape' || key?.name === 'ctrl-c') {
+      card.reason = undefined;
+      // Back to the question: on screen anew, answered by the first key after a pause.
+      card.onScreen = 'no';
+    } else if (key?.name === 'enter') {
+      const text = reason.text.trim();
+      card.resolve(text ? { deny: text } : 'deny');
+      return;
+    } else reason.handle(event);
+    this.host.screen.dirty();
+  }
+
+  /** A key the guard lets answer the card; false when it is none of the card's (it goes to the input). */
+  private cardKey(card: Card, key: Key): boolean {
+    if (card.subject.kind === 'trust') {
+      // Two answers only: no reason to type, no grants, and no turn to stop.
+      if (key.name === 'char' && key.char === 'y') card.resolve('once');
+      else if (key.name === 'escape' || key.name === 'ctrl-c' || (key.name === 'char' && key.char === 'n'))
+        card.resolve('deny');
+      else return false;
+      return true;
+    }
+    if (key.name === 'escape' || key.name === 'ctrl-c') {
+      this.host.stopTurn();
+      card.resolve('deny');
+      return true;
+    }
+    if (key.name !== 'char') return false;
+    const change = card.subject.kind === 'change';
+    switch (key.char) {
+      case 'y':
+        card.resolve('once');
+        return true;
+      case 'a':
+        if (!change) return false;
+        card.resolve('file');
+        return true;
+      case 'A':
+        if (!change) return false;
+        card.resolve('all');
+        return true;
+      case 'n':
+        card.resolve('deny');
+        return true;
+      case 'r':
+        card.reason = new InputEditor();
+        card.onScreen = 'no';
+        this.host.screen.dirty();
+        return true;
+      case 'v': {
+        const subject = card.subject;
+        if (subject.kind === 'change' && subject.request.kind === 'read') return false;
+        card.onScreen = 'pager';
+        // The rest of the run that pressed v is the pager's.
+        this.host.guard.openedByThisRun();
+        if (subject.kind === 'change') void this.viewDiff(subject.request);
+        else
+          void this.host.page((width) =>
+            commandRows(subject.request.command, { ...this.host.look(), width }, width),
+          );
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** The whole diff in the full-screen pager; the card is back when it closes. */
+  private async viewDiff(request: ApprovalRequest): Promise<void> {
+    const look = this.host.look();
+    const display = {
+      level: look.level,
+      theme: look.palette.theme,
+      width: look.width,
+      height: this.host.screen.height,
+      tabWidth: 4,
+    };
+    const highlighter = await highlighterFor(request, display);
+    await this.host.page((width) => renderRequestDiff(request, display, width, highlighter));
+  }
+
+  /**
+   * The card's rows of the live region (after `above`), with the reason line or the message kept under
+   * it; undefined when no card is open. Called right before the frame is written: the card's keys are on
+   * screen from this frame.
+   */
+  view(above: string[], look: Look, keyMark: string): LiveView | undefined {
+    const card = this.card;
+    if (!card) return undefined;
+    const { width, level, palette } = look;
+    const lines = [...above, ...renderCard(card.subject, look)];
+    if (card.reason) {
+      const label = 'Reason (Enter to send, Esc to go back): ';
+      const rendered = card.reason.render(width - label.length + 2, '');
+      const first = lines.length;
+      lines.push(
+        ...rendered.lines.map((line, i) =>
+          i === 0 ? paint(label, palette.question, level) + line.slice(2) : line,
+        ),
+      );
+      return {
+        lines,
+        cursor: { line: first + rendered.cursor.line, column: label.length + rendered.cursor.column - 2 },
+      };
+    }
+    if (card.onScreen === 'no') {
+      card.onScreen = 'yes';
+      this.host.guard.shown();
+    }
+    const editor = this.host.editor;
+    if (editor.text === '') return { lines };
+    // Keys typed for the message while the card is up are kept in it, and shown.
+    lines.push(paint(fitText(KEPT_MESSAGE, width - 1), { dim: true }, level));
+    const kept = editor.render(width, keyMark);
+    const first = lines.length;
+    lines.push(...kept.lines);
+    return { lines, cursor: { line: first + kept.cursor.line, column: kept.cursor.column } };
+  }
+}
+
+/** Keys the terminal's key reader knows (the input line's own editing keys are not among them). */
+export function isTerminalKey(key: InputKey): key is Key {
+  return !['newline', 'ctrl-a', 'ctrl-e', 'ctrl-k', 'ctrl-l'].includes(key.name);
+}
