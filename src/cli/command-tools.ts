@@ -81,6 +81,7 @@ export async function openCliSession(
         output: person.output,
         input: person.input,
         sessionGrants: !options.oneChange,
+        notes: true,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.

@@ -17,6 +17,7 @@ import { settled, TypingGuard } from './typing-guard.js';
  *   y  yes                     a  yes, and don't ask again for this file this session
  *   A  yes to every edit this session
  *   n  no                      r  no, and type a reason the agent will read
+ *   +  yes, and type a note the agent will read (where the face offers it: `notes`)
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards. At a
@@ -36,6 +37,11 @@ export interface TerminalApproverOptions extends DisplayOptions {
    * change (a single CLI command), so no choice is offered that would mean nothing.
    */
   sessionGrants?: boolean;
+  /**
+   * Offer + (yes, with a note for the agent). Default false: only where the answer's note reaches the
+   * model with the result (the gate's own tools do; a proxy returns its upstream server's result).
+   */
+  notes?: boolean;
 }
 
 export interface Choice {
@@ -90,6 +96,8 @@ async function ask(
     );
   }
   choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
+  if (options.notes && request.kind !== 'read')
+    choices.push({ key: '+', label: 'yes, with a note for the agent' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -210,13 +218,24 @@ async function readDecision(asking: Asking): Promise<Decision> {
       case 'n':
         return 'deny';
       case 'r': {
-        const reason = await readReason(asking);
+        const reason = await readLine(asking, 'Reason (Enter to send, Esc to go back): ');
         // Esc went back to the question: it is still open, and any answer may follow (after a pause).
         if (reason === BACK) {
           guard?.shown();
           break;
         }
         return reason ? { deny: reason } : 'deny';
+      }
+      case '+': {
+        if (!options.notes || request.kind === 'read') break;
+        const note = await readLine(asking, 'Note for the agent (Enter to approve, Esc to go back): ');
+        if (note === BACK) {
+          guard?.shown();
+          break;
+        }
+        // Ctrl-C or the input ending while typing the note: no, as they are everywhere else.
+        if (note === undefined) return 'deny';
+        return note ? { allow: 'once', reason: note } : 'once';
       }
       case 'v':
         if (request.kind !== 'read') {
@@ -241,18 +260,17 @@ async function readDecision(asking: Asking): Promise<Decision> {
   }
 }
 
-/** readReason's answer when Esc took the person back to the question. */
+/** readLine's answer when Esc took the person back to the question. */
 const BACK = Symbol('back to the question');
 
 /**
- * A one-line editor for the reason: characters, Backspace, Ctrl-U (clear), Ctrl-W (last word), Enter to
- * send. Esc goes back to the question (the person may have pressed r by mistake); Ctrl-C or the input
- * ending cancel the reason, and the edit is still refused.
+ * A one-line editor for the reason (after r) or the note (after +): characters, Backspace, Ctrl-U (clear),
+ * Ctrl-W (last word), Enter to send. Esc goes back to the question (the person may have pressed the key by
+ * mistake); Ctrl-C or the input ending give undefined: the line is cancelled, and the change refused.
  */
-async function readReason(asking: Asking): Promise<string | undefined | typeof BACK> {
+async function readLine(asking: Asking, label: string): Promise<string | undefined | typeof BACK> {
   const { keys, guard, options, display, palette } = asking;
   const { output } = options;
-  const label = 'Reason (Enter to send, Esc to go back): ';
   const painted = paint(label, palette.question, display.level);
   // Only a terminal can redraw the line; elsewhere the reason shows once, in the answer line.
   const live = output.isTTY === true;
@@ -273,7 +291,7 @@ async function readReason(asking: Asking): Promise<string | undefined | typeof B
   output.write(live ? painted : `${label}\n`);
   for (;;) {
     const { key, at } = await keys.nextTimed();
-    // The reason is typed for the reason line the person opened; the guard only keeps count of the run.
+    // The line is typed for the line the person opened; the guard only keeps count of the run.
     guard?.key(at);
     if (key.name === 'enter') {
       if (live) output.write('\n');

@@ -28,6 +28,7 @@ export function decisionWords(decision: Decision): string {
     const reason = denialReason(decision);
     return reason ? `✗ No: ${reason}` : '✗ No';
   }
+  if (typeof decision === 'object' && 'reason' in decision) return `✓ Yes: ${decision.reason}`;
   if (typeof decision === 'object') return '✓ Yes, with your own version of the new text';
   return grant === 'once'
     ? '✓ Yes'
@@ -59,7 +60,9 @@ export function changeOutcome(
               ? 'you: your own version'
               : typeof state.decision === 'string'
                 ? (DECIDED_BY[state.decision] ?? 'you')
-                : 'you';
+                : state.decision && 'reason' in state.decision
+                  ? `${DECIDED_BY[state.decision.allow] ?? 'you'}, with your note`
+                  : 'you';
     return `applied (${by})`;
   }
   if (result.code === 'DENIED_USER') {

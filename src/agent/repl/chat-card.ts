@@ -37,18 +37,25 @@ export interface CardHost {
 interface Card {
   subject: CardSubject;
   resolve: (decision: Decision) => void;
-  /** Typing a reason after r. */
-  reason?: InputEditor;
+  /** Typing a line: the reason for a no after r, or the note with a yes after +. */
+  line?: { kind: 'reason' | 'note'; editor: InputEditor };
   /**
    * Whether its keys are on screen, for the typing guard: `yes` from the frame that shows them; `no` while
-   * the reason line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
+   * the reason or note line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
    */
   onScreen: 'no' | 'yes' | 'pager';
 }
 
+/** The line typed after r or +, as the card labels it. */
+const LINE_LABEL = {
+  reason: 'Reason (Enter to send, Esc to go back): ',
+  note: 'Note for the model (Enter to approve, Esc to go back): ',
+} as const;
+
 /**
  * The permission card in the chat's live region: one question at a time (a change, a command, the
- * project's config), answered by one key, a reason typed after r, or the whole diff in the pager after v.
+ * project's config), answered by one key, a reason typed after r, a note typed after + (yes, and the model
+ * reads the note with its result), or the whole diff in the pager after v.
  */
 export class ChatCard {
   private card: Card | undefined;
@@ -126,14 +133,14 @@ export class ChatCard {
 
   /**
    * A key while the card is open; true when the card took it, false when it is the input line's. While a
-   * reason is typed every key is the reason's; otherwise only a key the guard judged an answer (or Esc and
+   * reason or a note is typed every key is the line's; otherwise only a key the guard judged an answer (or Esc and
    * Ctrl-C, which only ever refuse and stop: they reach the card typed fast or not).
    */
   key(event: InputEvent, answer: boolean): boolean {
     const card = this.card;
     if (!card) return false;
-    if (card.reason) {
-      this.reasonKey(card, card.reason, event);
+    if (card.line) {
+      this.lineKey(card, card.line, event);
       return true;
     }
     if (event.type !== 'key' || !isTerminalKey(event.key)) return false;
@@ -141,18 +148,30 @@ export class ChatCard {
     return (refusal || answer) && this.cardKey(card, event.key);
   }
 
-  /** Typing the reason after r: every key is the reason's (the person chose to type it). */
-  private reasonKey(card: Card, reason: InputEditor, event: InputEvent): void {
+  /**
+   * Typing the reason after r or the note after +: every key is the line's (the person chose to type it).
+   * Enter answers: no with the reason, or yes (this change) with the note; an empty line is a plain no or
+   * yes.
+   */
+  private lineKey(card: Card, line: NonNullable<Card['line']>, event: InputEvent): void {
     const key = event.type === 'key' ? event.key : undefined;
     if (key?.name === 'escape' || key?.name === 'ctrl-c') {
-      card.reason = undefined;
+      card.line = undefined;
       // Back to the question: on screen anew, answered by the first key after a pause.
       card.onScreen = 'no';
     } else if (key?.name === 'enter') {
-      const text = reason.text.trim();
-      card.resolve(text ? { deny: text } : 'deny');
+      const text = line.editor.text.trim();
+      if (line.kind === 'reason') card.resolve(text ? { deny: text } : 'deny');
+      else card.resolve(text ? { allow: 'once', reason: text } : 'once');
       return;
-    } else reason.handle(event);
+    } else line.editor.handle(event);
+    this.host.screen.dirty();
+  }
+
+  /** r or +: the card's keys give way to a line to type. */
+  private openLine(card: Card, kind: 'reason' | 'note'): void {
+    card.line = { kind, editor: new InputEditor() };
+    card.onScreen = 'no';
     this.host.screen.dirty();
   }
 
@@ -189,9 +208,12 @@ export class ChatCard {
         card.resolve('deny');
         return true;
       case 'r':
-        card.reason = new InputEditor();
-        card.onScreen = 'no';
-        this.host.screen.dirty();
+        this.openLine(card, 'reason');
+        return true;
+      case '+':
+        // Only a change's result carries a note to the model (a command's or a read's does not).
+        if (card.subject.kind !== 'change' || card.subject.request.kind === 'read') return false;
+        this.openLine(card, 'note');
         return true;
       case 'v': {
         const subject = card.subject;
@@ -235,9 +257,9 @@ export class ChatCard {
     if (!card) return undefined;
     const { width, level, palette } = look;
     const lines = [...above, ...renderCard(card.subject, look)];
-    if (card.reason) {
-      const label = 'Reason (Enter to send, Esc to go back): ';
-      const rendered = card.reason.render(width - label.length + 2, '');
+    if (card.line) {
+      const label = LINE_LABEL[card.line.kind];
+      const rendered = card.line.editor.render(width - label.length + 2, '');
       const first = lines.length;
       lines.push(
         ...rendered.lines.map((line, i) =>

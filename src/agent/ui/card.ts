@@ -40,7 +40,8 @@ export function cardChoices(subject: CardSubject): Choice[] {
     { key: 'n', label: 'no' },
     { key: 'r', label: 'no, with a reason' },
   ];
-  if (subject.request.kind !== 'read') choices.push({ key: 'v', label: 'view the whole diff' });
+  if (subject.request.kind !== 'read')
+    choices.push({ key: '+', label: 'yes, with a note' }, { key: 'v', label: 'view the whole diff' });
   choices.push({ key: 'Esc', label: 'no, and stop the turn' });
   return choices;
 }
