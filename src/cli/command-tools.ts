@@ -82,6 +82,7 @@ export async function openCliSession(
         input: person.input,
         sessionGrants: !options.oneChange,
         notes: true,
+        edits: true,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.

@@ -4,6 +4,7 @@ import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
+import { editableText, editInEditor, withYourVersion } from './edit-in-editor.js';
 import { createKeyReader, type KeyReader, type TimedKey } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
@@ -18,6 +19,8 @@ import { settled, TypingGuard } from './typing-guard.js';
  *   A  yes to every edit this session
  *   n  no                      r  no, and type a reason the agent will read
  *   +  yes, and type a note the agent will read (where the face offers it: `notes`)
+ *   e  edit the proposed new text in $VISUAL/$EDITOR, see the diff of your version, then write it or not
+ *      (where the face offers it: `edits`; one file whose new text is held)
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards. At a
@@ -42,6 +45,11 @@ export interface TerminalApproverOptions extends DisplayOptions {
    * model with the result (the gate's own tools do; a proxy returns its upstream server's result).
    */
   notes?: boolean;
+  /**
+   * Offer e (edit the proposed text in the person's editor, then allow their version). Default false: only
+   * where the gate writes the answer's text (a proxy's upstream server writes its own).
+   */
+  edits?: boolean;
 }
 
 export interface Choice {
@@ -98,6 +106,8 @@ async function ask(
   choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
   if (options.notes && request.kind !== 'read')
     choices.push({ key: '+', label: 'yes, with a note for the agent' });
+  if (options.edits && editableText(request) !== undefined)
+    choices.push({ key: 'e', label: 'edit it in your editor' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -125,7 +135,17 @@ async function ask(
     if (guard) await settled();
     output.write(`${lines.join('\n')}\n`);
     guard?.shown();
-    const asking: Asking = { keys, guard, hinted: false, request, options, display, palette, render };
+    const asking: Asking = {
+      keys,
+      guard,
+      hinted: false,
+      request,
+      options,
+      display,
+      palette,
+      render,
+      question,
+    };
     const decision = await readDecision(asking);
     if (signal?.aborted) {
       // The keys ended because the question was taken back (the pager, if open, has closed).
@@ -187,6 +207,8 @@ interface Asking {
   display: Display;
   palette: Palette;
   render: (width: number) => string[];
+  /** The question and its keys, shown again when the person comes back to it from their editor. */
+  question: string[];
 }
 
 async function readDecision(asking: Asking): Promise<Decision> {
@@ -237,6 +259,18 @@ async function readDecision(asking: Asking): Promise<Decision> {
         if (note === undefined) return 'deny';
         return note ? { allow: 'once', reason: note } : 'once';
       }
+      case 'e': {
+        const proposed = options.edits ? editableText(request) : undefined;
+        if (proposed === undefined) break;
+        const yours = await editThenConfirm(asking, proposed);
+        if (yours === BACK) {
+          options.output.write(`${asking.question.join('\n')}\n`);
+          guard?.shown();
+          break;
+        }
+        if (yours === undefined) return 'deny';
+        return { allow: 'once', edited: { [request.path]: yours } };
+      }
       case 'v':
         if (request.kind !== 'read') {
           // The pager re-renders at its own width (and on resize); on q the main screen, with the
@@ -257,6 +291,69 @@ async function readDecision(asking: Asking): Promise<Decision> {
       default:
         break;
     }
+  }
+}
+
+/**
+ * e: the proposed text in the person's editor; what they saved is shown as a diff against the file, and
+ * asked once more: y writes their version (returned), e edits it again, n or Esc go back to the question
+ * (BACK), Ctrl-C or the input ending refuse (undefined). An editor that fails, or a text saved unchanged,
+ * goes back to the question with a note.
+ */
+async function editThenConfirm(asking: Asking, proposed: string): Promise<string | undefined | typeof BACK> {
+  const { guard, request, options, display, palette } = asking;
+  const { output } = options;
+  const note = (text: string) => output.write(`${paint(text, palette.note, display.level)}\n`);
+  let text = proposed;
+  for (;;) {
+    const outcome = editInEditor(text, request.path, options);
+    if (outcome.kind === 'failed' || (outcome.kind === 'unchanged' && text === proposed)) {
+      note(
+        outcome.kind === 'failed'
+          ? `Back to the question: ${visibleText(outcome.reason)}.`
+          : 'Back to the question: the text was saved unchanged.',
+      );
+      return BACK;
+    }
+    if (outcome.kind === 'edited') text = outcome.text;
+    const mine = withYourVersion(request, text);
+    const highlighter = await highlighterFor(mine, display);
+    const lines = [
+      ...notesOf(mine, display, palette),
+      ...renderRequestDiff(mine, display, display.width, highlighter),
+      paint(
+        `Write your version of ${visibleText(pathInRoot(request.path, request.root))}?`,
+        palette.question,
+        display.level,
+      ),
+      ...choiceRows(
+        [
+          { key: 'y', label: 'yes, write your version' },
+          { key: 'e', label: 'edit it again' },
+          { key: 'n', label: 'no, back to the question' },
+        ],
+        display,
+        palette,
+      ),
+    ];
+    output.write(`${lines.join('\n')}\n`);
+    guard?.shown();
+    const answer = await readConfirm(asking);
+    if (answer !== 'e') return answer === 'y' ? text : answer;
+  }
+}
+
+/** The key that answers "Write your version?": y, e, n / Esc (BACK), or undefined for no at all. */
+async function readConfirm(asking: Asking): Promise<'y' | 'e' | undefined | typeof BACK> {
+  const { keys, guard } = asking;
+  for (;;) {
+    const { key, at } = await keys.nextTimed();
+    const role = guard?.key(at) ?? 'answer';
+    if (key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') return undefined;
+    if (key.name === 'escape') return BACK;
+    if (role !== 'answer' || key.name !== 'char') continue;
+    if (key.char === 'y' || key.char === 'e') return key.char;
+    if (key.char === 'n') return BACK;
   }
 }
 
