@@ -115,6 +115,8 @@ export class ChatApp implements SessionFrontEnd {
       },
       page: (render) => this.page(render),
       closePager: () => this.input.closePager(),
+      print: (lines) => this.print(lines),
+      handOver: (run) => this.handOver(run),
     });
     this.screen.setLive((width, height) => this.live(width, height));
   }
@@ -399,6 +401,21 @@ export class ChatApp implements SessionFrontEnd {
     if (this.current && subject.kind === 'change' && subject.request.kind !== 'read')
       this.current.reason = 'ask';
     return this.card.ask(subject, signal);
+  }
+
+  /**
+   * Runs `run` (the person's editor, which takes the terminal and returns when it exits) with the live
+   * region erased; bracketed paste is set again after (an editor may have turned it off), then the live
+   * region is drawn anew.
+   */
+  private handOver<T>(run: (terminal: { input: TerminalInput; output: TerminalOutput }) => T): T {
+    this.screen.suspend();
+    try {
+      return run({ input: this.options.input, output: this.options.output });
+    } finally {
+      this.options.output.write(BRACKETED_PASTE_ON);
+      this.screen.resume();
+    }
   }
 
   /**

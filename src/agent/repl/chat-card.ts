@@ -1,10 +1,12 @@
 import type { ApprovalRequest, Decision } from '../../gate/approval.js';
 import { answeredElsewhere } from '../../gate/first-answer.js';
 import { paint } from '../../terminal/colors.js';
+import { editableText, editInEditor, withYourVersion } from '../../terminal/edit-in-editor.js';
 import type { Key } from '../../terminal/keys.js';
 import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
+import type { TerminalInput, TerminalOutput } from '../../terminal/tty-modes.js';
 import { settled, type TypingGuard } from '../../terminal/typing-guard.js';
-import { type CardSubject, commandRows, renderCard } from '../ui/card.js';
+import { type CardSubject, commandRows, renderCard, renderYoursCard } from '../ui/card.js';
 import { InputEditor } from '../ui/input-editor.js';
 import type { InputEvent, InputKey } from '../ui/input-keys.js';
 import type { LiveScreen, LiveView } from '../ui/live-screen.js';
@@ -32,6 +34,10 @@ export interface CardHost {
   page(render: (width: number) => string[]): Promise<void>;
   /** Closes an open pager as on end of input. */
   closePager(): void;
+  /** Lines for the transcript. */
+  print(lines: string[]): void;
+  /** Runs `run` (the person's editor) with the terminal handed over: the live region off, then drawn again. */
+  handOver<T>(run: (terminal: { input: TerminalInput; output: TerminalOutput }) => T): T;
 }
 
 interface Card {
@@ -44,6 +50,8 @@ interface Card {
    * the reason or note line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
    */
   onScreen: 'no' | 'yes' | 'pager';
+  /** After e: the person's version of the new text, asked once more before it is written. */
+  yours?: string;
 }
 
 /** The line typed after r or +, as the card labels it. */
@@ -55,7 +63,8 @@ const LINE_LABEL = {
 /**
  * The permission card in the chat's live region: one question at a time (a change, a command, the
  * project's config), answered by one key, a reason typed after r, a note typed after + (yes, and the model
- * reads the note with its result), or the whole diff in the pager after v.
+ * reads the note with its result), the proposed text edited in the person's editor after e (its diff then
+ * asked once more), or the whole diff in the pager after v.
  */
 export class ChatCard {
   private card: Card | undefined;
@@ -191,6 +200,8 @@ export class ChatCard {
       return true;
     }
     if (key.name !== 'char') return false;
+    if (card.yours !== undefined && card.subject.kind === 'change')
+      return this.yoursKey(card, card.subject.request, card.yours, key.char);
     const change = card.subject.kind === 'change';
     switch (key.char) {
       case 'y':
@@ -215,6 +226,14 @@ export class ChatCard {
         if (card.subject.kind !== 'change' || card.subject.request.kind === 'read') return false;
         this.openLine(card, 'note');
         return true;
+      case 'e': {
+        const subject = card.subject;
+        if (subject.kind !== 'change') return false;
+        const proposed = editableText(subject.request);
+        if (proposed === undefined) return false;
+        void this.edit(card, subject.request, proposed);
+        return true;
+      }
       case 'v': {
         const subject = card.subject;
         if (subject.kind === 'change' && subject.request.kind === 'read') return false;
@@ -231,6 +250,52 @@ export class ChatCard {
       default:
         return false;
     }
+  }
+
+  /** "Write your version?": y writes it, e edits it again, n goes back to the question. */
+  private yoursKey(card: Card, request: ApprovalRequest, yours: string, char: string): boolean {
+    if (char === 'y') card.resolve({ allow: 'once', edited: { [request.path]: yours } });
+    else if (char === 'e') void this.edit(card, request, yours);
+    else if (char === 'n') {
+      card.yours = undefined;
+      card.onScreen = 'no';
+      this.host.screen.dirty();
+    } else return false;
+    return true;
+  }
+
+  /**
+   * `text` in the person's editor (terminal/edit-in-editor.ts). What they saved goes to the transcript as
+   * the diff of their version against the file, and the card asks whether to write it; an editor that
+   * failed, or the proposal saved unchanged, leaves the card as it was, with a note.
+   */
+  private async edit(card: Card, request: ApprovalRequest, text: string): Promise<void> {
+    const outcome = this.host.handOver((terminal) => editInEditor(text, request.path, terminal));
+    // Drawn anew after the editor: on screen again from that frame.
+    card.onScreen = 'no';
+    if (this.card !== card) return;
+    if (outcome.kind === 'failed' || (outcome.kind === 'unchanged' && card.yours === undefined)) {
+      this.host.note(
+        outcome.kind === 'failed'
+          ? `Back to the question: ${outcome.reason}.`
+          : 'Back to the question: the text was saved unchanged.',
+      );
+      this.host.screen.dirty();
+      return;
+    }
+    if (outcome.kind === 'edited') card.yours = outcome.text;
+    const mine = withYourVersion(request, card.yours ?? text);
+    const look = this.host.look();
+    const display = {
+      level: look.level,
+      theme: look.palette.theme,
+      width: look.width,
+      height: this.host.screen.height,
+      tabWidth: 4,
+    };
+    const diff = renderRequestDiff(mine, display, look.width, await highlighterFor(mine, display));
+    this.host.print([paint('Your version:', look.palette.note, look.level), ...diff]);
+    this.host.screen.dirty();
   }
 
   /** The whole diff in the full-screen pager; the card is back when it closes. */
@@ -256,7 +321,12 @@ export class ChatCard {
     const card = this.card;
     if (!card) return undefined;
     const { width, level, palette } = look;
-    const lines = [...above, ...renderCard(card.subject, look)];
+    const lines = [
+      ...above,
+      ...(card.yours !== undefined && card.subject.kind === 'change'
+        ? renderYoursCard(card.subject.request, look)
+        : renderCard(card.subject, look)),
+    ];
     if (card.line) {
       const label = LINE_LABEL[card.line.kind];
       const rendered = card.line.editor.render(width - label.length + 2, '');
