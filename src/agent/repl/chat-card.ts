@@ -286,28 +286,26 @@ export class ChatCard {
     if (outcome.kind === 'edited') card.yours = outcome.text;
     const mine = withYourVersion(request, card.yours ?? text);
     const look = this.host.look();
-    const display = {
-      level: look.level,
-      theme: look.palette.theme,
-      width: look.width,
-      height: this.host.screen.height,
-      tabWidth: 4,
-    };
+    const display = this.display(look);
     const diff = renderRequestDiff(mine, display, look.width, await highlighterFor(mine, display));
     this.host.print([paint('Your version:', look.palette.note, look.level), ...diff]);
     this.host.screen.dirty();
   }
 
-  /** The whole diff in the full-screen pager; the card is back when it closes. */
-  private async viewDiff(request: ApprovalRequest): Promise<void> {
-    const look = this.host.look();
-    const display = {
+  /** How a diff is drawn at the chat's look, the height being the screen's. */
+  private display(look: Look) {
+    return {
       level: look.level,
       theme: look.palette.theme,
       width: look.width,
       height: this.host.screen.height,
       tabWidth: 4,
     };
+  }
+
+  /** The whole diff in the full-screen pager; the card is back when it closes. */
+  private async viewDiff(request: ApprovalRequest): Promise<void> {
+    const display = this.display(this.host.look());
     const highlighter = await highlighterFor(request, display);
     await this.host.page((width) => renderRequestDiff(request, display, width, highlighter));
   }
