@@ -81,6 +81,8 @@ export async function openCliSession(
         output: person.output,
         input: person.input,
         sessionGrants: !options.oneChange,
+        notes: true,
+        edits: true,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.

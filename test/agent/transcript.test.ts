@@ -130,7 +130,7 @@ describe('transcript lines', () => {
     expect(renderCard({ kind: 'change', request }, look(100))).toEqual([
       'Apply this edit to src/app.ts?',
       '  y yes · a yes, this file for the session · A yes, all edits this session · n no',
-      '  r no, with a reason · v view the whole diff · Esc no, and stop the turn',
+      '  r no, with a reason · + yes, with a note · v view the whole diff · Esc no, and stop the turn',
     ]);
     expect(
       renderCard(
