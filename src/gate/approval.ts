@@ -250,6 +250,7 @@ function normalizeDecision(decision: unknown): Decision {
     }
     if (
       (allow === 'once' || allow === 'file' || allow === 'all') &&
+      hunks === undefined &&
       edited &&
       typeof edited === 'object' &&
       !Array.isArray(edited) &&

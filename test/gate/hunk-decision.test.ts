@@ -247,6 +247,54 @@ describe('a decision hunk by hunk', () => {
     );
     expect(await ws.text('a.txt')).toBe(threeChanges(before));
   });
+
+  it('a huge streamed file is taken whole: a part is refused, all of it is written', async () => {
+    const big = 'line\n'.repeat(500);
+    const ws = await makeWorkspace({ 'big.txt': big });
+    const { approver, asked } = scriptedApprover(
+      { allow: 'once', hunks: { 'big.txt': { accept: [0], reject: [{ hunk: 1 }] } } },
+      { allow: 'once', hunks: { 'big.txt': { accept: [0, 1] } } },
+    );
+    const tools = ws.tools({ approve: approver, streamThreshold: 100 });
+    await readAll(tools, 'big.txt');
+    const edit = {
+      file_path: 'big.txt',
+      edits: [
+        { range: [1, 1], replacement: 'first\n' },
+        { range: [400, 400], replacement: 'later\n' },
+      ],
+    };
+    const part = await tools.execute('edit_lines', edit);
+    expect(asked[0]!.diff.hunks).toHaveLength(2);
+    expect(asked[0]!.wholeOnly).toBe(
+      'big.txt is too large to hold in memory, so its change is accepted or rejected whole',
+    );
+    expect(part).toMatchObject({ ok: false, code: 'DENIED_USER' });
+    expect(part.message).toContain('accept all of its hunks or none');
+    expect(await ws.text('big.txt')).toBe(big);
+    const whole = await tools.execute('edit_lines', edit);
+    expect(whole.ok, whole.message).toBe(true);
+    // Exactly what a plain yes writes.
+    const plain = await makeWorkspace({ 'big.txt': big });
+    const yes = plain.tools({ streamThreshold: 100 });
+    await readAll(yes, 'big.txt');
+    expect((await yes.execute('edit_lines', edit)).ok).toBe(true);
+    expect(await ws.text('big.txt')).toBe(await plain.text('big.txt'));
+    expect(await ws.text('big.txt')).toContain('later');
+  });
+
+  it('hunks with an edited version or a note is no documented decision: a denial', async () => {
+    for (const answer of [
+      { allow: 'once', hunks: { 'a.txt': { accept: [0] } }, edited: { 'a.txt': 'x\n' } },
+      { allow: 'once', hunks: { 'a.txt': { accept: [0] } }, reason: 'and also' },
+      { allow: 'sometimes', hunks: { 'a.txt': { accept: [0] } } },
+    ]) {
+      const { ws, result, before } = await proposeThree('\n', true, answer as unknown as Decision);
+      expect(result).toMatchObject({ ok: false, code: 'DENIED_USER' });
+      expect(result.message).toContain('the approver gave an unknown decision');
+      expect(await ws.text('a.txt')).toBe(before);
+    }
+  });
 });
 
 /** A change set appending a line to the end of every file and one near its top. */
