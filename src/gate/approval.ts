@@ -136,8 +136,14 @@ export function autoApproverName(approver: Approver | 'deny'): string | undefine
   return typeof name === 'string' ? name : undefined;
 }
 
-/** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
-export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
+/**
+ * The part of a proposal a person judges: what the approver is asked, and what a preview shows.
+ * `wholeOnly`: why no file of it can be taken in part, whatever it is (someone else writes it whole).
+ */
+export function approvalRequestFor(
+  proposal: Proposal,
+  options: { wholeOnly?: string } = {},
+): ApprovalRequest {
   const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
@@ -152,13 +158,14 @@ export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
   if (proposal.texts) request.texts = proposal.texts;
   if (proposal.note) request.note = proposal.note;
   request.base = baseOf(proposal.files[0]!);
-  const whole = wholeOnlyReason(proposal, proposal.files[0]!);
+  const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
   if (whole) request.wholeOnly = whole;
-  if (proposal.files.length > 1) request.files = proposal.files.map((file) => approvalFileOf(proposal, file));
+  if (proposal.files.length > 1)
+    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
   return request;
 }
 
-function approvalFileOf(proposal: Proposal, file: ProposedFile): ApprovalFile {
+function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
   const out: ApprovalFile = {
     path: file.path,
     kind: shownKind(file),
@@ -170,7 +177,7 @@ function approvalFileOf(proposal: Proposal, file: ProposedFile): ApprovalFile {
   if (file.texts) out.texts = file.texts;
   if (file.note) out.note = file.note;
   out.base = baseOf(file);
-  const whole = wholeOnlyReason(proposal, file);
+  const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
   if (whole) out.wholeOnly = whole;
   return out;
 }

@@ -334,15 +334,21 @@ export class Gate {
 
   /**
    * Hooks, policy, preview and approval, in that order. Throws DENIED_* when the change may not happen.
-   * When the person approved their own version, the approval's `edited.proposal` is what to commit.
+   * When the person approved their own version, the approval's `edited.proposal` is what to commit; when
+   * they accepted part of it, `hunks.proposal`. `wholeOnly`: a caller that cannot write part of the change
+   * (the proxy forwards the whole call) says why, and a choice of some hunks is refused with it.
    */
-  async decide(proposal: Proposal, signal?: AbortSignal): Promise<Approval> {
+  async decide(
+    proposal: Proposal,
+    signal?: AbortSignal,
+    options: { wholeOnly?: string } = {},
+  ): Promise<Approval> {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
     // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
     if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
     let decision: Decision;
-    const request = approvalRequestFor(proposal);
+    const request = approvalRequestFor(proposal, options);
     try {
       decision = await askApprover(this.approver, request, signal);
     } catch (error) {

@@ -19,7 +19,7 @@ import { applySomeHunks, type PlacedHunk } from '../core/diff-hunks.js';
 import { EditgateError } from '../core/errors.js';
 import { staleError } from '../workspace/fs-errors.js';
 import type { FileChange, Workspace } from '../workspace/workspace.js';
-import type { ApprovalRequest } from './approval.js';
+import type { ApprovalFile, ApprovalRequest } from './approval.js';
 import { type Proposal, type ProposedFile, proposalOf } from './proposal.js';
 import { assertSameVersion } from './revised-proposal.js';
 
@@ -55,7 +55,9 @@ export interface FileHunkPlan {
 }
 
 /** The files a choice is checked against: the request's, as the person saw them. */
-function filesOf(request: ApprovalRequest): { path: string; diff: Diff; wholeOnly?: string }[] {
+function filesOf(
+  request: ApprovalRequest,
+): Pick<ApprovalRequest | ApprovalFile, 'path' | 'kind' | 'diff' | 'wholeOnly'>[] {
   return request.files ?? [request];
 }
 
@@ -104,11 +106,18 @@ export function checkHunkChoices(
     if (split && file.wholeOnly) return refuse(`${file.wholeOnly}; accept all of its hunks or none`);
     plans.push(planned);
   }
-  // A set whose files belong together (a move) is taken whole or not at all.
-  const together = files.find((file) => file.wholeOnly?.startsWith('this change deletes'));
+  // A set that deletes a file (its text may move into another) is taken whole or not at all.
   const whole = plans.filter((plan) => plan.rejected.length === 0).length;
-  if (together && whole !== 0 && whole !== plans.length) {
-    return refuse(`${together.wholeOnly}; accept all of it or none`);
+  if (
+    files.length > 1 &&
+    files.some((file) => file.kind === 'delete') &&
+    whole !== 0 &&
+    whole !== plans.length
+  ) {
+    const deleted = files.find((file) => file.kind === 'delete')!;
+    return refuse(
+      `this change deletes ${deleted.path}, whose text may move into another of its files: accept all of it or none`,
+    );
   }
   return { files: plans };
 }

@@ -366,6 +366,28 @@ describe('a change set decided hunk by hunk', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('a caller that writes the change whole (the proxy) gets no part of it', async () => {
+    const body = numbered('\n');
+    const ws = await makeWorkspace({ 'a.txt': body });
+    const { approver, asked } = scriptedApprover(
+      { allow: 'once', hunks: { 'a.txt': { accept: [1] } } },
+      { allow: 'once', hunks: { 'a.txt': { accept: [0, 1] } } },
+    );
+    const gate = await ws.tools({ approve: approver }).gate();
+    const proposal = await gate.propose(twoPlaces(['a.txt']));
+    const wholeOnly = 'a.txt is written by the proxied server, which takes the call whole';
+    await expect(gate.decide(proposal, undefined, { wholeOnly })).rejects.toMatchObject({
+      code: 'DENIED_USER',
+      message: expect.stringContaining(`${wholeOnly}; accept all of its hunks or none`),
+    });
+    expect(asked[0]!.wholeOnly).toBe(wholeOnly);
+    const approval = await gate.decide(proposal, undefined, { wholeOnly });
+    expect(approval.hunks).toBeUndefined();
+    expect(approval.decision).toBe('once');
+    await gate.discard(proposal);
+    expect(await ws.text('a.txt')).toBe(body);
+  });
+
   it('a set that deletes a file is taken whole or not at all', async () => {
     const ws = await makeWorkspace({ 'old.txt': 'one\ntwo\n', 'keep.txt': 'k\n' });
     const { approver, asked } = scriptedApprover({
