@@ -327,20 +327,32 @@ export function placeText(place: HunkPlace): string {
   return `lines ${place.start}-${place.start + place.count - 1}`;
 }
 
+/** Rejected hunks told in full (place, reason, proposed lines); the rest in one line per file. */
+const TOLD_IN_FULL = 30;
+
 /**
  * The rejected hunks, for the model: file, hunk (1-based, of how many), where its old text stands in the
- * file as it is now, the person's reason, and the proposed lines in short.
+ * file as it is now, the person's reason, and the proposed lines in short. Past TOLD_IN_FULL hunks (a
+ * change of hundreds), the others are listed by number and place only, with any reasons.
  */
 export function rejectedHunkLines(files: readonly FileHunks[]): string[] {
   const out: string[] = [];
+  let told = 0;
   for (const file of files) {
+    const rest: string[] = [];
     for (const hunk of file.rejected) {
-      const reason = hunk.reason ? `the user's reason: ${hunk.reason}` : 'no reason given';
       const where =
         hunk.count === 0 ? `proposed before line ${hunk.start}` : `${placeText(hunk)} as it is now`;
+      const reason = hunk.reason ? `the user's reason: ${hunk.reason}` : 'no reason given';
+      if (told >= TOLD_IN_FULL) {
+        rest.push(`${hunk.hunk + 1} (${where}${hunk.reason ? `; reason: ${hunk.reason}` : ''})`);
+        continue;
+      }
+      told++;
       out.push(`- ${file.path} hunk ${hunk.hunk + 1} of ${file.total} (${where}): ${reason}`);
       for (const line of hunk.proposed) out.push(`    ${line}`);
     }
+    if (rest.length > 0) out.push(`- ${file.path}, also not written, hunks ${rest.join(', ')}`);
   }
   return out;
 }

@@ -194,6 +194,29 @@ describe('a decision hunk by hunk', () => {
     expect(hunkChoiceProblem(request, { 'a.txt': { accept: [9] } })).toContain('a.txt has no hunk 9');
   });
 
+  it('a change of many hunks: the first rejected ones in full, the rest by number, every reason kept', async () => {
+    const before = Array.from({ length: 400 }, (_, i) => `line ${i + 1}\n`).join('');
+    const after = before.replace(/^line (\d*0)$/gm, 'LINE $1');
+    const ws = await makeWorkspace({ 'a.txt': before });
+    const { approver, asked } = scriptedApprover({
+      allow: 'once',
+      hunks: { 'a.txt': { accept: [0], reject: [{ hunk: 39, reason: 'not the last one' }] } },
+    });
+    const tools = ws.tools({ approve: approver });
+    await readAll(tools, 'a.txt');
+    const result = await tools.execute('write_file', { file_path: 'a.txt', content: after });
+    expect(asked[0]!.diff.hunks).toHaveLength(40);
+    expect(result.ok, result.message).toBe(true);
+    expect(await ws.text('a.txt')).toBe(before.replace('line 10\n', 'LINE 10\n'));
+    expect(result.message).toContain('- a.txt hunk 31 of 40 (line 310 as it is now): no reason given\n');
+    expect(result.message).not.toContain('hunk 32 of 40');
+    expect(result.message).toContain(
+      '- a.txt, also not written, hunks 32 (line 320 as it is now), 33 (line 330 as it is now)',
+    );
+    expect(result.message).toContain('40 (line 400 as it is now; reason: not the last one)');
+    expect(result.message.length).toBeLessThan(4000);
+  });
+
   it('a file changed while the person chose: STALE, nothing written', async () => {
     const before = numbered('\n');
     const ws = await makeWorkspace({ 'a.txt': before });
