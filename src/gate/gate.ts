@@ -368,11 +368,13 @@ export class Gate {
     let hunks: FileHunkPlan[] | undefined;
     if (typeof decision === 'object' && 'hunks' in decision) {
       const checked = checkHunkChoices(request, decision.hunks);
-      const takes = 'problem' in checked ? 'problem' : planTakes(checked.files);
       if ('problem' in checked) decision = { deny: checked.problem };
-      else if (takes === 'all') decision = decision.allow;
-      else if (takes === 'none') decision = rejectedEverything(reportRejected(proposal, checked.files));
-      else hunks = checked.files;
+      else {
+        const takes = planTakes(checked.files);
+        if (takes === 'all') decision = decision.allow;
+        else if (takes === 'none') decision = rejectedEverything(reportRejected(proposal, checked.files));
+        else hunks = checked.files;
+      }
     }
     const grant = grantOf(decision);
     for (const [index, file] of proposal.files.entries()) {
