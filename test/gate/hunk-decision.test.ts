@@ -103,6 +103,24 @@ describe('a decision hunk by hunk', () => {
     expect(result.message).toContain('a.txt hunk 2 of 3 (line 10 as it is now): no reason given');
   });
 
+  it('keeps a byte-order mark and a UTF-16 encoding', async () => {
+    for (const [encoding, bom] of [
+      ['utf8', Buffer.from([0xef, 0xbb, 0xbf])],
+      ['utf16le', Buffer.from([0xff, 0xfe])],
+    ] as const) {
+      const text = numbered('\r\n');
+      const ws = await makeWorkspace({ 'a.txt': Buffer.concat([bom, Buffer.from(text, encoding)]) });
+      const tools = ws.tools({
+        approve: scriptedApprover({ allow: 'once', hunks: { 'a.txt': { accept: [2] } } }).approver,
+      });
+      await readAll(tools, 'a.txt');
+      const result = await tools.execute('write_file', { file_path: 'a.txt', content: threeChanges(text) });
+      expect(result.ok, result.message).toBe(true);
+      const expected = Buffer.concat([bom, Buffer.from(text.replace('line 19', 'line nineteen'), encoding)]);
+      expect((await ws.bytes('a.txt')).toString('hex')).toBe(expected.toString('hex'));
+    }
+  });
+
   it('a hunk neither accepted nor rejected is not written (rejected, no reason)', async () => {
     const { ws, result } = await proposeThree('\n', true, {
       allow: 'once',
