@@ -94,6 +94,9 @@ function personEditNote(outcome: ChangeOutcome): string {
   return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
 }
 
+/** Written hunks of a file whose places are listed for the model (the rest are counted). */
+const WRITTEN_PLACES = 30;
+
 /**
  * The person accepted part of the change, hunk by hunk: what landed where, and what did not, with their
  * reasons and the proposed lines in short, so the model builds on the file as it is.
@@ -105,10 +108,13 @@ function hunkNote(outcome: ChangeOutcome): string {
     .filter((file) => file.written.length > 0)
     .map((file) => {
       if (file.rejected.length === 0) return `${file.path}: all of it`;
-      const places = file.written.map(
-        (hunk) =>
-          `hunk ${hunk.hunk + 1} (${hunk.count === 0 ? 'its lines removed ' : 'now '}${placeText(hunk)})`,
-      );
+      const places = file.written
+        .slice(0, WRITTEN_PLACES)
+        .map(
+          (hunk) =>
+            `hunk ${hunk.hunk + 1} (${hunk.count === 0 ? 'its lines removed ' : 'now '}${placeText(hunk)})`,
+        );
+      if (file.written.length > WRITTEN_PLACES) places.push(`${file.written.length - WRITTEN_PLACES} more`);
       return `${file.path}: ${file.written.length} of ${plural(file.total, 'hunk')}: ${places.join(', ')}`;
     });
   const untouched = taken.files.filter((file) => file.written.length === 0).map((file) => file.path);

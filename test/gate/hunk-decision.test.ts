@@ -235,6 +235,25 @@ describe('a decision hunk by hunk', () => {
     expect(result.message.length).toBeLessThan(4000);
   });
 
+  it('a change of many hunks: the first written ones by place, the rest counted', async () => {
+    const before = Array.from({ length: 400 }, (_, i) => `line ${i + 1}\n`).join('');
+    const after = before.replace(/^line (\d*0)$/gm, 'LINE $1');
+    const ws = await makeWorkspace({ 'a.txt': before });
+    const accept = [...Array(39).keys()];
+    const tools = ws.tools({
+      approve: scriptedApprover({ allow: 'once', hunks: { 'a.txt': { accept } } }).approver,
+    });
+    await readAll(tools, 'a.txt');
+    const result = await tools.execute('write_file', { file_path: 'a.txt', content: after });
+    expect(result.ok, result.message).toBe(true);
+    expect(await ws.text('a.txt')).toBe(after.replace('LINE 400', 'line 400'));
+    expect(result.message).toContain(
+      'Written: a.txt: 39 of 40 hunks: hunk 1 (now line 10), hunk 2 (now line 20), ',
+    );
+    expect(result.message).toContain('hunk 30 (now line 300), 9 more.\n');
+    expect(result.message).toContain('- a.txt hunk 40 of 40 (line 400 as it is now): no reason given\n');
+  });
+
   it('a file changed while the person chose: STALE, nothing written', async () => {
     const before = numbered('\n');
     const ws = await makeWorkspace({ 'a.txt': before });
