@@ -460,6 +460,7 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');
   if ('edited' in decision) return yes('Yes, with your own version of the new text');
+  if ('hunks' in decision) return yes('Yes to the hunks you chose');
   if ('reason' in decision) return yes(`Yes: ${visibleText(decision.reason)}`);
   return no(`No: ${visibleText(decision.deny)}`);
 }

@@ -32,6 +32,12 @@ export type ReadDetails = {
 export type ChangedFileDetails = { path: string; kind: ProposalKind; added: number; removed: number };
 
 /** Every change tool's answer (written, staged in preview mode, or nothing to change). */
+/** What became of one file's hunks when the person chose some of them. */
+export interface HunkOutcome {
+  written: number[];
+  rejected: { hunk: number; reason?: string }[];
+}
+
 export type ChangeDetails = {
   tool: string;
   /** The (first) file, relative to the workspace root. */
@@ -54,6 +60,8 @@ export type ChangeDetails = {
   auto?: string;
   approvalReason?: string;
   editedByUser?: string;
+  /** A change decided hunk by hunk: per file, the hunks written and those not (0-based), with the reasons. */
+  hunks?: Record<string, HunkOutcome>;
   hash?: string;
   hookMessage?: string;
   changeId?: string;
