@@ -25,7 +25,7 @@ import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
 import { type Logger, sessionLogger } from './logger.js';
-import type { McpServeOptions } from './options.js';
+import { DEFAULT_READ_PAGE_CHARS, type McpServeOptions } from './options.js';
 import { outputSchemaFor } from './output-schema.js';
 import { startProgress } from './progress.js';
 import { failureResult, toCallToolResult } from './result.js';
@@ -142,6 +142,7 @@ export function createSessionServer(
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,
+        readPageChars: options.readPageChars ?? DEFAULT_READ_PAGE_CHARS,
         // One tool set serves every call of the session: progress goes to the call whose work it is.
         onProgress: (event) => currentCall()?.onProgress?.(event),
       }),
