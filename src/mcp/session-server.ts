@@ -22,6 +22,7 @@ import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
 import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
+import { withoutClientKeys } from './client-keys.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
 import { type Logger, sessionLogger } from './logger.js';
@@ -198,8 +199,20 @@ export function createSessionServer(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => tools.rootsChanged());
 
+  // Each key a client injects is logged once per session, not on every call.
+  const droppedKeys = new Set<string>();
+  const dropClientKey = (key: string) => {
+    if (droppedKeys.has(key)) return;
+    droppedKeys.add(key);
+    log.info(`ignoring "${key}", which ${client} adds to every tool call (not an editgate parameter)`);
+  };
+
   async function call(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
-    const { name, arguments: args } = request.params;
+    const { name } = request.params;
+    const args = withoutClientKeys(
+      request.params.arguments,
+      dropClientKey,
+    ) as typeof request.params.arguments;
     const size = Buffer.byteLength(JSON.stringify(args ?? {}));
     if (size > options.maxInputBytes) {
       log.info(`${name}: TOO_LARGE (${formatBytes(size)} of arguments)`);

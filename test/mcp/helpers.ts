@@ -59,6 +59,8 @@ export async function connectStdio(
   args: string[],
   options: {
     capabilities?: ClientCapabilities;
+    /** The name and version the client gives in initialize (the server tells known clients apart by it). */
+    clientInfo?: { name: string; version: string };
     setup?: (client: Client) => void;
     env?: Record<string, string>;
   } = {},
@@ -73,10 +75,9 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client(
-    { name: 'editgate-test', version: '1.0.0' },
-    { capabilities: options.capabilities ?? {} },
-  );
+  const client = new Client(options.clientInfo ?? { name: 'editgate-test', version: '1.0.0' }, {
+    capabilities: options.capabilities ?? {},
+  });
   options.setup?.(client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr, close: () => client.close() };
