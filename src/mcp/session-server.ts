@@ -25,9 +25,9 @@ import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { withoutClientKeys } from './client-keys.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
+import { clientAdvice, knownClient } from './known-clients.js';
 import { type Logger, sessionLogger } from './logger.js';
 import { DEFAULT_READ_PAGE_CHARS, type McpServeOptions } from './options.js';
-import { outputSchemaFor } from './output-schema.js';
 import { startProgress } from './progress.js';
 import { failureResult, toCallToolResult } from './result.js';
 import { SessionTools } from './session-tools.js';
@@ -99,7 +99,8 @@ export function createSessionServer(
   label = 'client',
 ): Server {
   const init = isInitializeRequest(first) ? first.params : undefined;
-  const approval = chooseApprovalMode(options.approve, init?.capabilities);
+  const known = knownClient(init?.clientInfo.name);
+  const approval = chooseApprovalMode(options.approve, init?.capabilities, known);
   const server = new Server(
     { name: 'editgate', title: 'editgate', version: serverVersion() },
     {
@@ -112,6 +113,9 @@ export function createSessionServer(
   (approval.unavailable ? log.warn : log.info)(
     `${label} ${client}: approval mode ${approval.mode} (${approval.why})`,
   );
+  // Where the client cannot show the diff: said at start-up, and with the first result (below).
+  let clientNote = clientAdvice(known, approval.mode);
+  if (clientNote) log.warn(clientNote);
 
   const onPage = approval.mode === 'web' && options.webApprover !== undefined;
   const asksPerson = (approval.mode === 'elicit' && !approval.unavailable) || onPage;
@@ -162,7 +166,6 @@ export function createSessionServer(
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as Tool['inputSchema'],
-      outputSchema: outputSchemaFor(tool.name) as Tool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     }));
 
@@ -251,6 +254,10 @@ export function createSessionServer(
       if (trustNote !== undefined) {
         result = { ...result, message: `${trustNote}\n\n${result.message}` };
         trustNote = undefined;
+      }
+      if (clientNote !== undefined) {
+        result = { ...result, message: `Tell the user: ${clientNote}\n\n${result.message}` };
+        clientNote = undefined;
       }
       log.info(summary(name, result));
       return toCallToolResult(result);
