@@ -1,3 +1,5 @@
+import type { ApprovalMode } from './approval-mode.js';
+
 /**
  * The MCP clients whose behaviour editgate was measured in (issue #28), told apart by the `clientInfo.name`
  * they give in initialize. A name is the client's own word, not proof; it only chooses advice and the
@@ -40,14 +42,15 @@ export function approvesBlind(client: KnownClient | undefined): boolean {
  */
 export function clientAdvice(
   client: KnownClient | undefined,
-  mode: 'elicit' | 'preview' | 'policy' | 'deny' | 'web',
+  approval: Pick<ApprovalMode, 'mode' | 'unavailable'>,
 ): string | undefined {
-  if (mode === 'web' || mode === 'deny' || mode === 'elicit') return undefined;
+  const { mode } = approval;
+  if (mode === 'web' || mode === 'deny' || (mode === 'elicit' && !approval.unavailable)) return undefined;
   if (client === 'gemini-cli') {
     return `Gemini CLI cannot show editgate's approval prompt (it has no MCP elicitation): ${
       mode === 'preview'
         ? 'each change comes back as a proposal whose diff Gemini CLI shows as Markdown, and Gemini CLI asks before every call, reads included'
-        : 'only what an "allow" rule in editgate.config.json covers is changed'
+        : 'only what an "allow" rule in editgate.config.json covers is changed, and everything else is refused'
     }. To review each change as a diff before it is written, restart editgate with --approve web (a review page in the browser).`;
   }
   if (client === 'opencode') {

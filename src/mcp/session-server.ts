@@ -114,7 +114,7 @@ export function createSessionServer(
     `${label} ${client}: approval mode ${approval.mode} (${approval.why})`,
   );
   // Where the client cannot show the diff: said at start-up, and with the first result (below).
-  let clientNote = clientAdvice(known, approval.mode);
+  let clientNote = clientAdvice(known, approval);
   if (clientNote) log.warn(clientNote);
 
   const onPage = approval.mode === 'web' && options.webApprover !== undefined;

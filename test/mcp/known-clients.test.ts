@@ -45,15 +45,21 @@ describe('known clients by clientInfo.name (#28)', () => {
   });
 
   it('advice only where the client cannot show the diff and the mode does not ask elsewhere', () => {
+    const as = (mode: 'elicit' | 'preview' | 'policy' | 'deny' | 'web', unavailable = false) => ({
+      mode,
+      unavailable,
+    });
     for (const mode of ['elicit', 'web', 'deny'] as const) {
-      expect(clientAdvice('opencode', mode)).toBeUndefined();
-      expect(clientAdvice('gemini-cli', mode)).toBeUndefined();
+      expect(clientAdvice('opencode', as(mode))).toBeUndefined();
+      expect(clientAdvice('gemini-cli', as(mode))).toBeUndefined();
     }
-    expect(clientAdvice('claude-code', 'preview')).toBeUndefined();
-    expect(clientAdvice(undefined, 'preview')).toBeUndefined();
-    expect(clientAdvice('gemini-cli', 'preview')).toContain('--approve web');
-    expect(clientAdvice('opencode', 'policy')).toContain('--approve web');
-    expect(clientAdvice('opencode', 'preview')).toContain('nobody has seen');
+    expect(clientAdvice('claude-code', as('preview'))).toBeUndefined();
+    expect(clientAdvice(undefined, as('preview'))).toBeUndefined();
+    expect(clientAdvice('gemini-cli', as('preview'))).toContain('--approve web');
+    expect(clientAdvice('opencode', as('policy'))).toContain('--approve web');
+    expect(clientAdvice('opencode', as('preview'))).toContain('nobody has seen');
+    // --approve elicit in a client without elicitation refuses every change: it is told where to approve.
+    expect(clientAdvice('opencode', as('elicit', true))).toContain('everything else is refused');
   });
 
   it('OpenCode: auto-detect refuses changes no rule allows, and says so at start-up and in the first result', async () => {
