@@ -5,7 +5,7 @@ const CHANGE_TOOLS = 'write_file, edit_file, multi_edit, edit_lines, apply_patch
 function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
   const minutes = Math.max(1, Math.round(changeTtlMs / 60_000));
   if (approval.unavailable) {
-    return `Approval: elicit (${approval.why}). Tell the user: this client cannot show editgate's approval prompt; they can restart editgate with --approve preview.`;
+    return `Approval: elicit (${approval.why}). Tell the user: this client cannot show editgate's approval prompt; they can restart editgate with --approve web (a review page in the browser), or --approve preview if their client shows tool results to them.`;
   }
   switch (approval.mode) {
     case 'elicit':

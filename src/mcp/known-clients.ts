@@ -62,3 +62,12 @@ export function clientAdvice(
   }
   return undefined;
 }
+
+/**
+ * What lets a refused change through in a client that approves blind: not preview mode, whose apply_change
+ * such a client would run unseen. Undefined elsewhere (the gate's own advice stands).
+ */
+export function noApproverAdvice(client: KnownClient | undefined): string | undefined {
+  if (!approvesBlind(client)) return undefined;
+  return `To let it through, the user can restart editgate with --approve web and approve in the browser, or add a policy rule that allows it to editgate.config.json (and trust the file with \`editgate trust\`). Preview mode would not help: ${clientLabel(client!)} does not show the diff.`;
+}

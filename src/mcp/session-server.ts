@@ -25,7 +25,7 @@ import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { withoutClientKeys } from './client-keys.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
-import { clientAdvice, knownClient } from './known-clients.js';
+import { clientAdvice, knownClient, noApproverAdvice } from './known-clients.js';
 import { type Logger, sessionLogger } from './logger.js';
 import { DEFAULT_READ_PAGE_CHARS, type McpServeOptions } from './options.js';
 import { startProgress } from './progress.js';
@@ -46,13 +46,15 @@ function serverVersion(): string {
  * The approver of a mode where no person can be asked: every question is refused as DENIED_NO_APPROVER
  * (gate/no-approver.ts), saying why no one could be asked in this mode. No one said no.
  */
-function noOneToAsk(approval: ApprovalMode): Approver {
+function noOneToAsk(approval: ApprovalMode, advice: string | undefined): Approver {
   return nobodyToAsk(() => {
     if (approval.unavailable)
       return "this client cannot show editgate's approval prompt (it does not support MCP elicitation), and editgate was started with --approve elicit";
     switch (approval.mode) {
       case 'policy':
-        return 'no policy rule allows it, and this server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done';
+        return approval.why.startsWith('auto-detected')
+          ? `no policy rule allows it, and only the policy decides here (${approval.why})`
+          : 'no policy rule allows it, and this server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done';
       case 'deny':
         return 'this editgate server is read-only (--approve deny)';
       case 'web':
@@ -60,7 +62,7 @@ function noOneToAsk(approval: ApprovalMode): Approver {
       default:
         return "the policy asks first, and this client cannot show editgate's approval prompt (preview mode)";
     }
-  });
+  }, advice);
 }
 
 function summary(name: string, result: ToolResult): string {
@@ -128,7 +130,7 @@ export function createSessionServer(
           (params, request) => server.elicitInput(params, request),
           options.approvalTimeoutMs,
         )
-      : noOneToAsk(approval);
+      : noOneToAsk(approval, noApproverAdvice(known));
   // The config in force: replaced, whole, when the person trusts it at the first call (settleTrust).
   let config = options.config;
   const tools = new SessionTools({

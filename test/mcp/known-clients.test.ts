@@ -80,6 +80,10 @@ describe('known clients by clientInfo.name (#28)', () => {
       new_string: 'two',
     });
     expect(edit.structured?.code).toBe('DENIED_NO_APPROVER');
+    expect(edit.text).toContain('only the policy decides here (auto-detected: OpenCode has no elicitation');
+    // Not preview mode: OpenCode would run apply_change unseen.
+    expect(edit.text).toContain('--approve web');
+    expect(edit.text).not.toContain('--approve preview');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
