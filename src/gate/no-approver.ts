@@ -70,10 +70,11 @@ export type NoApproverSubject = Pick<ApprovalRequest, 'tool' | 'root'> &
   Partial<Pick<ApprovalRequest, 'path' | 'kind'>>;
 
 /**
- * An approver known not to reach a person: asked, it refuses with DENIED_NO_APPROVER, saying `why(request)`.
+ * An approver known not to reach a person: asked, it refuses with DENIED_NO_APPROVER, saying `why(request)`
+ * and `advice` (default NO_APPROVER_ADVICE).
  */
-export function nobodyToAsk(why: (request: ApprovalRequest) => string): Approver {
+export function nobodyToAsk(why: (request: ApprovalRequest) => string, advice?: string): Approver {
   return (request) => {
-    throw noApproverError(request, why(request));
+    throw noApproverError(request, why(request), advice);
   };
 }

@@ -1,3 +1,5 @@
+import { approvesBlind, clientLabel, type KnownClient } from './known-clients.js';
+
 /** What --approve accepts. */
 export const APPROVE_CHOICES = ['auto-detect', 'elicit', 'preview', 'policy', 'deny', 'web'] as const;
 export type ApproveChoice = (typeof APPROVE_CHOICES)[number];
@@ -23,17 +25,29 @@ export function supportsFormElicitation(capabilities: unknown): boolean {
   return Object.keys(elicitation).length === 0 || 'form' in elicitation;
 }
 
-export function chooseApprovalMode(choice: ApproveChoice, clientCapabilities: unknown): ApprovalMode {
+export function chooseApprovalMode(
+  choice: ApproveChoice,
+  clientCapabilities: unknown,
+  client?: KnownClient,
+): ApprovalMode {
   const canElicit = supportsFormElicitation(clientCapabilities);
   switch (choice) {
     case 'auto-detect':
-      return canElicit
-        ? { mode: 'elicit', unavailable: false, why: 'auto-detected: the client supports elicitation' }
-        : {
-            mode: 'preview',
-            unavailable: false,
-            why: 'auto-detected: the client does not support elicitation',
-          };
+      if (canElicit)
+        return { mode: 'elicit', unavailable: false, why: 'auto-detected: the client supports elicitation' };
+      // Preview there would have apply_change approved blind: the policy alone decides, and no one is
+      // asked (the person is told to restart with --approve web, known-clients.ts).
+      if (approvesBlind(client))
+        return {
+          mode: 'policy',
+          unavailable: false,
+          why: `auto-detected: ${clientLabel(client!)} has no elicitation and does not show MCP results to the person, so preview would approve changes unseen`,
+        };
+      return {
+        mode: 'preview',
+        unavailable: false,
+        why: 'auto-detected: the client does not support elicitation',
+      };
     case 'elicit':
       // Falling back to preview here could write unreviewed changes in a client set to auto-approve tool
       // calls (the person chose elicit for a reason), so the change tools refuse instead.

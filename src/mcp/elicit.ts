@@ -41,6 +41,9 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
         type: 'string',
         title: 'Decision',
         enum: [choices.once, choices.file, choices.all, choices.deny],
+        // Accept alone allows once, as a client's own edit prompt does (Claude Code took 5 keys without
+        // it). A client that sends an accept without the field is still refused (decisionFromAnswer).
+        default: choices.once,
       },
       reason: {
         type: 'string',
@@ -49,6 +52,7 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
         maxLength: 2000,
       },
     },
+    // The reason stays optional: Codex cannot submit a required field empty.
     required: ['decision'],
   };
 }
@@ -115,6 +119,13 @@ export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalRequest['
   }
 }
 
+/**
+ * What lets a change through when the client declined the question itself (`claude -p`, `codex exec`): not
+ * preview mode, since such a client runs apply_change without showing anyone the diff when it is allowed.
+ */
+export const ONE_SHOT_ADVICE =
+  'To let it through, the user can run the client interactively, where it shows the question; approve in the browser with --approve web; or add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`).';
+
 export type Elicit = (
   params: ElicitRequestFormParams,
   options: { relatedRequestId?: RequestId; signal?: AbortSignal; timeout: number },
@@ -161,7 +172,7 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
     }
     // A decline or cancel no person could have made: no one was asked (DENIED_NO_APPROVER), not "the user
     // denied".
-    refuseUnreadAnswer(request, answer.action, performance.now() - sent);
+    refuseUnreadAnswer(request, answer.action, performance.now() - sent, ONE_SHOT_ADVICE);
     return decisionFromAnswer(answer, request.kind);
   };
 }

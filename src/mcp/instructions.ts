@@ -7,7 +7,7 @@ const CHANGE_TOOLS = `${CHANGE_TOOL_NAMES.slice(0, -1).join(', ')} and ${CHANGE_
 function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
   const minutes = Math.max(1, Math.round(changeTtlMs / 60_000));
   if (approval.unavailable) {
-    return `Approval: elicit (${approval.why}). Tell the user: this client cannot show editgate's approval prompt; they can restart editgate with --approve preview.`;
+    return `Approval: elicit (${approval.why}). Tell the user: this client cannot show editgate's approval prompt; they can restart editgate with --approve web (a review page in the browser), or --approve preview if their client shows tool results to them.`;
   }
   switch (approval.mode) {
     case 'elicit':

@@ -16,6 +16,13 @@ export interface McpServeOptions {
   changeTtlMs: number;
   /** Elicit mode: how long to wait for the person's answer before counting it as a denial. */
   approvalTimeoutMs: number;
+  /**
+   * read_file's page size in characters. Clients keep only so much of a result (Claude Code about 45,000
+   * characters, Gemini CLI the first 8,000 and last 32,000 of anything over 40,000): a page they cut would be
+   * recorded as read though the model never saw all of it, so pages stay below every known cut-off.
+   * Default DEFAULT_READ_PAGE_CHARS.
+   */
+  readPageChars?: number;
   /** Tool arguments larger than this (as JSON, in bytes) are refused with TOO_LARGE. */
   maxInputBytes: number;
   log: Logger;
@@ -30,4 +37,5 @@ export interface McpServeOptions {
 
 export const DEFAULT_CHANGE_TTL_MS = 10 * 60_000;
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_READ_PAGE_CHARS = 25_000;
 export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024;

@@ -3,17 +3,28 @@ import type { ErrorCode } from '../core/errors.js';
 import { failed, type ToolResult } from '../tools/result.js';
 import { jsonCopy } from './json-copy.js';
 
+/** The `_meta` key of the result's data for programs: { ok, code (on failure), details }. */
+export const RESULT_META_KEY = 'editgate/result';
+
 /**
- * A library ToolResult as an MCP tool result: the message as text for the model, the whole result as
- * structuredContent for programs, and isError for failures, so a client shows every failure as a tool
- * result the model can act on, never as a protocol error.
+ * A library ToolResult as an MCP tool result: the message as text, isError for failures (so a client shows
+ * every failure as a tool result the model can act on, never as a protocol error), and the data for
+ * programs ({ ok, code, details }, the library's ToolResult without the message) under
+ * `_meta["editgate/result"]`.
+ *
+ * Not structuredContent, on purpose (issue #28): Claude Code and Codex give the model
+ * JSON.stringify(structuredContent) instead of the text when it is present, so the model paid for the
+ * message, the headline and the diff again (one edit: 2.8x the text), escaped, and met a client's cut-off
+ * sooner; and Claude Code showed the person that JSON instead of the text. Without structuredContent every
+ * client gives the model exactly the text, and `_meta` reaches programs without reaching the model.
  */
 export function toCallToolResult(result: ToolResult): CallToolResult {
+  const { message, ...data } = result;
   return {
-    content: [{ type: 'text', text: result.message }],
     // Details are plain data, but a client receives JSON: undefined fields dropped, anything JSON cannot
-    // carry as JSON writes it.
-    structuredContent: jsonCopy(result) as Record<string, unknown>,
+    // carry as JSON writes it. _meta first: the order CallToolResultSchema gives, so it takes this as is.
+    _meta: { [RESULT_META_KEY]: jsonCopy(data) },
+    content: [{ type: 'text', text: message }],
     isError: !result.ok,
   };
 }

@@ -23,11 +23,12 @@ import type { ToolResult } from '../tools/result.js';
 import { titlePath } from '../tools/tool.js';
 import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
+import { withoutClientKeys } from './client-keys.js';
 import { elicitationApprover } from './elicit.js';
 import { serverInstructions } from './instructions.js';
+import { clientAdvice, knownClient, noApproverAdvice } from './known-clients.js';
 import { type Logger, sessionLogger } from './logger.js';
-import type { McpServeOptions } from './options.js';
-import { outputSchemaFor } from './output-schema.js';
+import { DEFAULT_READ_PAGE_CHARS, type McpServeOptions } from './options.js';
 import { startProgress } from './progress.js';
 import { failureResult, toCallToolResult } from './result.js';
 import { SessionTools } from './session-tools.js';
@@ -46,13 +47,15 @@ function serverVersion(): string {
  * The approver of a mode where no person can be asked: every question is refused as DENIED_NO_APPROVER
  * (gate/no-approver.ts), saying why no one could be asked in this mode. No one said no.
  */
-function noOneToAsk(approval: ApprovalMode): Approver {
+function noOneToAsk(approval: ApprovalMode, advice: string | undefined): Approver {
   return nobodyToAsk(() => {
     if (approval.unavailable)
       return "this client cannot show editgate's approval prompt (it does not support MCP elicitation), and editgate was started with --approve elicit";
     switch (approval.mode) {
       case 'policy':
-        return 'no policy rule allows it, and this server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done';
+        return approval.why.startsWith('auto-detected')
+          ? `no policy rule allows it, and only the policy decides here (${approval.why})`
+          : 'no policy rule allows it, and this server runs with --approve policy: only what an "allow" rule in editgate.config.json covers is done';
       case 'deny':
         return 'this editgate server is read-only (--approve deny)';
       case 'web':
@@ -60,7 +63,7 @@ function noOneToAsk(approval: ApprovalMode): Approver {
       default:
         return "the policy asks first, and this client cannot show editgate's approval prompt (preview mode)";
     }
-  });
+  }, advice);
 }
 
 /** A call's log line: the tool, the paths it names (as the tool describes the call), what became of it. */
@@ -106,7 +109,8 @@ export function createSessionServer(
   label = 'client',
 ): Server {
   const init = isInitializeRequest(first) ? first.params : undefined;
-  const approval = chooseApprovalMode(options.approve, init?.capabilities);
+  const known = knownClient(init?.clientInfo.name);
+  const approval = chooseApprovalMode(options.approve, init?.capabilities, known);
   const server = new Server(
     { name: 'editgate', title: 'editgate', version: serverVersion() },
     {
@@ -119,6 +123,9 @@ export function createSessionServer(
   (approval.unavailable ? log.warn : log.info)(
     `${label} ${client}: approval mode ${approval.mode} (${approval.why})`,
   );
+  // Where the client cannot show the diff: said at start-up, and with the first result (below).
+  let clientNote = clientAdvice(known, approval);
+  if (clientNote) log.warn(clientNote);
 
   const onPage = approval.mode === 'web' && options.webApprover !== undefined;
   const asksPerson = (approval.mode === 'elicit' && !approval.unavailable) || onPage;
@@ -131,7 +138,7 @@ export function createSessionServer(
           (params, request) => server.elicitInput(params, request),
           options.approvalTimeoutMs,
         )
-      : noOneToAsk(approval);
+      : noOneToAsk(approval, noApproverAdvice(known));
   // The config in force: replaced, whole, when the person trusts it at the first call (settleTrust).
   let config = options.config;
   const tools = new SessionTools({
@@ -150,6 +157,7 @@ export function createSessionServer(
         approve,
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,
+        readPageChars: options.readPageChars ?? DEFAULT_READ_PAGE_CHARS,
         // One tool set serves every call of the session: progress goes to the call whose work it is.
         onProgress: (event) => currentCall()?.onProgress?.(event),
       }),
@@ -168,7 +176,6 @@ export function createSessionServer(
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as Tool['inputSchema'],
-      outputSchema: outputSchemaFor(tool.name) as Tool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     }));
 
@@ -205,8 +212,20 @@ export function createSessionServer(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => tools.rootsChanged());
 
+  // Each key a client injects is logged once per session, not on every call.
+  const droppedKeys = new Set<string>();
+  const dropClientKey = (key: string) => {
+    if (droppedKeys.has(key)) return;
+    droppedKeys.add(key);
+    log.info(`ignoring "${key}", which ${client} adds to every tool call (not an editgate parameter)`);
+  };
+
   async function call(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
-    const { name, arguments: args } = request.params;
+    const { name } = request.params;
+    const args = withoutClientKeys(
+      request.params.arguments,
+      dropClientKey,
+    ) as typeof request.params.arguments;
     const size = Buffer.byteLength(JSON.stringify(args ?? {}));
     if (size > options.maxInputBytes) {
       log.info(`${name}: TOO_LARGE (${formatBytes(size)} of arguments)`);
@@ -246,6 +265,10 @@ export function createSessionServer(
       if (trustNote !== undefined) {
         result = { ...result, message: `${trustNote}\n\n${result.message}` };
         trustNote = undefined;
+      }
+      if (clientNote !== undefined) {
+        result = { ...result, message: `Tell the user: ${clientNote}\n\n${result.message}` };
+        clientNote = undefined;
       }
       log.info(summary(name, described, result));
       return toCallToolResult(result);

@@ -68,6 +68,12 @@ export interface CreateEditToolsOptions {
   /** read_file's default number of lines. Default 2000. */
   readLimit?: number;
   /**
+   * read_file ends a page before its text passes this many characters (the rest is read with offset, and
+   * only what was shown counts as read). Default 256,000; the MCP server uses 25,000, below what its
+   * clients keep of a result (mcp/options.ts).
+   */
+  readPageChars?: number;
+  /**
    * 'apply' (default): changes are decided and written in the call. 'preview': change tools write nothing and
    * return the diff with a change_id; the apply_change tool writes it (for clients that cannot ask a person
    * mid-call: the person approves the apply_change call instead).
@@ -328,7 +334,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
           matching: options.matching ?? 'tolerant',
           placeholders: options.allowPlaceholders === true ? 'allow' : 'refuse',
           readLimit,
-          maxReadChars: 256_000,
+          maxReadChars: options.readPageChars ?? 256_000,
           signal,
         };
         const path = (parsed as { file_path?: unknown }).file_path;

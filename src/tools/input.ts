@@ -88,7 +88,8 @@ export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<
     ...new Set(
       parsed.error.issues.map((issue) => {
         const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
-        return `${where}: ${issue.message}`;
+        const hint = issue.code === 'unrecognized_keys' ? closeKeyHint(issue.keys, schema) : '';
+        return `${where}: ${issue.message}${hint}`;
       }),
     ),
   ].slice(0, 5);
@@ -97,6 +98,44 @@ export function parseInput<T>(tool: string, schema: z.ZodType<T>, input: Record<
     `Invalid arguments for ${tool}: ${problems.join('; ')}. Fix the arguments and call ${tool} again.`,
     { issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) },
   );
+}
+
+/**
+ * For unknown keys close to one of the tool's own (`file_pth`, `old_strings`): " (did you mean ...?)". Such a
+ * key is still refused, never taken for the one it resembles: a guess could be wrong, and the model learns
+ * the right name from the hint. Only top-level keys are compared (the parameters a tool lists).
+ */
+function closeKeyHint(keys: readonly string[], schema: z.ZodType): string {
+  const shape = (schema as { shape?: unknown }).shape;
+  if (!shape || typeof shape !== 'object') return '';
+  const known = Object.keys(shape);
+  const guesses = keys.flatMap((key) => {
+    const close = known.find((name) => keysAreClose(key, name));
+    return close ? [`"${close}" for "${key}"`] : [];
+  });
+  return guesses.length > 0 ? ` (did you mean ${guesses.join(', ')}?)` : '';
+}
+
+/** Same letters ignoring case and separators, or at most two edits apart for names of 4 or more letters. */
+function keysAreClose(a: string, b: string): boolean {
+  const bare = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+  if (bare(a) === bare(b)) return true;
+  return Math.min(a.length, b.length) >= 4 && editDistance(a, b, 2) <= 2;
+}
+
+/** Levenshtein distance between a and b, counted only up to limit + 1 (all a hint needs). */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(substitution, previous[j]! + 1, current[j - 1]! + 1));
+    }
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, limit + 1);
 }
 
 /**

@@ -88,11 +88,22 @@ function tierNote(proposal: Proposal): string {
   return `\nNote: old_string did not match exactly; it matched after tolerating ${[...new Set(tiers)].join(', ')}. Copy text exactly from read_file next time.`;
 }
 
+/**
+ * A diff in a fenced block (```diff), so a client that renders results as Markdown (Gemini CLI) shows it as
+ * it is: without the fence, `+`/`-` lines become list items, indentation and backticks are lost. The fence
+ * is longer than any run of backticks in the diff, so a diff of a Markdown file cannot close it early.
+ */
+export function fencedDiff(unifiedDiff: string): string {
+  const longestRun = Math.max(0, ...(unifiedDiff.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}diff\n${unifiedDiff.replace(/\n$/, '')}\n${fence}`;
+}
+
 /** The person approved their own version: say exactly what they changed, so the model keeps it. */
 function personEditNote(outcome: ChangeOutcome): string {
   const edited = outcome.approval?.edited;
   if (!edited) return '';
-  return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
+  return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${fencedDiff(edited.unifiedDiff)}\nKeep their changes: build on the file as it is now and do not undo them.`;
 }
 
 /** Written hunks of a file whose places are listed for the model (the rest are counted). */
@@ -240,7 +251,7 @@ function stagedMessage(outcome: ChangeOutcome): string {
         : `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
       `To write it, call apply_change with change_id "${staged!.changeId}", file_path "${proposal.path}" and change_hash "${staged!.hash}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
       '',
-      diff,
+      fencedDiff(diff),
     ].join('\n'),
     { keepCrlf: true },
   );

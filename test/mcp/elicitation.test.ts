@@ -86,11 +86,41 @@ describe('approval through elicitation', () => {
         decision: {
           type: 'string',
           enum: ['Allow once', 'Allow this file for the session', 'Allow all edits this session', 'Deny'],
+          // Accept alone allows once (#28).
+          default: 'Allow once',
         },
         reason: { type: 'string' },
       },
+      // Optional reason: Codex cannot submit a required field empty (#28).
       required: ['decision'],
     });
+  });
+
+  it('a client that fills in the form defaults allows once on Accept alone (#28)', async () => {
+    const root = workspace({ 'a.txt': 'one\n' });
+    // What a client does with an untouched form: each field's default, nothing else.
+    const defaults = (schema: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(schema.properties as Record<string, { default?: unknown }>)
+          .filter(([, field]) => field.default !== undefined)
+          .map(([name, field]) => [name, field.default]),
+      ) as Record<string, string>;
+    const asked: Asked[] = [];
+    session = await connectStdio([root], {
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'claude-code', version: '2.1.0' },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
+          asked.push({ message: params.message, schema: params.requestedSchema });
+          await new Promise((resolve) => setTimeout(resolve, 4 * FASTER_THAN_A_PERSON_MS));
+          return { action: 'accept', content: defaults(params.requestedSchema) };
+        }),
+    });
+    const edit = await readAndEdit(session.client, 'a.txt', 'one', 'ONE');
+    expect(edit.structured?.details).toMatchObject({ decision: 'once', decidedBy: 'user', written: true });
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('ONE\n');
   });
 
   it('"this file for the session" stops asking for that file only', async () => {
@@ -177,7 +207,9 @@ describe('approval through elicitation', () => {
       expect(refused.text).toContain(`the client ${verb} the approval question`);
       expect(refused.text).toContain('faster than a person can read it');
       expect(refused.text).toContain('editgate trust');
-      expect(refused.text).toContain('--approve preview');
+      // Not preview: such a client would run apply_change with no one seeing the diff (#28).
+      expect(refused.text).not.toContain('--approve preview');
+      expect(refused.text).toContain('run the client interactively');
       expect(refused.text).toContain('--approve web');
       expect(refused.text).not.toMatch(/the user denied/i);
       expect(refused.text).not.toContain('dismissed');

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
+import { RESULT_META_KEY } from '../../src/mcp/result.js';
 import { MAIN } from '../built-cli.js';
 import { trustConfig } from '../trusted-config.js';
 
@@ -59,6 +60,8 @@ export async function connectStdio(
   args: string[],
   options: {
     capabilities?: ClientCapabilities;
+    /** The name and version the client gives in initialize (the server tells known clients apart by it). */
+    clientInfo?: { name: string; version: string };
     setup?: (client: Client) => void;
     env?: Record<string, string>;
   } = {},
@@ -73,22 +76,25 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client(
-    { name: 'editgate-test', version: '1.0.0' },
-    { capabilities: options.capabilities ?? {} },
-  );
+  const client = new Client(options.clientInfo ?? { name: 'editgate-test', version: '1.0.0' }, {
+    capabilities: options.capabilities ?? {},
+  });
   options.setup?.(client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr, close: () => client.close() };
 }
 
-/** Calls a tool and returns the result with its text and structured content at hand. */
+/**
+ * Calls a tool and returns the result with its text and its data at hand: `structured` is the library's
+ * ToolResult again, the text as its message and the rest from `_meta["editgate/result"]`.
+ */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-  const structured = result.structuredContent as
-    | { ok: boolean; code?: string; message: string; details: Record<string, unknown> }
+  const data = result._meta?.[RESULT_META_KEY] as
+    | { ok: boolean; code?: string; details: Record<string, unknown> }
     | undefined;
+  const structured = data && { ...data, message: text };
   return { result, text, structured, isError: result.isError === true };
 }
 

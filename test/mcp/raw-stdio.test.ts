@@ -177,9 +177,9 @@ describe('editgate mcp over raw stdio: bad input', () => {
         expect.objectContaining({ code: 'invalid_type', path, message: `Invalid input: ${expected}` }),
       ]);
     }
-    const result = read!.result as { isError: boolean; structuredContent: { ok: boolean } };
+    const result = read!.result as { isError: boolean; _meta: Record<string, { ok: boolean }> };
     expect(result.isError).toBe(false);
-    expect(result.structuredContent.ok).toBe(true);
+    expect(result._meta['editgate/result']!.ok).toBe(true);
     expect(unknown!.error).toEqual({ code: -32601, message: 'Method not found' });
     expect(task!.error).toEqual({
       code: -32603,

@@ -90,11 +90,12 @@ async function everyToolsResults(): Promise<ToolResult[]> {
   return results;
 }
 
-/** toCallToolResult as it was before jsonCopy: the reference the results must still equal. */
+/** toCallToolResult with a JSON round trip for jsonCopy: the reference the results must still equal. */
 function roundTripResult(result: ToolResult): CallToolResult {
+  const { message, ...data } = result;
   return {
-    content: [{ type: 'text', text: result.message }],
-    structuredContent: JSON.parse(JSON.stringify(result)) as Record<string, unknown>,
+    _meta: { 'editgate/result': JSON.parse(JSON.stringify(data)) as Record<string, unknown> },
+    content: [{ type: 'text', text: message }],
     isError: !result.ok,
   };
 }

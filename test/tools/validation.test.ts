@@ -122,6 +122,26 @@ describe('tool input validation', () => {
     expect(edit.inputSchema).toMatchObject({ properties: { replace_all: { type: 'boolean' } } });
   });
 
+  it('refuses a misspelled key, naming the parameter it is close to; a far one gets no guess (#28)', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'one\n' });
+    const tools = ws.tools();
+    const close = await tools.execute('edit_file', {
+      file_path: 'a.txt',
+      old_strng: 'one',
+      new_string: 'two',
+    });
+    expect(close).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(close.message).toContain('did you mean "old_string" for "old_strng"?');
+    const cased = await tools.execute('read_file', { file_path: 'a.txt', Off_Set: 2 });
+    expect(cased.message).toContain('did you mean "offset" for "Off_Set"?');
+    const far = await tools.execute('read_file', { file_path: 'a.txt', wait_for_previous: true });
+    expect(far).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(far.message).toContain('wait_for_previous');
+    expect(far.message).not.toContain('did you mean');
+    // Never taken for the key it resembles: the file is unchanged.
+    expect(await ws.text('a.txt')).toBe('one\n');
+  });
+
   it('refuses an alias given together with its canonical name', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
     const result = await ws.tools().execute('read_file', { path: 'a.txt', file_path: 'a.txt' });

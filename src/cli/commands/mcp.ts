@@ -9,6 +9,7 @@ import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_CHANGE_TTL_MS,
   DEFAULT_MAX_INPUT_BYTES,
+  DEFAULT_READ_PAGE_CHARS,
   type McpServeOptions,
 } from '../../mcp/options.js';
 import { serveStdio } from '../../mcp/stdio.js';
@@ -45,6 +46,8 @@ Options:
   --no-token                HTTP: no token (any local user's process could use the server)
   --change-ttl DURATION     preview: how long a change_id stays valid (default 10m; e.g. 90s, 5m, 1h)
   --approval-timeout DURATION  elicit: how long to wait for an answer; no answer is a denial (default 10m)
+  --read-page CHARS         read_file's page size in characters (default 25000: below what Claude Code and
+                            Gemini CLI keep of a result; raise it only for a client that keeps more)
   --max-input SIZE          largest tool arguments accepted (default 8mb; e.g. 512kb, 20mb)
   --log-level LEVEL         stderr logging: debug, info, warning, error (default info)
   -h, --help                show this help
@@ -92,6 +95,13 @@ function parsePort(value: string): number | undefined {
   return port <= 65_535 ? port : undefined;
 }
 
+/** A page of at least 1,000 characters, so a page always holds a useful number of lines. */
+function parsePageChars(value: string): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined;
+  const chars = Number(value);
+  return chars >= 1000 ? chars : undefined;
+}
+
 const OPTIONS = {
   approve: { type: 'string' },
   'use-client-roots': { type: 'boolean' },
@@ -102,6 +112,7 @@ const OPTIONS = {
   'change-ttl': { type: 'string' },
   'approval-timeout': { type: 'string' },
   'max-input': { type: 'string' },
+  'read-page': { type: 'string' },
   'log-level': { type: 'string' },
 } as const;
 
@@ -114,6 +125,7 @@ export async function run(args: string[]): Promise<number> {
   let changeTtlMs: number;
   let approvalTimeoutMs: number;
   let maxInputBytes: number;
+  let readPageChars: number;
   let token: string | undefined;
   let madeToken = false;
   try {
@@ -139,6 +151,7 @@ export async function run(args: string[]): Promise<number> {
       DEFAULT_APPROVAL_TIMEOUT_MS,
     );
     maxInputBytes = parsed('--max-input', values['max-input'], parseSize, DEFAULT_MAX_INPUT_BYTES);
+    readPageChars = parsed('--read-page', values['read-page'], parsePageChars, DEFAULT_READ_PAGE_CHARS);
     const tokenFlags = [values.token, values['token-file'], values['no-token']].filter(
       (v) => v !== undefined,
     );
@@ -184,6 +197,7 @@ export async function run(args: string[]): Promise<number> {
       changeTtlMs,
       approvalTimeoutMs,
       maxInputBytes,
+      readPageChars,
       log,
       stateDir: defaultStateDir(),
     };
