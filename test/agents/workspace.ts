@@ -37,7 +37,7 @@ export function makeWorkspace(label: string): AgentWorkspace {
     `${JSON.stringify({ policy: { rules: [{ path: '**', action: 'allow' }] } }, null, 2)}\n`,
   );
   const stateEnv = { EDITGATE_STATE_DIR: state };
-  execFileSync(process.execPath, [MAIN, 'trust', root], {
+  execFileSync(process.execPath, [MAIN, 'trust', root, '--yes'], {
     env: { ...process.env, ...stateEnv },
     stdio: 'pipe',
   });
