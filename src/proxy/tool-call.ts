@@ -177,7 +177,7 @@ export class ToolCallHandler {
 
     let allowed: Awaited<ReturnType<WriteGate['decide']>>;
     try {
-      allowed = await writeGate.decide(pending);
+      allowed = await writeGate.decide(pending, currentCall()?.signal);
     } catch (error) {
       if (isEditgateError(error)) return refusal(tool, error);
       throw error;

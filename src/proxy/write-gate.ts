@@ -182,10 +182,11 @@ export class WriteGate {
 
   /**
    * Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY, DENIED_USER, or
-   * DENIED_NO_APPROVER when no one could be asked.
+   * DENIED_NO_APPROVER when no one could be asked; CANCELLED when the client cancels the call meanwhile
+   * (`signal`: the call's), so a question answered after that is no one's answer.
    */
-  async decide(pending: PendingWrite): Promise<Allowed> {
-    return this.gate.decide(pending.proposal);
+  async decide(pending: PendingWrite, signal?: AbortSignal): Promise<Allowed> {
+    return this.gate.decide(pending.proposal, signal);
   }
 
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */
