@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -20,6 +19,7 @@ import { nobodyToAsk } from '../gate/no-approver.js';
 import type { PolicyRule } from '../gate/policy.js';
 import { createEditTools } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
+import { packageVersion } from '../tools/version.js';
 import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { elicitationApprover } from './elicit.js';
@@ -32,14 +32,6 @@ import { failureResult, toCallToolResult } from './result.js';
 import { SessionTools } from './session-tools.js';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-let version: string | undefined;
-function serverVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
-  return version;
-}
 
 /**
  * The approver of a mode where no person can be asked: every question is refused as DENIED_NO_APPROVER
@@ -100,7 +92,7 @@ export function createSessionServer(
   const init = isInitializeRequest(first) ? first.params : undefined;
   const approval = chooseApprovalMode(options.approve, init?.capabilities);
   const server = new Server(
-    { name: 'editgate', title: 'editgate', version: serverVersion() },
+    { name: 'editgate', title: 'editgate', version: packageVersion() },
     {
       capabilities: { tools: {}, logging: {} },
       instructions: serverInstructions(options.roots, approval, options.changeTtlMs),
