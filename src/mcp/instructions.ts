@@ -30,7 +30,7 @@ export function serverInstructions(roots: readonly string[], approval: ApprovalM
   return [
     where,
     approvalText(approval, changeTtlMs),
-    'Read a file in full with read_file before editing or overwriting it. Prefer edit_file and multi_edit (exact text replacement) to rewriting whole files. Never copy the line-number prefix of read_file output into old_string.',
+    'Read a file with read_file before editing it (at least the lines you change), and in full before overwriting it with write_file. Prefer edit_file and multi_edit (exact text replacement) to rewriting whole files. Never copy the line-number prefix of read_file output into old_string.',
     'Every failure comes back as a tool result with an editgate code (NOT_FOUND, AMBIGUOUS, STALE, ...) and a message that says what to do next.',
   ].join('\n\n');
 }

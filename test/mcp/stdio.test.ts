@@ -44,6 +44,10 @@ describe('editgate mcp over stdio', () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain(root);
+    // What the tools ask (edit_file: the lines changed; write_file: all of it), not more.
+    expect(instructions).toContain(
+      'before editing it (at least the lines you change), and in full before overwriting',
+    );
     expect(instructions).toContain(
       'Approval: preview (auto-detected: the client does not support elicitation)',
     );
