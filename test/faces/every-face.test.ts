@@ -17,6 +17,7 @@ function lastAuditLine(ws: Workspace): AuditExpectation | undefined {
   const entry = JSON.parse(lines.at(-1)!) as AuditExpectation & { files?: AuditExpectation['files'] };
   const inRoot = (path: string) => (path.startsWith('/') ? relative(ws.root, path) : path);
   return {
+    tool: entry.tool,
     path: inRoot(entry.path),
     kind: entry.kind,
     decision: entry.decision,

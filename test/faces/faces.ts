@@ -20,6 +20,7 @@ import { nobodyToAsk } from '../../src/gate/no-approver.js';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
 import { createEditTools } from '../../src/tools/index.js';
 import { MAIN } from '../built-cli.js';
+import { spawnCli } from '../cli/pty.js';
 import { runCli } from '../cli/run-cli.js';
 import { connectProxy, filesystemUpstream, onCleanup } from '../proxy/helpers.js';
 import { trustConfig } from '../trusted-config.js';
@@ -102,19 +103,38 @@ async function viaExecute(scenario: Scenario, ws: Workspace): Promise<Outcome> {
   return last;
 }
 
-/** `editgate apply --json` with every call on standard input, no terminal: what a harness runs. */
+/**
+ * `editgate apply --json`: with pipes alone when no person answers (what a harness runs), in a real terminal
+ * (a pty) when a person does, pressing n at the question.
+ */
 async function viaCli(scenario: Scenario, ws: Workspace): Promise<Outcome> {
-  const run = await runCli(['apply', '--json'], {
-    cwd: ws.root,
-    stateDir: ws.state,
-    stdin: scenario.calls.map((call) => JSON.stringify(call)).join('\n') + '\n',
-  });
-  const results = run.stdout
+  const calls = `${scenario.calls.map((call) => JSON.stringify(call)).join('\n')}\n`;
+  let output: string;
+  if (scenario.answerer === 'person-denies') {
+    const file = join(dirname(ws.root), 'calls.jsonl');
+    writeFileSync(file, calls);
+    const run = spawnCli(['apply', file, '--json'], {
+      cwd: ws.root,
+      stateDir: ws.state,
+      cols: 500,
+      rows: 60,
+    });
+    await run.waitForText('n no');
+    run.write('n');
+    await run.exited();
+    output = run.text();
+  } else {
+    const run = await runCli(['apply', '--json'], { cwd: ws.root, stateDir: ws.state, stdin: calls });
+    if (run.stdout === '')
+      throw new Error(`editgate apply printed no result (exit ${run.code}): ${run.stderr}`);
+    output = run.stdout;
+  }
+  // Each call's result is one JSON line (in a terminal, after its diff and question).
+  const results = output
     .split('\n')
-    .filter((line) => line !== '')
+    .filter((line) => line.startsWith('{"'))
     .map((line) => JSON.parse(line) as { ok: boolean; code?: string; message: string });
-  const last = results.at(-1);
-  if (!last) throw new Error(`editgate apply printed no result (exit ${run.code}): ${run.stderr}`);
+  const last = results.at(-1)!;
   return last.ok
     ? { ok: true, message: last.message }
     : { ok: false, code: last.code, message: last.message };

@@ -17,7 +17,7 @@ export interface Call {
 /**
  * Who answers when a change is asked about:
  * - 'policy': no one is asked; the config's rules decide (an allow rule, or a deny rule).
- * - 'person-denies': a person answers Deny (with a reason).
+ * - 'person-denies': a person answers Deny (at a terminal: n; over MCP: the form's Deny, with a reason).
  * - 'nobody': no one can be asked (each face's way of having no one: see faces.ts).
  * - 'cancel': the call is cancelled while the person is being asked.
  */
@@ -25,6 +25,7 @@ export type Answerer = 'policy' | 'person-denies' | 'nobody' | 'cancel';
 
 /** The part of an audit line every face must write alike. */
 export interface AuditExpectation {
+  tool: string;
   path: string;
   kind: string;
   decision: string;
@@ -87,8 +88,6 @@ const NO_UNDO_UPSTREAM =
   'the filesystem server has no undo tool; `editgate undo` of a write made through the proxy is test/proxy/filesystem.test.ts';
 const NO_CHANGE_SET_UPSTREAM =
   'the filesystem server has no tool that changes several files at once, so there is no change set to gate';
-const NO_PERSON_CLI =
-  'editgate apply asks a person only at a terminal or on the review page (--approve web), which test/cli/terminal.e2e.test.ts and review.e2e.test.ts drive; with pipes alone no one can be asked (the DENIED_NO_APPROVER row)';
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -100,7 +99,7 @@ export const SCENARIOS: Scenario[] = [
     proxyCalls: [{ name: 'write_file', input: { path: 'new.md', content: '# New\r\nü\n' } }],
     expect: {
       files: { 'new.md': '# New\r\nü\n' },
-      audit: { path: 'new.md', kind: 'create', decision: 'policy', decidedBy: 'policy' },
+      audit: { tool: 'write_file', path: 'new.md', kind: 'create', decision: 'policy', decidedBy: 'policy' },
     },
   },
   {
@@ -112,7 +111,7 @@ export const SCENARIOS: Scenario[] = [
     proxyCalls: [upstreamEdit('app.ts', 'a = 1', 'a = 42')],
     expect: {
       files: { 'app.ts': 'const a = 42;\nconst b = 2;\n' },
-      audit: { path: 'app.ts', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
+      audit: { tool: 'edit_file', path: 'app.ts', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
     },
   },
   {
@@ -147,11 +146,17 @@ export const SCENARIOS: Scenario[] = [
     answerer: 'person-denies',
     calls: [read('app.ts'), edit('app.ts', 'a = 1', 'a = 42')],
     proxyCalls: [upstreamEdit('app.ts', 'a = 1', 'a = 42')],
-    notFor: { cli: NO_PERSON_CLI },
     expect: {
       files: { 'app.ts': APP },
       code: 'DENIED_USER',
-      audit: { path: 'app.ts', kind: 'modify', decision: 'deny', decidedBy: 'user', code: 'DENIED_USER' },
+      audit: {
+        tool: 'edit_file',
+        path: 'app.ts',
+        kind: 'modify',
+        decision: 'deny',
+        decidedBy: 'user',
+        code: 'DENIED_USER',
+      },
     },
   },
   {
@@ -165,6 +170,7 @@ export const SCENARIOS: Scenario[] = [
       files: { 'app.ts': APP },
       code: 'DENIED_NO_APPROVER',
       audit: {
+        tool: 'edit_file',
         path: 'app.ts',
         kind: 'modify',
         decision: 'deny',
@@ -183,7 +189,14 @@ export const SCENARIOS: Scenario[] = [
     expect: {
       files: { 'app.ts': APP },
       code: 'DENIED_POLICY',
-      audit: { path: 'app.ts', kind: 'modify', decision: 'deny', decidedBy: 'policy', code: 'DENIED_POLICY' },
+      audit: {
+        tool: 'edit_file',
+        path: 'app.ts',
+        kind: 'modify',
+        decision: 'deny',
+        decidedBy: 'policy',
+        code: 'DENIED_POLICY',
+      },
     },
   },
   {
@@ -194,7 +207,7 @@ export const SCENARIOS: Scenario[] = [
     calls: [read('app.ts'), edit('app.ts', 'a = 1', 'a = 42')],
     proxyCalls: [upstreamEdit('app.ts', 'a = 1', 'a = 42')],
     notFor: {
-      cli: 'editgate apply has no way to cancel one call: Ctrl-C ends the whole run (and with pipes alone no one is asked)',
+      cli: "editgate apply has no way to cancel one call: at its question Ctrl-C is the person's no (DENIED_USER, as test/cli/terminal.e2e.test.ts shows), and with pipes alone no one is asked",
     },
     expect: { files: { 'app.ts': APP }, code: 'CANCELLED' },
   },
@@ -211,7 +224,7 @@ export const SCENARIOS: Scenario[] = [
     notFor: { proxy: NO_UNDO_UPSTREAM },
     expect: {
       files: { 'app.ts': APP },
-      audit: { path: 'app.ts', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
+      audit: { tool: 'undo_edit', path: 'app.ts', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
     },
   },
   {
@@ -241,6 +254,7 @@ export const SCENARIOS: Scenario[] = [
     expect: {
       files: { 'app.ts': 'const a = 7;\nconst b = 2;\n', 'docs/notes.md': '# Notes\n', 'old.txt': null },
       audit: {
+        tool: 'apply_patch',
         path: 'app.ts',
         kind: 'modify',
         decision: 'policy',
@@ -263,7 +277,7 @@ export const SCENARIOS: Scenario[] = [
     proxyCalls: [upstreamEdit('big.log', 'line 2000: xxxxxxxx', 'line 2000: changed')],
     expect: {
       files: { 'big.log': HUGE_EDITED },
-      audit: { path: 'big.log', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
+      audit: { tool: 'edit_file', path: 'big.log', kind: 'modify', decision: 'policy', decidedBy: 'policy' },
     },
   },
 ];
