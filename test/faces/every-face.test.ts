@@ -56,6 +56,8 @@ describe.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('
     const outcome = await FACES[face](scenario, ws);
     expect(outcome.code, outcome.message).toBe(scenario.expect.code);
     expect(outcome.ok).toBe(scenario.expect.code === undefined);
+    for (const words of scenario.expect.message?.says ?? []) expect(outcome.message).toContain(words);
+    if (scenario.expect.message?.never) expect(outcome.message).not.toMatch(scenario.expect.message.never);
     expect(filesNow(ws, scenario)).toEqual(asBytes(scenario.expect.files));
     expect(lastAuditLine(ws)).toEqual(scenario.expect.audit);
   });

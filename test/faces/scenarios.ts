@@ -59,6 +59,8 @@ export interface Scenario {
     files: Record<string, string | Buffer | null>;
     /** The last call's error code; undefined: it succeeded. */
     code?: string;
+    /** What the last call's message must say, and must never say. */
+    message?: { says?: string[]; never?: RegExp };
     /** The last audit line (undefined: the log has no line at all). */
     audit?: AuditExpectation;
   };
@@ -169,6 +171,8 @@ export const SCENARIOS: Scenario[] = [
     expect: {
       files: { 'app.ts': APP },
       code: 'DENIED_NO_APPROVER',
+      // No one said no, so the model is never told the user denied it; it is told what would let it through.
+      message: { says: ['needs approval', 'policy rule'], never: /the user denied|dismissed/i },
       audit: {
         tool: 'edit_file',
         path: 'app.ts',
