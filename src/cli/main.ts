@@ -2,7 +2,6 @@
 // The editgate command. Kept tiny at the top: each command's module is imported only when it runs, so
 // `editgate --help` costs little more than starting Node.
 import { existsSync } from 'node:fs';
-import { packageVersion } from '../tools/version.js';
 
 /**
  * The commands, in the order --help lists them: one line each here, and the command itself in
@@ -117,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === '--version' || command === '-v') {
+    const { packageVersion } = await import('../tools/version.js');
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
