@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The editgate command. Kept tiny at the top: each command's module is imported only when it runs, so
 // `editgate --help` costs little more than starting Node.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 
 /**
  * The commands, in the order --help lists them: one line each here, and the command itself in
@@ -96,13 +96,6 @@ Exit codes (read, edit, write, lines, undo, apply):
 `;
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
 /** Splits off the command, keeping the global options given before it (they are passed on after it). */
 function findCommand(argv: string[]): { command: string | undefined; args: string[] } {
   let index = 0;
@@ -124,7 +117,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${version()}\n`);
+    const { packageVersion } = await import('../tools/version.js');
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   if (command === undefined) {

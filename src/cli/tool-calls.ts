@@ -406,9 +406,3 @@ export class ToolCallReader {
     return `line ${group[group.length - 1]!.number}`;
   }
 }
-
-/** All the calls in a complete text (a file); the same as feeding it to a ToolCallReader in one piece. */
-export function parseToolCalls(text: string): CallItem[] {
-  const reader = new ToolCallReader();
-  return [...reader.push(text), ...reader.end()];
-}

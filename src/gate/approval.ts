@@ -213,6 +213,9 @@ export async function askApprover(
     answer = Promise.reject(error);
   }
   const decided = answer.then(normalizeDecision, (error: unknown) => {
+    // The call was cancelled while the approver was asking (it stopped because of the signal, or the
+    // signal fired before its answer came): that is no one's denial.
+    if (signal?.aborted) throw cancelledError();
     // A front end that cannot show the change whole does not ask (gate/shown-whole.ts): its refusal stands
     // as it is, not as a person's denial.
     if (isEditgateError(error, 'TOO_LARGE')) throw error;
@@ -222,6 +225,11 @@ export async function askApprover(
     return { deny: `the approval prompt failed (${error instanceof Error ? error.message : String(error)})` };
   });
   if (!signal) return decided;
+  if (signal.aborted) {
+    // Aborted while the approver was being called: whatever it answers comes too late.
+    decided.catch(() => undefined);
+    throw cancelledError();
+  }
   let onAbort: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
     onAbort = () => reject(cancelledError());

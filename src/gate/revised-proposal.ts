@@ -13,9 +13,6 @@ import { appearedError, staleError } from '../workspace/fs-errors.js';
 import type { FileChange, Workspace } from '../workspace/workspace.js';
 import { type Proposal, type ProposedFile, proposalOf } from './proposal.js';
 
-/** The proposal to write instead, and what the person changed (proposed -> theirs, a unified diff). */
-export type Revision = { proposal: Proposal; unifiedDiff: string } | { refused: string };
-
 /**
  * Why the person's versions cannot be used (a denial reason, nothing written), or null. A version must
  * name files of this change, at least one, each held in memory and not being deleted.

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -21,6 +20,7 @@ import { type ChangeDetails, changeDetailsOf, changedLines } from '../tools/deta
 import { type CallDescription, createEditTools, describeCall } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
 import { titlePath } from '../tools/tool.js';
+import { packageVersion } from '../tools/version.js';
 import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { withoutClientKeys } from './client-keys.js';
@@ -34,14 +34,6 @@ import { failureResult, toCallToolResult } from './result.js';
 import { SessionTools } from './session-tools.js';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-let version: string | undefined;
-function serverVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
-  return version;
-}
 
 /**
  * The approver of a mode where no person can be asked: every question is refused as DENIED_NO_APPROVER
@@ -112,7 +104,7 @@ export function createSessionServer(
   const known = knownClient(init?.clientInfo.name);
   const approval = chooseApprovalMode(options.approve, init?.capabilities, known);
   const server = new Server(
-    { name: 'editgate', title: 'editgate', version: serverVersion() },
+    { name: 'editgate', title: 'editgate', version: packageVersion() },
     {
       capabilities: { tools: {}, logging: {} },
       instructions: serverInstructions(options.roots, approval, options.changeTtlMs),

@@ -19,6 +19,7 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type EditgateError, isEditgateError } from '../core/errors.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
@@ -88,18 +89,7 @@ function listChanges(changes: ReadonlyArray<UnapprovedChange & { shown: string }
 }
 
 /** Per absolute path, one write at a time between its last check and its comparison afterwards. */
-const pathQueues = new Map<string, Promise<unknown>>();
-
-async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = pathQueues.get(key) ?? Promise.resolve();
-  const next = previous.then(fn, fn);
-  const tail = next.catch(() => {});
-  pathQueues.set(key, tail);
-  void tail.then(() => {
-    if (pathQueues.get(key) === tail) pathQueues.delete(key);
-  });
-  return next;
-}
+const pathQueue = new KeyedQueue();
 
 export class ToolCallHandler {
   constructor(private readonly context: ToolCallContext) {}
@@ -298,12 +288,12 @@ export class ToolCallHandler {
 
     let allowed: Awaited<ReturnType<WriteGate['decide']>>;
     try {
-      allowed = await writeGate.decide(pending);
+      allowed = await writeGate.decide(pending, currentCall()?.signal);
     } catch (error) {
       if (isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
-    return oneAtATime(pending.absolute, async () => {
+    return pathQueue.run(pending.absolute, async () => {
       try {
         await writeGate.recheck(pending);
       } catch (error) {

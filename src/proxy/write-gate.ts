@@ -184,11 +184,12 @@ export class WriteGate {
 
   /**
    * Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY, DENIED_USER, or
-   * DENIED_NO_APPROVER when no one could be asked.
+   * DENIED_NO_APPROVER when no one could be asked; CANCELLED when the client cancels the call meanwhile
+   * (`signal`: the call's), so a question answered after that is no one's answer.
    */
-  async decide(pending: PendingWrite): Promise<Allowed> {
+  async decide(pending: PendingWrite, signal?: AbortSignal): Promise<Allowed> {
     // The server writes the call as it is: a part of it (some hunks) cannot be forwarded.
-    return this.gate.decide(pending.proposal, undefined, {
+    return this.gate.decide(pending.proposal, signal, {
       wholeOnly: `${pending.path} is written by ${this.options.server ?? 'the proxied server'}, which takes the call whole`,
     });
   }

@@ -11,6 +11,7 @@
  * unkeyed found (and queued under them), then queues behind its own.
  */
 import { cancelledError } from '../core/errors.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 
 type FindKey = () => Promise<string | undefined>;
 
@@ -23,8 +24,8 @@ interface Unkeyed {
 }
 
 export class FileQueue {
-  /** Per file key: the promise that settles when the last call queued on it is done. */
-  private readonly tails = new Map<string, Promise<void>>();
+  /** Per file key, the calls queued on it. */
+  private readonly byKey = new KeyedQueue();
   private readonly unkeyed = new Set<Unkeyed>();
   /** Calls queued or running. */
   private active = 0;
@@ -52,21 +53,15 @@ export class FileQueue {
         release();
       }
     }
-    let own: string | undefined;
-    let tail: Promise<void> | undefined;
     try {
       await Promise.all([...this.unkeyed].map((running) => this.queueUnkeyed(running)));
-      own = await findKey();
+      const own = await findKey();
       if (own === undefined) return await task();
-      const previous = this.tails.get(own) ?? Promise.resolve();
-      tail = previous.then(() => done);
-      this.tails.set(own, tail);
-      await untilSettledOrCancelled(previous, signal);
+      await untilSettledOrCancelled(this.byKey.enqueue(own, done), signal);
       return await task();
     } finally {
       this.active--;
       release();
-      if (own !== undefined && this.tails.get(own) === tail) this.tails.delete(own);
     }
   }
 
@@ -74,13 +69,8 @@ export class FileQueue {
   private queueUnkeyed(running: Unkeyed): Promise<void> {
     running.queued ??= running.findKey().then(
       (key) => {
-        if (key === undefined) return;
-        const previous = this.tails.get(key);
-        const tail = previous ? previous.then(() => running.done) : running.done;
-        this.tails.set(key, tail);
-        void running.done.then(() => {
-          if (this.tails.get(key) === tail) this.tails.delete(key);
-        });
+        // It is running already: later calls on its key wait for it, it waits for nothing.
+        if (key !== undefined) void this.byKey.enqueue(key, running.done);
       },
       () => {},
     );

@@ -18,6 +18,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
 import { isErrno } from './fs-errors.js';
 import {
@@ -136,7 +137,7 @@ export class History {
   private readonly onError: (error: unknown) => void;
   private readonly files = new Map<string, HistoryEntry[]>();
   private readonly indexes = new Map<string, IndexState>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyedQueue();
   private folderMade = false;
 
   constructor(options: HistoryOptions = {}) {
@@ -158,7 +159,7 @@ export class History {
       deleted?: DeletedFile;
     },
   ): Promise<void> {
-    return this.queue(path, async () => {
+    return this.queue.run(path, async () => {
       const entries = await this.load(path);
       const entry: HistoryEntry = {
         id: randomUUID(),
@@ -193,7 +194,7 @@ export class History {
 
   /** The latest change to `path`, or undefined when there is nothing to undo. */
   peek(path: string): Promise<HistoryEntry | undefined> {
-    return this.queue(path, async () => (await this.load(path)).at(-1));
+    return this.queue.run(path, async () => (await this.load(path)).at(-1));
   }
 
   /**
@@ -202,7 +203,7 @@ export class History {
    * fingerprint.ts), that is moved to the rewritten file.
    */
   pop(path: string, now?: Fingerprint): Promise<HistoryEntry | undefined> {
-    return this.queue(path, async () => {
+    return this.queue.run(path, async () => {
       const entries = await this.load(path);
       const popped = entries.pop();
       if (!popped) return undefined;
@@ -423,17 +424,6 @@ export class History {
 
   private blobPath(path: string, id: string): string {
     return join(this.stateDir!, 'history', `${key(path)}.${id}.bin`);
-  }
-
-  private queue<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(path) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    const tail = next.catch(() => {});
-    this.queues.set(path, tail);
-    void tail.then(() => {
-      if (this.queues.get(path) === tail) this.queues.delete(path);
-    });
-    return next;
   }
 }
 

@@ -20,7 +20,7 @@ import {
   write,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
 import { openGuarded, type PinnedFolder } from './guarded-open.js';
@@ -158,14 +158,10 @@ const tempPrefix = randomBytes(4).toString('hex');
 let tempCount = 0;
 
 /**
- * The name a temp file for `path` gets: `.<name>.editgate-<pid>-<hex>.tmp`, which cleanup recognises; a
- * change set's kept original of the file (`kind` 'orig') ends in `.orig`, which only its journal removes.
+ * The name (in the target's folder, opened through the pinned folder) a temp file for `path` gets:
+ * `.<name>.editgate-<pid>-<hex>.tmp`, which cleanup recognises; a change set's kept original of the file
+ * (`kind` 'orig') ends in `.orig`, which only its journal removes.
  */
-export function tempPathFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string {
-  return join(dirname(path), tempNameFor(path, kind));
-}
-
-/** The temp file's name alone (in the target's folder), for opening it through a pinned folder. */
 export function tempNameFor(path: string, kind: 'tmp' | 'orig' = 'tmp'): string {
   // Keep the name short enough that the temp name fits wherever the target name fits.
   const unique = `${tempPrefix}${(tempCount++).toString(16).padStart(4, '0')}`;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { EditgateError } from '../core/errors.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import { errnoCode } from './fs-errors.js';
 
 export interface FileLockOptions {
@@ -35,7 +36,7 @@ const DEFAULT_STALE_MS = 10_000;
 const MAX_BACKOFF_MS = 250;
 
 /** In-process queue per lock key: same-process callers wait their turn without polling the disk. */
-const queues = new Map<string, Promise<void>>();
+const inProcess = new KeyedQueue();
 const checkedDirs = new Set<string>();
 
 /**
@@ -53,7 +54,7 @@ export async function withFileLock<T>(
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2000);
   const lockPath = join(dir, `${createHash('sha256').update(canonical).digest('hex')}.lock`);
 
-  return serialise(lockPath, async () => {
+  return inProcess.run(lockPath, async () => {
     await ensureLockDir(dir);
     const handle = new HeldLock();
     let release: () => Promise<void>;
@@ -236,22 +237,5 @@ async function canonicalPath(path: string): Promise<string> {
     } catch {
       return absolute;
     }
-  }
-}
-
-async function serialise<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  let done!: () => void;
-  const mine = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const tail = previous.then(() => mine);
-  queues.set(key, tail);
-  await previous;
-  try {
-    return await fn();
-  } finally {
-    done();
-    if (queues.get(key) === tail) queues.delete(key);
   }
 }

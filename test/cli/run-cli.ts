@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MAIN } from '../built-cli.js';
+import { tempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 
 /** A fresh workspace (its real path) with the given files, and a state folder of its own (undo history, trust). */
@@ -10,7 +10,7 @@ export function cliWorkspace(files: Record<string, string | Buffer> = {}): {
   root: string;
   stateDir: string;
 } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-cli-')));
+  const base = tempFolder('editgate-cli-');
   const root = join(base, 'root');
   const stateDir = join(base, 'state');
   mkdirSync(root);

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CallItem, callsFromValue, parseToolCalls, ToolCallReader } from '../../src/cli/tool-calls.js';
+import { type CallItem, callsFromValue, ToolCallReader } from '../../src/cli/tool-calls.js';
+
+/** All the calls in a complete text: what a ToolCallReader gives when fed it in one piece. */
+function parseToolCalls(text: string): CallItem[] {
+  const reader = new ToolCallReader();
+  return [...reader.push(text), ...reader.end()];
+}
 
 const READ = { file_path: 'a.txt' };
 const EDIT = { file_path: 'a.txt', old_string: 'x', new_string: 'y' };

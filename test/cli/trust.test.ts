@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../built-cli.js';
+import { tempFolder } from '../temp-folder.js';
 import { type PtyRun, spawnCli } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
 
@@ -22,7 +22,7 @@ const EDIT = ['edit', 'app.ts', '--old', 'a = 1', '--new', 'a = 2'];
  */
 function clonedRepository() {
   const ws = cliWorkspace({ 'app.ts': APP });
-  const marker = join(mkdtempSync(join(tmpdir(), 'editgate-outside-')), 'hook-ran');
+  const marker = join(tempFolder('editgate-outside-'), 'hook-ran');
   const config = {
     hooks: { beforeChange: [{ command: `touch ${marker}; echo '{"decision":"allow"}'` }] },
     policy: { rules: [{ action: 'allow' }] },

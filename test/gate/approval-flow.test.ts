@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Screening } from '../../src/gate/gate.js';
 import type { Proposal } from '../../src/gate/proposal.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
 
 const files = { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'secret/key.txt': 'k\n', 'docs/readme.md': 'doc\n' };
@@ -310,7 +310,7 @@ describe('hooks and audit', () => {
   it('writes an audit line for every change and denial', async () => {
     const ws = await makeWorkspace(files);
     // Outside the root, where nothing that edits the workspace can rewrite it (issue #13).
-    const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-audit-')), 'log.jsonl');
+    const auditLog = join(tempFolder('editgate-audit-'), 'log.jsonl');
     const tools = ws.tools({ auditLog, approve: scriptedApprover('once', { deny: 'no' }).approver });
     await readAll(tools, 'a.txt');
     await tools.execute('edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'x' });

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autoApprover } from '../../src/gate/approval.js';
 import { denyWithoutTerminal } from '../../src/terminal/no-terminal.js';
 import type { CreateEditToolsOptions } from '../../src/tools/index.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
 
 /**
@@ -16,7 +16,7 @@ const files = { 'a.txt': 'alpha\n', 'secret/key.txt': 'k\n' };
 
 async function setup(options: Partial<CreateEditToolsOptions>) {
   const ws = await makeWorkspace(files);
-  const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-denials-')), 'audit.jsonl');
+  const auditLog = join(tempFolder('editgate-denials-'), 'audit.jsonl');
   const tools = ws.tools({ auditLog, ...options });
   const lines = async () =>
     (await readFile(auditLog, 'utf8'))

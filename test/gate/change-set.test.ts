@@ -1,10 +1,10 @@
 // A change set through the gate: one proposal for several files, one question, policy and hooks for every
 // path, all or nothing, one history set that undo_edit puts back whole.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChangeRequest } from '../../src/gate/gate.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, scriptedApprover } from '../tools/workspace-fixture.js';
 
 /** A change set appending a line to every file named (creating those that do not exist). */
@@ -53,7 +53,7 @@ describe('change sets through the gate', () => {
 
   it('is one audit line, naming every file with its hashes, written or refused', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
-    const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-set-audit-')), 'audit.jsonl');
+    const auditLog = join(tempFolder('editgate-set-audit-'), 'audit.jsonl');
     const { approver } = scriptedApprover('once', { deny: 'not both' });
     const gate = await ws.tools({ approve: approver, auditLog }).gate();
     await gate.change(appendTo(['a.txt', 'b.txt']));

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autoApprover } from '../../src/gate/approval.js';
 import type { Screening } from '../../src/gate/gate.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
 
 /**
@@ -22,7 +22,7 @@ async function auditLines(path: string): Promise<Record<string, unknown>[]> {
 
 async function setup(options: Parameters<Awaited<ReturnType<typeof makeWorkspace>>['tools']>[0]) {
   const ws = await makeWorkspace(files);
-  const auditLog = join(await mkdtemp(join(tmpdir(), 'editgate-decided-')), 'audit.jsonl');
+  const auditLog = join(tempFolder('editgate-decided-'), 'audit.jsonl');
   const screenings: Screening[] = [];
   const tools = ws.tools({
     auditLog,

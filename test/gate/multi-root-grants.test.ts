@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/tools/index.js';
+import { tempFolder } from '../temp-folder.js';
 import { scriptedApprover } from '../tools/workspace-fixture.js';
 
 /** Issue #13, item 4: with several roots, `src/app.ts` names two files; a grant for one is not for the other. */
 describe('"this file" grants with several roots (issue #13)', () => {
   it('a grant for A/src/app.ts does not approve B/src/app.ts, for changes and for reads', async () => {
-    const base = await mkdtemp(join(tmpdir(), 'editgate-roots-'));
+    const base = tempFolder('editgate-roots-');
     const [a, b] = [join(base, 'A'), join(base, 'B')];
     for (const root of [a, b]) {
       await mkdir(join(root, 'src'), { recursive: true });
@@ -38,7 +38,7 @@ describe('"this file" grants with several roots (issue #13)', () => {
   });
 
   it('a change grant for A/src/app.ts does not approve a change to B/src/app.ts', async () => {
-    const base = await mkdtemp(join(tmpdir(), 'editgate-roots-'));
+    const base = tempFolder('editgate-roots-');
     const [a, b] = [join(base, 'A'), join(base, 'B')];
     for (const root of [a, b]) {
       await mkdir(join(root, 'src'), { recursive: true });

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCard } from '../../src/agent/ui/card.js';
@@ -12,12 +11,13 @@ import { createTerminalApprover } from '../../src/terminal/prompt.js';
 import { createEditTools } from '../../src/tools/index.js';
 import { fileHeading } from '../../src/web/diff-html.js';
 import { filesOf } from '../../src/web/review-files.js';
+import { tempFolder } from '../temp-folder.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { scriptedApprover } from '../tools/workspace-fixture.js';
 
 /** Two roots holding the same relative path, and the requests a person is asked about each. */
 async function twoRoots(names: [string, string]) {
-  const base = await mkdtemp(join(tmpdir(), 'editgate-root-named-'));
+  const base = tempFolder('editgate-root-named-');
   const roots = names.map((name) => join(base, name));
   for (const root of roots) {
     await mkdir(join(root, 'src'), { recursive: true });
@@ -82,7 +82,7 @@ describe('prompts name the root when there are several (issue #13)', () => {
   });
 
   it('roots with the same folder name are told apart by their parents', async () => {
-    const base = await mkdtemp(join(tmpdir(), 'editgate-root-named-'));
+    const base = tempFolder('editgate-root-named-');
     const roots = [join(base, 'one', 'app'), join(base, 'two', 'app')];
     for (const root of roots) {
       await mkdir(join(root, 'src'), { recursive: true });

@@ -3,8 +3,7 @@
  * or Streamable HTTP, using the build (see ../built-cli.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -12,19 +11,20 @@ import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/s
 
 import { RESULT_META_KEY } from '../../src/mcp/result.js';
 import { MAIN } from '../built-cli.js';
+import { tempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 
 export { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 
 /** The servers' state folder (history, config trust records): a temp folder, never the real home. */
-export const STATE_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-state-')));
+export const STATE_DIR = tempFolder('editgate-mcp-state-');
 
 /**
  * A fresh temporary workspace (its real path, so results compare cleanly) with the given files. A config
  * file among them is trusted, as its author would have (tests of an untrusted one write it afterwards).
  */
 export function workspace(files: Record<string, string | Buffer> = {}): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-')));
+  const root = tempFolder('editgate-mcp-');
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), content);

@@ -1,12 +1,12 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServeOptions, type RunningHttpServer, serveHttp } from '../../src/mcp/http.js';
 import { readTokenFile } from '../../src/mcp/http-token.js';
 import { stderrLogger } from '../../src/mcp/logger.js';
+import { tempFolder } from '../temp-folder.js';
 import { ensureBuilt, startHttpServer, workspace } from './helpers.js';
 
 /**
@@ -96,7 +96,7 @@ describe('the HTTP server (issue #13)', () => {
   });
 
   it('reads the token from a file only its owner can read, and refuses one others can', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'editgate-token-'));
+    const dir = tempFolder('editgate-token-');
     const file = join(dir, 'token');
     writeFileSync(file, 'a-token-from-a-file-0123\n', { mode: 0o600 });
     expect(readTokenFile(file)).toBe('a-token-from-a-file-0123');

@@ -4,8 +4,7 @@
  * server in process (over the SDK's in-memory transport), so the streaming path can be given a low
  * threshold and small chunks: a file of a few MB streams, in many steps.
  */
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -18,6 +17,7 @@ import type { McpServeOptions } from '../../src/mcp/options.js';
 import { startProgress } from '../../src/mcp/progress.js';
 import { createSessionServer } from '../../src/mcp/session-server.js';
 import type { ConfiguredOptions } from '../../src/tools/config.js';
+import { tempFolder } from '../temp-folder.js';
 
 const MiB = 1 << 20;
 
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 async function connect(files: Record<string, string>) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-mcp-progress-')));
+  const root = tempFolder('editgate-mcp-progress-');
   for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content);
   // Small chunks so a few MB take many steps; not a key of the config file, so given here directly.
   const configured: ConfiguredOptions & { streamChunkSize: number } = {

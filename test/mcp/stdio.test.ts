@@ -12,6 +12,7 @@ import {
   connectStdio,
   ensureBuilt,
   MAIN,
+  REPO,
   serverEnv,
   workspace,
 } from './helpers.js';
@@ -37,9 +38,16 @@ describe('editgate mcp over stdio', () => {
     session = await connectStdio([root]);
     const { client } = session;
     expect(client.getServerVersion()?.name).toBe('editgate');
+    // The version of package.json (read by tools/version.ts, also from the one-file bundle this runs).
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    expect(client.getServerVersion()?.version).toBe(pkg.version);
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain(root);
+    // What the tools ask (edit_file: the lines changed; write_file: all of it), not more.
+    expect(instructions).toContain(
+      'before editing it (at least the lines you change), and in full before overwriting',
+    );
     expect(instructions).toContain(
       'Approval: preview (auto-detected: the client does not support elicitation)',
     );

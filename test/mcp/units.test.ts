@@ -1,8 +1,7 @@
 // The MCP layer's pure parts, without a process: mode choice, prompt text, answers, roots, HTTP checks, flags.
 
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
 } from '../../src/mcp/elicit.js';
 import { checkRequest } from '../../src/mcp/http-guard.js';
 import { narrowRoots } from '../../src/mcp/roots.js';
+import { tempFolder } from '../temp-folder.js';
 
 describe('text a person reads in the client (issue #13)', () => {
   it('the approval prompt carries no raw ESC, bidi override or other invisible character', () => {
@@ -142,7 +142,7 @@ describe('elicitation prompt', () => {
 });
 
 describe('narrowRoots', () => {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-roots-')));
+  const base = tempFolder('editgate-roots-');
   const root = join(base, 'root');
   mkdirSync(join(root, 'sub'), { recursive: true });
   mkdirSync(join(base, 'elsewhere'));

@@ -46,6 +46,27 @@ describe('cancellation', () => {
     expect((await ws.tools().execute('read_file', { file_path: 'a.txt' })).ok).toBe(true);
   });
 
+  it('an approver that stops because the call was cancelled is CANCELLED, never "the user denied"', async () => {
+    // The signal fires while the approver is called (before the gate could listen for it), and the approver
+    // gives up with the abort's error, as a prompt that honours its signal does.
+    for (const answer of ['rejects', 'answers'] as const) {
+      const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
+      const controller = new AbortController();
+      const tools = ws.tools({
+        approve: (_request, context) => {
+          controller.abort();
+          if (answer === 'answers') return 'deny';
+          return Promise.reject(context?.signal?.reason);
+        },
+      });
+      await readAll(tools, 'a.txt');
+      const result = await tools.execute('edit_file', EDIT, { signal: controller.signal });
+      expect(result, answer).toMatchObject({ ok: false, code: 'CANCELLED' });
+      expect(result.message).not.toMatch(/denied/i);
+      expect(await ws.text('a.txt')).toBe('alpha\n');
+    }
+  });
+
   it('cancelled after approval, before the write: nothing written, nothing in history', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'alpha\n' });
     const controller = new AbortController();

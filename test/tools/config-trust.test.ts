@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
 import { describeConfig, revokeTrust, trustRecord, untrustedPart } from '../../src/tools/config-trust.js';
+import { tempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 import { makeWorkspace, readAll, scriptedApprover } from './workspace-fixture.js';
 
@@ -14,8 +15,8 @@ import { makeWorkspace, readAll, scriptedApprover } from './workspace-fixture.js
  */
 async function clonedRepository() {
   const ws = await makeWorkspace({ 'src/app.ts': 'const a = 1;\n', '.git/config': '[core]\n' });
-  const stateDir = await mkdtemp(join(tmpdir(), 'editgate-state-'));
-  const outside = await mkdtemp(join(tmpdir(), 'editgate-outside-'));
+  const stateDir = tempFolder('editgate-state-');
+  const outside = tempFolder('editgate-outside-');
   const marker = join(outside, 'hook-ran');
   await ws.put(
     CONFIG_FILE,
@@ -124,7 +125,7 @@ describe('an untrusted config (issue #13)', () => {
     trustConfig(other.path(CONFIG_FILE), stateDir);
     expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
     // The trust folder is the user's, never the root's: a state folder set by the config is not looked at.
-    trustConfig(ws.path(CONFIG_FILE), join(dirname(ws.root), 'not-the-state-folder'));
+    trustConfig(ws.path(CONFIG_FILE), join(tempFolder('editgate-elsewhere-'), 'not-the-state-folder'));
     expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
   });
 
@@ -132,7 +133,7 @@ describe('an untrusted config (issue #13)', () => {
     const ws = await makeWorkspace({
       [CONFIG_FILE]: JSON.stringify({ deny: ['secrets/**'], policy: { rules: [{ action: 'ask' }] } }),
     });
-    const stateDir = await mkdtemp(join(tmpdir(), 'editgate-state-'));
+    const stateDir = tempFolder('editgate-state-');
     const loaded = await loadConfig(ws.root, undefined, { stateDir });
     expect(loaded.trust).toMatchObject({ trusted: true, ignored: [] });
     // Even "deny": [] loosens nothing (the guard refuses .git and the config whatever the list).

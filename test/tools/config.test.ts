@@ -1,8 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
+import { tempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
@@ -25,7 +24,7 @@ describe('loadConfig', () => {
         streamThreshold: 64 * MiB,
       }),
     });
-    const stateDir = await mkdtemp(join(tmpdir(), 'editgate-state-'));
+    const stateDir = tempFolder('editgate-state-');
     trustConfig(join(ws.root, CONFIG_FILE), stateDir);
     const loaded = await loadConfig(ws.root, undefined, { stateDir });
     expect(loaded.path).toBe(join(ws.root, CONFIG_FILE));

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/tools/index.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace } from './workspace-fixture.js';
 
 /** Issue #13, item 4: the state folder and the audit log are the user's, and history files are data. */
 describe('state folder and audit log (issue #13)', () => {
   it('refuses a stateDir or an auditLog inside a root, also through a link into it', async () => {
     const ws = await makeWorkspace({ 'a.txt': 'a\n' });
-    const outside = await mkdtemp(join(tmpdir(), 'editgate-outside-'));
+    const outside = tempFolder('editgate-outside-');
     symlinkSync(ws.root, join(outside, 'link-to-root'));
     for (const place of [
       ws.path('.editgate'),
@@ -43,8 +44,8 @@ describe('state folder and audit log (issue #13)', () => {
 
   it('ignores a history entry whose patch points outside the state folder: undo neither reads nor removes it', async () => {
     const ws = await makeWorkspace();
-    const state = await mkdtemp(join(tmpdir(), 'editgate-state-'));
-    const outside = await mkdtemp(join(tmpdir(), 'editgate-outside-'));
+    const state = tempFolder('editgate-state-');
+    const outside = tempFolder('editgate-outside-');
     const secret = join(outside, 'secret.txt');
     writeFileSync(secret, 'do not touch\n');
     const first = createEditTools({ root: ws.root, approve: 'allow', stateDir: state });

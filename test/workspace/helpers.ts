@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -11,12 +10,14 @@ import {
   type Written,
 } from '../../src/workspace/commit.js';
 import type { Snapshot } from '../../src/workspace/read.js';
+import { tempFolder } from '../temp-folder.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
 
+/** A new temp folder, removed when the test file is done (../temp-folder.ts). */
 export async function tempDir(prefix = 'editgate-ws-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  return tempFolder(prefix);
 }
 
 /**

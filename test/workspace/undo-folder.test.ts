@@ -4,17 +4,16 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEditTools } from '../../src/tools/index.js';
 import { defaultPatchDir, PatchWriter } from '../../src/workspace/reverse-patch.js';
+import { tempFolder } from '../temp-folder.js';
 
 /** Another local user: the tests run as root (as CI does), so they can give a folder away with chown. */
 const OTHER_UID = 12345;
@@ -24,7 +23,7 @@ const OTHER_UID = 12345;
  * who makes it first must not get editgate's undo patches written into a folder they control.
  */
 describe('the undo folder in the shared temp folder (issue #13)', () => {
-  const base = () => mkdtempSync(join(tmpdir(), 'editgate-undo-test-'));
+  const base = () => tempFolder('editgate-undo-test-');
 
   it('refuses a folder others can write, and a link planted in its place; nothing is written there', async () => {
     const open = join(base(), 'editgate-undo');
