@@ -46,7 +46,7 @@ describe('editgate mcp over stdio', () => {
     expect(instructions).toContain(root);
     // What the tools ask (edit_file: the lines changed; write_file: all of it), not more.
     expect(instructions).toContain(
-      'before editing it (at least the lines you change), and in full before overwriting',
+      'Read the lines you will change with read_file before editing them, and the whole file before overwriting',
     );
     expect(instructions).toContain(
       'Approval: preview (auto-detected: the client does not support elicitation)',
