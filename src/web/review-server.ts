@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
+import { hostNamesThisServer, originIsThisPage } from '../core/loopback-host.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { loadAssets } from './assets.js';
 import { type DiffLayout, expandRows, FileView, nextPageRow, renderPage } from './diff-html.js';
@@ -25,11 +26,9 @@ import {
 import {
   bearerToken,
   cookieValue,
-  hostAllowed,
   isJson,
   NONCE_HEADER,
   newSecret,
-  originAllowed,
   SECURITY_HEADERS,
   Sessions,
   sameSecret,
@@ -151,7 +150,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host;
-    if (!hostAllowed(host, port)) {
+    if (!hostNamesThisServer(host, port)) {
       throw new HttpError(
         403,
         `Host ${JSON.stringify(host ?? '')} is not this server: use http://127.0.0.1:${port}/`,
@@ -195,7 +194,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     }
 
     if (method === 'POST') {
-      if (!originAllowed(req.headers.origin, host!)) {
+      if (!originIsThisPage(req.headers.origin, host)) {
         throw new HttpError(
           403,
           `Origin ${JSON.stringify(req.headers.origin ?? '')} may not change anything here.`,
