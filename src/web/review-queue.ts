@@ -38,6 +38,7 @@ export interface ReviewItem {
 export interface ReviewAnswer {
   hash: string;
   decision: 'once' | 'file' | 'all' | 'deny';
+  /** Why it is denied, or a note that goes with the approval (`{ allow, reason }`). */
   reason?: string;
   edited?: Record<string, string>;
 }
@@ -180,9 +181,14 @@ export class ReviewQueue {
       );
     }
     const allow = answer.decision !== 'deny';
+    const reason = answer.reason?.trim() ?? '';
     let expected = item.hash;
     if (answer.edited) {
       if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
+      if (reason)
+        throw new ReviewInvalid(
+          'Your own version carries no note: send it without "reason" (the model is told what you changed), or approve the proposed diff with the note.',
+        );
       expected = this.revise(id, answer.edited).hash;
     }
     if (answer.hash !== expected) {
@@ -204,14 +210,11 @@ export class ReviewQueue {
     } finally {
       entry.deciding = false;
     }
-    const reason = answer.reason?.trim() ?? '';
     let decision: Decision;
-    if (!allow)
+    if (answer.decision === 'deny')
       decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
-    else
-      decision = answer.edited
-        ? { allow: answer.decision as 'once', edited: answer.edited }
-        : answer.decision;
+    else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
+    else decision = reason ? { allow: answer.decision, reason } : answer.decision;
     const outcome: ReviewOutcome = { by, decision, at: Date.now() };
     this.finish(entry, 'answered', outcome);
     entry.settle(decision);

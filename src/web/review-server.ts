@@ -38,12 +38,23 @@ import { serverProof } from './server-proof.js';
 import { OPEN_LINK_TTL_MS, type Redeemed, SignInLinks } from './sign-in-links.js';
 import {
   answerSchema,
+  type ChangeDetailReply,
+  type ChangeListReply,
+  type ChangeSummary,
+  type DecisionReply,
+  type EditPreviewReply,
+  type ErrorReply,
   editPreviewSchema,
+  type FileTextsReply,
   firstIssue,
+  type HelloReply,
   helloSchema,
+  type LinkReply,
   linkSchema,
+  type SignInReply,
   type SubmitEvent,
   submitSchema,
+  type WithdrawReply,
   withdrawSchema,
 } from './wire.js';
 
@@ -143,7 +154,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     handle(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendJson(res, status, { error: message });
+      if (!res.headersSent) sendJson(res, status, { error: message } satisfies ErrorReply);
       else res.end();
     });
   });
@@ -221,7 +232,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (redeemed !== 'signed-in') {
       const message = SIGN_IN_REFUSED[redeemed](`http://${req.headers.host}/`);
       const status = redeemed === 'unknown' ? 403 : 410;
-      if (wantsJson(req)) sendJson(res, status, { error: message });
+      if (wantsJson(req)) sendJson(res, status, { error: message } satisfies ErrorReply);
       else sendHtml(res, messagePageHtml('Not signed in', message), status);
       return;
     }
@@ -233,7 +244,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         'Set-Cookie': cookie,
         'Content-Type': 'application/json; charset=utf-8',
       });
-      res.end(JSON.stringify({ nonce: session.nonce }));
+      res.end(JSON.stringify({ nonce: session.nonce } satisfies SignInReply));
       return;
     }
     res.writeHead(200, {
@@ -299,7 +310,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       sendHtml(res, rows);
       return;
     }
-    if (path === '/api/changes') return sendJson(res, 200, { changes: queue.list().map(summary) });
+    if (path === '/api/changes')
+      return sendJson(res, 200, { changes: queue.list().map(summary) } satisfies ChangeListReply);
     const file = /^\/api\/changes\/([\w-]+)\/files\/(\d+)$/.exec(path);
     if (file) {
       const item = mustGet(file[1]!);
@@ -312,7 +324,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         kind: entry.kind,
         before: entry.texts.before,
         after: entry.texts.after,
-      });
+      } satisfies FileTextsReply);
     }
     const one = /^\/api\/changes\/([\w-]+)$/.exec(path);
     if (one) return sendJson(res, 200, detail(mustGet(one[1]!)));
@@ -348,11 +360,14 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
             unifiedDiff: file.unifiedDiff,
           })),
           html: filesHtml(views, layout),
-        });
+        } satisfies EditPreviewReply);
       }
       const answer = parse(answerSchema, body);
       const outcome = await queue.decide(id, answer);
-      return sendJson(res, 200, { status: 'answered', text: outcomeText(outcome) });
+      return sendJson(res, 200, {
+        status: 'answered',
+        text: outcomeText(outcome),
+      } satisfies DecisionReply);
     } catch (error) {
       if (error instanceof ReviewConflict) throw new HttpError(409, error.message);
       if (error instanceof ReviewInvalid) throw new HttpError(400, error.message);
@@ -377,7 +392,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       const { challenge } = parse(helloSchema, await readJson(req));
       return sendJson(res, 200, {
         proof: serverProof(serverKey, 'hello', challenge, String(port), realRoot),
-      });
+      } satisfies HelloReply);
     }
     const given = bearerToken(req);
     if (!given || !sameSecret(given, submitToken))
@@ -385,7 +400,9 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     const body = await readJson(req);
     if (url.pathname === '/api/submissions/link') {
       const { ttlMs } = parse(linkSchema, body);
-      return sendJson(res, 200, { url: `http://127.0.0.1:${port}/?token=${links.issue({ ttlMs })}` });
+      return sendJson(res, 200, {
+        url: `http://127.0.0.1:${port}/?token=${links.issue({ ttlMs })}`,
+      } satisfies LinkReply);
     }
     if (url.pathname === '/api/submit') {
       const { request, source, challenge } = parse(submitSchema, body);
@@ -433,7 +450,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     controller.abort(
       by && decision !== undefined ? { by, decision } : new Error('the asker stopped waiting'),
     );
-    return sendJson(res, 200, { withdrawn: true });
+    return sendJson(res, 200, { withdrawn: true } satisfies WithdrawReply);
   }
   function openEvents(res: ServerResponse): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream' });
@@ -569,7 +586,7 @@ function sendHtml(res: ServerResponse, html: string, status = 200): void {
 }
 
 /** A change in the API's list. */
-function summary(item: ReviewItem) {
+function summary(item: ReviewItem): ChangeSummary {
   return {
     id: item.id,
     status: item.status,
@@ -585,7 +602,7 @@ function summary(item: ReviewItem) {
 }
 
 /** A change as the API reads it: the summary, the question and note, and each file's diff text. */
-function detail(item: ReviewItem) {
+function detail(item: ReviewItem): ChangeDetailReply {
   return {
     ...summary(item),
     ...(item.request.question ? { question: item.request.question } : {}),

@@ -17,6 +17,7 @@ import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser } from './browser.js';
 import { LINK } from './page-api.js';
 import { reviewWorkspace } from './review-fixture.js';
+import { replySchemaFor, requestSchemaFor, wireProblem } from './wire-check.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
 // the files and the model.
@@ -32,13 +33,34 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const pages: Page[] = [];
+/** What the page's script sent or read through the JSON API that the wire schemas do not describe. */
+const wireProblems: string[] = [];
 afterEach(async () => {
   for (const page of pages.splice(0)) await page.close();
+  expect(wireProblems.splice(0)).toEqual([]);
 });
+
+/** Checks every JSON API request the page's script sends, and every answer it reads, against wire.ts. */
+function checkWire(page: Page): void {
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    const problem = wireProblem(requestSchemaFor(path), request.postData() ?? '', `sent to ${path}`);
+    if (request.method() === 'POST' && problem) wireProblems.push(problem);
+  });
+  page.on('response', async (response) => {
+    const path = new URL(response.url()).pathname;
+    if (!path.startsWith('/api/')) return;
+    const text = await response.text().catch(() => undefined);
+    if (text === undefined) return;
+    const problem = wireProblem(replySchemaFor(path, response.status()), text, `read from ${path}`);
+    if (problem) wireProblems.push(problem);
+  });
+}
 
 async function open(url: string): Promise<Page> {
   const page = await browser.context.newPage();
   pages.push(page);
+  checkWire(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
