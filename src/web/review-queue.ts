@@ -5,11 +5,13 @@
  * changed on disk since the diff was made. Answered changes stay listed (the latest few) with who answered.
  */
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
+import type { answerSchema } from './wire.js';
 
 export type ReviewStatus = 'pending' | 'stale' | 'answered' | 'withdrawn';
 
@@ -34,14 +36,8 @@ export interface ReviewItem {
   statusNote?: string;
 }
 
-/** What the person answers on the page (or a script through the API). */
-export interface ReviewAnswer {
-  hash: string;
-  decision: 'once' | 'file' | 'all' | 'deny';
-  /** Why it is denied, or a note that goes with the approval (`{ allow, reason }`). */
-  reason?: string;
-  edited?: Record<string, string>;
-}
+/** What the person answers on the page (or a script through the API): its wire schema's type. */
+export type ReviewAnswer = z.infer<typeof answerSchema>;
 
 export type ReviewEvent = { type: 'added' | 'updated'; item: ReviewItem };
 
