@@ -167,6 +167,28 @@ describe('the review page', () => {
     expect((await ws.bytes('src/config.ts')).equals(before)).toBe(true);
   });
 
+  it('Allow with a note (r, text, the allow button): the change is written and the note reaches the model', async () => {
+    const { ws, server, propose } = await reviewWorkspace({ 'src/config.ts': APP });
+    const change = await propose('edit_file', {
+      file_path: 'src/config.ts',
+      old_string: "'Hello, '",
+      new_string: "'Hi, '",
+    });
+    const page = await open(server.url);
+    await page.keyboard.press('r');
+    await page.keyboard.type('fine; greet in French next time');
+    await page.click('button[data-decision="send-note"]');
+    await expect
+      .poll(() => page.textContent('#status'))
+      .toBe('Answered in the browser: allowed: fine; greet in French next time.');
+    const result = await change.result;
+    expect(result.ok).toBe(true);
+    expect(result.message).toContain(
+      'The user approved this change with a note: fine; greet in French next time',
+    );
+    expect(await ws.text('src/config.ts')).toBe(APP.replace("'Hello, '", "'Hi, '"));
+  });
+
   it("edit before approve: the person's version is shown as a diff, written, and the model is told what they changed", async () => {
     const { ws, server, propose } = await reviewWorkspace({ 'src/config.ts': APP });
     const change = await propose('edit_file', {
@@ -287,7 +309,7 @@ describe('the review page', () => {
     await expect
       .poll(() => page.textContent('#status'))
       .toContain('changed on disk after this diff was made');
-    for (const decision of ['once', 'file', 'all']) {
+    for (const decision of ['once', 'file', 'all', 'send-note']) {
       expect(await page.isDisabled(`button[data-decision="${decision}"]`)).toBe(true);
     }
     await page.keyboard.press('y');
