@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { EditTools } from '../tools/index.js';
-import type { ToolResult } from '../tools/result.js';
+import { failed, type ToolResult } from '../tools/result.js';
 
 // strict is left unset: strict mode needs every property required, so editgate's optional fields (offset,
 // limit, replace_all, encoding) would have to become nullable, and the tools do not take null for them.
@@ -119,12 +119,10 @@ async function executeJsonCall(tools: EditTools, name: string, text: string): Pr
     input = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      code: 'INVALID_INPUT',
-      message: `${name} failed (INVALID_INPUT): the arguments are not valid JSON (${reason}). Nothing was done. Call ${name} again with its arguments as one JSON object.`,
-      details: { tool: name },
-    };
+    return failed(name, 'INVALID_INPUT', {
+      happened: `the arguments are not valid JSON (${reason}). Nothing was done.`,
+      advice: `Call ${name} again with its arguments as one JSON object.`,
+    });
   }
   return tools.execute(name, input);
 }

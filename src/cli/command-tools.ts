@@ -81,6 +81,8 @@ export async function openCliSession(
         output: person.output,
         input: person.input,
         sessionGrants: !options.oneChange,
+        notes: true,
+        edits: true,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.
@@ -146,7 +148,10 @@ export async function openCliSession(
 
 function previewNote(screening: Screening, yes: boolean, configFile: string | undefined): string | undefined {
   if (!screening.ask) {
-    if (screening.approvedBy === 'user') return 'Approved with your own version: this is what is written.';
+    if (screening.approvedBy === 'user')
+      return 'hunks' in screening
+        ? 'Approved in part: the hunks you chose, as they are written.'
+        : 'Approved with your own version: this is what is written.';
     if (screening.approvedBy === 'policy') {
       const rule = screening.rule ? ` ${describeRule(screening.rule)}` : '';
       return `Approved by the policy rule${rule} (${configFile ?? 'the config file'}).`;

@@ -1,10 +1,13 @@
+import { describeRule } from '../gate/describe-rule.js';
+import type { PolicyRule } from '../gate/policy.js';
 import type { ToolFailure, ToolSuccess } from '../tools/result.js';
 
 /**
  * The direct commands (edit, write, lines, undo) are typed by a person, but the tools' messages are written
  * for a model: they repeat the changed region (the person has just seen the diff) and name tool parameters
  * (`replace_all`, `old_string`) the person never typed. These turn a result into what the person reads:
- * the outcome in a line, and after a refusal a `hint:` in the command line's own words.
+ * the outcome in a line, and after a refusal what happened (never the model's advice) and a `hint:` in the
+ * command line's own words.
  */
 
 /** The outcome line, what tolerance the match needed, and what an after-change hook said. */
@@ -24,55 +27,32 @@ export function successForPeople(command: string, result: ToolSuccess): string {
 }
 
 /**
- * A refusal as the person who typed the command reads it: `CODE: what happened`, without the tool's name
- * and without the sentences that tell a model what to do (read_file, old_string, "ask the user"): the
- * person is the user, and `hintForPeople` says what to do next in the command's own options.
+ * A refusal as the person who typed the command reads it: `CODE: what happened`. An error keeps what
+ * happened apart from the advice for a model (read_file, old_string, "ask the user": core/errors.ts), so
+ * the person gets what happened as it was said, and `hintForPeople` says what to do next in the command's
+ * own options. Nothing of the model's message is rewritten.
  */
-export function failureForPeople(result: ToolFailure): string {
-  return `${result.code}: ${personWording(result) ?? withoutModelAdvice(result.message)}`;
+export function failureForPeople(command: string, result: ToolFailure): string {
+  return `${result.code}: ${personWording(command, result) ?? result.happened}`;
 }
 
-/** The refusals whose every word is about the person: said to them directly. */
-function personWording({ code, message, details }: ToolFailure): string | undefined {
-  if (code !== 'DENIED_USER') return undefined;
-  const reason = typeof details.reason === 'string' && details.reason !== '' ? details.reason : undefined;
+/** The refusals told from their details, in words about the person and the command they typed. */
+function personWording(command: string, { code, details }: ToolFailure): string | undefined {
   const path = typeof details.path === 'string' ? details.path : 'the file';
-  const what = message.includes('denied reading') ? `reading ${path}` : `the change to ${path}`;
-  return reason ? `you said no to ${what}: ${reason}` : `you said no to ${what}; nothing was changed.`;
+  const what = command === 'read' ? `reading ${path}` : `the change to ${path}`;
+  if (code === 'DENIED_USER') {
+    const reason = typeof details.reason === 'string' && details.reason !== '' ? details.reason : undefined;
+    return reason ? `you said no to ${what}: ${reason}` : `you said no to ${what}; nothing was changed.`;
+  }
+  if (code === 'DENIED_POLICY') {
+    const rule = isRule(details.rule) ? ` (rule: ${describeRule(details.rule)})` : '';
+    return `Policy does not allow ${what}${rule}; nothing was changed.`;
+  }
+  return undefined;
 }
 
-/** Sentences written for a model, as a person reads them; those that only a model can act on go. */
-const PERSON_REWRITES: [RegExp, (...groups: string[]) => string][] = [
-  [/Do not retry(?: it as is)?; ask the user to ([^.]*)\./g, (what) => `${capitalise(what)}.`],
-  [/Ask the user to ([^.]*)\./g, (what) => `${capitalise(what)}.`],
-  [/Tell the user \(they can ([^)]*)\)\./g, (what) => `You can ${what}.`],
-  [/Tell the user: they can ([^.]*)\./g, (what) => `You can ${what}.`],
-  [/Try again; if it keeps failing, tell the user\./g, () => 'Try again.'],
-  [/, or create the file with write_file\./g, () => '.'],
-];
-/** What happened, in a first sentence, names the tool's parameters; a person knows these words instead. */
-const PARAMETER_WORDS: [RegExp, string][] = [
-  [/\bold_string\b/g, 'the text to replace'],
-  [/\bnew_string\b/g, 'the new text'],
-  [/\breplace_all\b/g, '--replace-all'],
-];
-/** Advice only a model can follow: its tools, its parameters, "the user" (the person reading this). */
-const MODEL_ADVICE =
-  /\b(?:read_file|write_file|edit_file|edit_lines|multi_edit|undo_edit|apply_patch|apply_change)\b|\b(?:old|new)_string\b|\breplace_all\b|\bchange_(?:id|hash)\b|\bthe user\b|\bDo not retry\b/i;
-
-function withoutModelAdvice(message: string): string {
-  let text = message.replace(/^[a-z_]+ failed \([A-Z_]+\): /, '');
-  for (const [pattern, rewrite] of PERSON_REWRITES)
-    text = text.replace(pattern, (_, ...groups: string[]) => rewrite(...groups));
-  const [first = '', ...rest] = text.split(/(?<=[.!?])\s+(?=[A-Z])/);
-  let said = first;
-  for (const [word, shown] of PARAMETER_WORDS) said = said.replace(word, shown);
-  // The first sentence says what happened and stays; later ones are advice, kept when a person can take it.
-  return [said, ...rest.filter((sentence) => !MODEL_ADVICE.test(sentence))].join(' ');
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function isRule(value: unknown): value is Pick<PolicyRule, 'tool' | 'path' | 'action'> {
+  return typeof value === 'object' && value !== null && 'action' in value;
 }
 
 /** What to do next, in terms of this command's options; undefined when the message already says it. */

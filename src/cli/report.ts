@@ -1,3 +1,4 @@
+import { markInvisible } from '../core/invisible.js';
 import type { ToolResult } from '../tools/result.js';
 import { type ExitCode, exitCodeFor } from './exit-codes.js';
 import { failureForPeople, hintForPeople, successForPeople } from './for-people.js';
@@ -43,8 +44,9 @@ export function report(tool: string, result: ToolResult, options: ReportOptions)
   } else {
     const hint =
       options.typed && hintForPeople(options.command, result, options.typed.input, options.typed.configFile);
-    const said = options.typed ? failureForPeople(result) : result.message;
-    stderr.write(`editgate ${options.command}: ${said}\n${hint ? `hint: ${hint}\n` : ''}`);
+    const said = options.typed ? failureForPeople(options.command, result) : result.message;
+    // What happened may quote the file (the closest text to a NOT_FOUND's): marked, never raw on a screen.
+    stderr.write(`editgate ${options.command}: ${markInvisible(said)}\n${hint ? `hint: ${hint}\n` : ''}`);
   }
   return exitCodeFor(result);
 }

@@ -1,7 +1,9 @@
 /**
  * The errors edit_file and multi_edit give a model when old_string matches nowhere, more than once, or
  * changes nothing. Both the in-memory path (edit.ts) and the streaming path (workspace/stream/string-edit.ts)
- * build them here, so a model reads the same guidance whatever the file's size.
+ * build them here, so a model reads the same guidance whatever the file's size. Each says what happened in
+ * words a person reads too ("the text to replace"), and the advice in the tools' own words apart
+ * (core/errors.ts): the CLI shows the first with its own hint.
  */
 import type { ClosestRegion } from './closest.js';
 import { EditgateError } from './errors.js';
@@ -17,12 +19,15 @@ const MAX_LISTED_LINES = 50;
 export function ambiguousError(tier: MatchTier, count: number, lines: number[]): EditgateError {
   const how =
     tier === 'exact'
-      ? 'old_string matches'
-      : `old_string is not in the file exactly; ${describeTier(tier)} it matches`;
+      ? 'The text to replace matches'
+      : `The text to replace is not in the file exactly; ${describeTier(tier)} it matches`;
   const numbered = lines.length < count ? ` (line numbers of the first ${lines.length} matches)` : '';
   return new EditgateError(
     'AMBIGUOUS',
-    `${how} ${count} places (${formatLines(lines)}${numbered}), but it must match exactly one. Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
+    {
+      happened: `${how} ${count} places (${formatLines(lines)}${numbered}), but it must match exactly one.`,
+      advice: `Add more surrounding lines to old_string so that it matches only the place you mean, or set replace_all to true to replace all ${count}.`,
+    },
     { count, lines, tier },
   );
 }
@@ -43,8 +48,8 @@ export function notFoundError(
 ): EditgateError {
   const tried =
     matching === 'exact'
-      ? 'old_string was not found in the file (exact matching).'
-      : 'old_string was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
+      ? 'The text to replace was not found in the file (exact matching).'
+      : 'The text to replace was not found in the file, not even with trailing whitespace, indentation, typographic punctuation, line-number prefixes or escaping tolerated.';
   let hint: string;
   if (closest) {
     const span =
@@ -54,12 +59,12 @@ export function notFoundError(
     const difference = closest.whitespaceOnly ? '; it differs only in whitespace' : '';
     hint = ` The closest text is at ${span} (similarity ${closest.similarity}${difference}):\n${closest.excerpt}\n`;
   } else {
-    hint = ` ${wording.noneClose}; the file may have changed, or this may be the wrong file. `;
+    hint = ` ${wording.noneClose}; the file may have changed, or this may be the wrong file.`;
   }
   const next = closest?.whitespaceOnly
     ? `${wording.reread} and copy old_string exactly, with the same indentation (tabs or spaces), spacing and blank lines, without the line-number prefixes.`
     : `${wording.reread} and copy old_string exactly from it, without the line-number prefixes.`;
-  return new EditgateError('NOT_FOUND', `${tried}${hint}${next}`, { matching, closest });
+  return new EditgateError('NOT_FOUND', { happened: `${tried}${hint}`, advice: next }, { matching, closest });
 }
 
 /**
@@ -70,7 +75,10 @@ export function identicalStringsError(index = 0, count = 1): EditgateError {
   const which = count > 1 ? `edit ${index + 1}: ` : '';
   return new EditgateError(
     'NO_CHANGE',
-    `${which}old_string and new_string are identical, so this edit would change nothing. Put the new text in new_string.`,
+    {
+      happened: `${which}the text to replace and the new text are identical, so this edit would change nothing.`,
+      advice: 'Put the new text in new_string.',
+    },
     { editIndex: index },
   );
 }
@@ -79,7 +87,10 @@ export function identicalStringsError(index = 0, count = 1): EditgateError {
 export function emptyOldStringError(display?: string): EditgateError {
   return new EditgateError(
     'INVALID_INPUT',
-    `old_string is empty, but ${display ?? 'the file'} already exists and is not empty. An empty old_string only creates a file. Give the exact text to replace, or use write_file to replace the whole file.`,
+    {
+      happened: `The text to replace is empty, but ${display ?? 'the file'} already exists and is not empty; an empty text to replace only creates a file.`,
+      advice: 'Give the exact text to replace in old_string, or use write_file to replace the whole file.',
+    },
     display === undefined ? {} : { path: display },
   );
 }
@@ -88,7 +99,7 @@ export function emptyOldStringError(display?: string): EditgateError {
 export function noChangeError(tier: MatchTier): EditgateError {
   return new EditgateError(
     'NO_CHANGE',
-    'The edit would leave the file exactly as it is (old_string and new_string differ only in ways the file already has, such as line endings). Nothing to do.',
+    'The edit would leave the file exactly as it is (the text to replace and the new text differ only in ways the file already has, such as line endings). Nothing to do.',
     { tier },
   );
 }

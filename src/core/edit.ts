@@ -61,7 +61,11 @@ export function checkStringEditTarget(edits: readonly StringEdit[], target: Stri
   if (!target.exists && first.oldText !== '') {
     throw new EditgateError(
       'FILE_NOT_FOUND',
-      `${target.display} does not exist. Check the path (it is relative to the workspace root); to create the file, use write_file, or edit_file with an empty old_string.`,
+      {
+        happened: `${target.display} does not exist.`,
+        advice:
+          'Check the path (it is relative to the workspace root); to create the file, use write_file, or edit_file with an empty old_string.',
+      },
       { path: target.display },
     );
   }
@@ -181,14 +185,15 @@ function checkedEditsInput(
 /** The same error, saying which edit failed (1-based) when there are several. */
 function which(error: unknown, index: number, total: number): unknown {
   if (!(error instanceof EditgateError)) return error;
-  let message = error.message;
+  let { happened, advice } = error;
   if (total > 1) {
-    message = `Edit ${index + 1} of ${total} failed, so none were applied: ${message}`;
+    happened = `Edit ${index + 1} of ${total} failed, so none were applied: ${happened}`;
     if (index > 0 && error.code === 'NOT_FOUND') {
-      message += ` Edits apply in order: edit ${index + 1} is matched against the text as edits 1-${index} left it.`;
+      const order = `Edits apply in order: edit ${index + 1} is matched against the text as edits 1-${index} left it.`;
+      advice = advice ? `${advice} ${order}` : order;
     }
   }
-  return new EditgateError(error.code, message, { ...error.details, edit: index + 1 });
+  return new EditgateError(error.code, { happened, advice }, { ...error.details, edit: index + 1 });
 }
 
 interface Applied {

@@ -173,12 +173,16 @@ function decodeUtf8(buf: Buffer, bom: boolean): { text: string; codec: TextCodec
     const line = lineOf(buf.toString('utf8', start, offset));
     throw new EditgateError(
       'ENCODING',
-      `The file is not valid UTF-8: byte 0x${hex2(buf[offset] ?? 0)} at byte offset ${offset} (line ${line}) ` +
-        'cannot be decoded. It probably uses another encoding: pass it in the encoding parameter of ' +
-        'read_file (later edits of the file then use it too) or of this call, e.g. encoding: ' +
-        '"windows-1252" or encoding: "latin1" (Western European), ' +
-        'encoding: "shift_jis" (Japanese), encoding: "gbk" (Chinese). editgate never replaces undecodable ' +
-        'bytes, so it cannot edit this file as UTF-8.',
+      {
+        happened:
+          `The file is not valid UTF-8: byte 0x${hex2(buf[offset] ?? 0)} at byte offset ${offset} (line ${line}) ` +
+          'cannot be decoded; it probably uses another encoding. editgate never replaces undecodable bytes, ' +
+          'so it cannot edit this file as UTF-8.',
+        advice:
+          'Pass its encoding in the encoding parameter of read_file (later edits of the file then use it too) ' +
+          'or of this call, e.g. encoding: "windows-1252" or encoding: "latin1" (Western European), ' +
+          'encoding: "shift_jis" (Japanese), encoding: "gbk" (Chinese).',
+      },
       { encoding: 'utf8', offset, line, byte: buf[offset] ?? null },
     );
   }

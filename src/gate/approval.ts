@@ -1,6 +1,7 @@
 import type { Diff } from '../core/diff.js';
 import { cancelledError, isEditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
+import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
 
 /**
@@ -31,6 +32,12 @@ export interface ApprovalRequest {
   note?: string;
   /** The file the change was computed from (absent for a read question); see ApprovalBase. */
   base?: ApprovalBase;
+  /**
+   * Why the first file's hunks cannot be accepted one by one (a deletion, a huge streamed file, an undo, a
+   * change set that deletes a file): it is taken whole or not at all. Absent when they can
+   * (gate/hunk-decision.ts).
+   */
+  wholeOnly?: string;
 }
 
 /**
@@ -63,6 +70,8 @@ export interface ApprovalFile {
   note?: string;
   /** The file this change was computed from. */
   base?: ApprovalBase;
+  /** Why this file's hunks cannot be accepted one by one (see ApprovalRequest.wholeOnly). */
+  wholeOnly?: string;
 }
 
 /**
@@ -71,6 +80,11 @@ export interface ApprovalFile {
  * { allow, edited }: allowed as `allow` says, but with the person's own version of the new text
  * (workspace-relative path -> the text to write instead of the proposed one); the gate writes theirs and
  * the model is told exactly what the person changed.
+ * { allow, hunks }: allowed in part (gate/hunk-decision.ts): per file (its path as in the request), the
+ * hunks of its diff to write (`accept`, 0-based indexes into that file's `diff.hunks`) and those not to,
+ * each with an optional reason for the model (`reject`). A file left out of `hunks` is taken whole; a hunk
+ * of a named file that is neither accepted nor rejected is rejected without a reason. Nothing of a file
+ * accepted: it is left as it is; nothing accepted at all: a denial with the reasons.
  */
 export type Decision =
   | 'once'
@@ -79,8 +93,17 @@ export type Decision =
   | 'deny'
   | { deny: string }
   | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> }
+  | { allow: 'once' | 'file' | 'all'; hunks: HunkChoices }
   /** Allowed as `allow` says, with the person's note for the model (e.g. an MCP elicitation's reason). */
   | { allow: 'once' | 'file' | 'all'; reason: string };
+
+/** Per file (its path as in the request): which hunks of its diff to write and which not, and why not. */
+export type HunkChoices = {
+  [path: string]: { accept: number[]; reject?: { hunk: number; reason?: string }[] };
+};
+
+/** A decision that takes part of a change, hunk by hunk (see Decision). */
+export type HunkDecision = Extract<Decision, { hunks: HunkChoices }>;
 
 /** The person's own version of the new text, with the grant they gave (see Decision). */
 export type EditedDecision = Extract<Decision, { edited: Record<string, string> }>;
@@ -113,8 +136,14 @@ export function autoApproverName(approver: Approver | 'deny'): string | undefine
   return typeof name === 'string' ? name : undefined;
 }
 
-/** The part of a proposal a person judges: what the approver is asked, and what a preview shows. */
-export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
+/**
+ * The part of a proposal a person judges: what the approver is asked, and what a preview shows.
+ * `wholeOnly`: why no file of it can be taken in part, whatever it is (someone else writes it whole).
+ */
+export function approvalRequestFor(
+  proposal: Proposal,
+  options: { wholeOnly?: string } = {},
+): ApprovalRequest {
   const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
@@ -129,11 +158,14 @@ export function approvalRequestFor(proposal: Proposal): ApprovalRequest {
   if (proposal.texts) request.texts = proposal.texts;
   if (proposal.note) request.note = proposal.note;
   request.base = baseOf(proposal.files[0]!);
-  if (proposal.files.length > 1) request.files = proposal.files.map(approvalFileOf);
+  const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
+  if (whole) request.wholeOnly = whole;
+  if (proposal.files.length > 1)
+    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
   return request;
 }
 
-function approvalFileOf(file: ProposedFile): ApprovalFile {
+function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
   const out: ApprovalFile = {
     path: file.path,
     kind: shownKind(file),
@@ -145,6 +177,8 @@ function approvalFileOf(file: ProposedFile): ApprovalFile {
   if (file.texts) out.texts = file.texts;
   if (file.note) out.note = file.note;
   out.base = baseOf(file);
+  const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
+  if (whole) out.wholeOnly = whole;
   return out;
 }
 
@@ -208,12 +242,22 @@ function normalizeDecision(decision: unknown): Decision {
     return { deny: (decision as { deny: string }).deny };
   }
   if (decision && typeof decision === 'object') {
-    const { allow, edited, reason } = decision as { allow?: unknown; edited?: unknown; reason?: unknown };
+    const { allow, edited, reason, hunks } = decision as {
+      allow?: unknown;
+      edited?: unknown;
+      reason?: unknown;
+      hunks?: unknown;
+    };
     if ((allow === 'once' || allow === 'file' || allow === 'all') && edited === undefined) {
-      if (typeof reason === 'string') return { allow, reason };
+      if (typeof reason === 'string' && hunks === undefined) return { allow, reason };
+      // Checked against the change by the gate (hunk-decision.ts), which says what is wrong with it; a copy
+      // as plain data, since the approver's object may change after it answered.
+      if (hunks !== undefined && reason === undefined)
+        return { allow, hunks: plainCopy(hunks) as HunkChoices };
     }
     if (
       (allow === 'once' || allow === 'file' || allow === 'all') &&
+      hunks === undefined &&
       edited &&
       typeof edited === 'object' &&
       !Array.isArray(edited) &&
@@ -224,6 +268,15 @@ function normalizeDecision(decision: unknown): Decision {
     }
   }
   return { deny: `the approver gave an unknown decision (${JSON.stringify(decision)})` };
+}
+
+/** A copy of JSON-like data (what a hunk choice is); anything else becomes what JSON makes of it. */
+function plainCopy(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value) ?? 'null');
+  } catch {
+    return null;
+  }
 }
 
 /** The reason in a denial ('' when none was given). */

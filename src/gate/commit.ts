@@ -7,6 +7,7 @@ import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
+import type { TakenHunks } from './hunk-decision.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
 import { settleCommitted } from './settle.js';
@@ -31,6 +32,11 @@ export interface Approval {
    * proposed change, and `unifiedDiff` says what they changed (proposed -> theirs), for the model.
    */
   edited?: { proposal: Proposal; unifiedDiff: string };
+  /**
+   * The person accepted part of the change, hunk by hunk (hunk-decision.ts): `proposal` is what is written
+   * instead (only the accepted hunks), `files` what landed and what did not in every file, with reasons.
+   */
+  hunks?: TakenHunks;
   /** The person's note given with the approval, for the model. */
   reason?: string;
 }

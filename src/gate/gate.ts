@@ -26,6 +26,15 @@ import { AuditLog } from './audit.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';
+import {
+  checkHunkChoices,
+  type FileHunkPlan,
+  type FileHunks,
+  planTakes,
+  rejectedHunkLines,
+  reportRejected,
+  takeHunks,
+} from './hunk-decision.js';
 import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
@@ -87,13 +96,15 @@ export type FileRequest = Pick<ChangeRequest, 'path' | 'requireRead' | 'prepare'
 /**
  * What screening found, told to onPreview: a person is asked next, or policy / a session grant approved.
  * After a person approved their own version of a change, onPreview is called again with that version
- * (`approvedBy: 'user', edited: true`), so what is written is shown as it is.
+ * (`approvedBy: 'user', edited: true`), so what is written is shown as it is; after they accepted part of
+ * it hunk by hunk, with the change rebuilt from those hunks (`approvedBy: 'user', hunks: true`).
  */
 export type Screening =
   | { ask: true }
   | { ask: false; approvedBy: 'policy'; rule?: PolicyRule }
   | { ask: false; approvedBy: 'session'; grant: 'file' | 'all' }
-  | { ask: false; approvedBy: 'user'; edited: true };
+  | { ask: false; approvedBy: 'user'; edited: true }
+  | { ask: false; approvedBy: 'user'; hunks: true };
 
 const ALWAYS: Approver = autoApprover("approve: 'allow'");
 
@@ -127,7 +138,11 @@ export class Gate {
     if (!resolved.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
-        `${resolved.relative} does not exist. Check the path (it is relative to the workspace root), or create the file with write_file.`,
+        {
+          happened: `${resolved.relative} does not exist.`,
+          advice:
+            'Check the path (it is relative to the workspace root), or create the file with write_file.',
+        },
         { path: resolved.relative },
       );
     }
@@ -323,16 +338,23 @@ export class Gate {
 
   /**
    * Hooks, policy, preview and approval, in that order. Throws DENIED_* when the change may not happen.
-   * When the person approved their own version, the approval's `edited.proposal` is what to commit.
+   * When the person approved their own version, the approval's `edited.proposal` is what to commit; when
+   * they accepted part of it, `hunks.proposal`. `wholeOnly`: a caller that cannot write part of the change
+   * (the proxy forwards the whole call) says why, and a choice of some hunks is refused with it.
    */
-  async decide(proposal: Proposal, signal?: AbortSignal): Promise<Approval> {
+  async decide(
+    proposal: Proposal,
+    signal?: AbortSignal,
+    options: { wholeOnly?: string } = {},
+  ): Promise<Approval> {
     const screened = await this.screen(proposal);
     if (screened !== 'ask') return screened;
     // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
     if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
     let decision: Decision;
+    const request = approvalRequestFor(proposal, options);
     try {
-      decision = await askApprover(this.approver, approvalRequestFor(proposal), signal);
+      decision = await askApprover(this.approver, request, signal);
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
@@ -345,9 +367,24 @@ export class Gate {
       const refused = editRefusal(proposal, edits);
       if (refused !== null) decision = { deny: refused };
     }
+    // Part of the change (hunk-decision.ts): checked against what was asked; all of it is a plain approval,
+    // none of it a denial with the person's reasons.
+    let hunks: FileHunkPlan[] | undefined;
+    if (typeof decision === 'object' && 'hunks' in decision) {
+      const checked = checkHunkChoices(request, decision.hunks);
+      if ('problem' in checked) decision = { deny: checked.problem };
+      else {
+        const takes = planTakes(checked.files);
+        if (takes === 'all') decision = decision.allow;
+        else if (takes === 'none') decision = rejectedEverything(reportRejected(proposal, checked.files));
+        else hunks = checked.files;
+      }
+    }
     const grant = grantOf(decision);
-    for (const file of proposal.files) {
-      if (grant === 'file') this.session.grantFile(file.change.path, file.path);
+    for (const [index, file] of proposal.files.entries()) {
+      // A grant for this file covers the files something was taken from.
+      const taken = !hunks || hunks[index]!.accepted.length > 0;
+      if (grant === 'file' && taken) this.session.grantFile(file.change.path, file.path);
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
@@ -375,6 +412,17 @@ export class Gate {
       : { decision: grant!, decidedBy: 'user' };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
+    if (hunks) {
+      throwIfCancelled(signal);
+      approval.hunks = await takeHunks(this.workspace, proposal, hunks, signal);
+      // The diff of what will be written: only the accepted hunks, diffed again.
+      await this.options.onPreview?.(approval.hunks.proposal, {
+        ask: false,
+        approvedBy: 'user',
+        hunks: true,
+      });
+      return approval;
+    }
     if (!edits) return approval;
     throwIfCancelled(signal);
     const revised = await reviseProposal(this.workspace, proposal, edits, signal);
@@ -438,8 +486,9 @@ export class Gate {
     let approved = proposal;
     try {
       const approval = await this.decide(proposal, request.signal);
-      if (approval.edited) {
-        approved = approval.edited.proposal;
+      const revised = approval.edited ?? approval.hunks;
+      if (revised) {
+        approved = revised.proposal;
         // What the person replaced (files they did not edit keep their change, prepared file and all).
         for (const file of proposal.files) {
           if (!approved.files.some((kept) => kept.change === file.change))
@@ -501,6 +550,20 @@ export class Gate {
   async discard(proposal: Proposal): Promise<void> {
     for (const file of proposal.files) await this.workspace.discard(file.change);
   }
+}
+
+/**
+ * Every hunk rejected: a denial. With reasons, they reach the model with where each hunk was proposed;
+ * without any, a plain "no".
+ */
+function rejectedEverything(files: FileHunks[]): Decision {
+  if (!files.some((file) => file.rejected.some((hunk) => hunk.reason))) return 'deny';
+  return {
+    deny: [
+      'they rejected every hunk of it, so nothing was written. Their reasons, hunk by hunk:',
+      ...rejectedHunkLines(files),
+    ].join('\n'),
+  };
 }
 
 /** A policy rule's refusal, in the same words for a change (`screen`) and a call (`screenCall`). */

@@ -1,5 +1,5 @@
-import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
+import { compileGlob } from '../core/glob.js';
 
 export type PolicyAction = 'allow' | 'ask' | 'deny';
 
@@ -44,7 +44,7 @@ export class PolicyEngine {
           { rule },
         );
       }
-      const matcher = rule.path ? picomatch(rule.path, { dot: true }) : () => true;
+      const matcher = rule.path ? compileGlob(rule.path) : () => true;
       return { rule, matches: matcher };
     });
   }

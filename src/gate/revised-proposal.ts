@@ -85,7 +85,8 @@ export async function reviseProposal(
   return { proposal: revised, unifiedDiff: theirChanges.join('') };
 }
 
-function assertSameVersion(file: ProposedFile, now: Fingerprint | null): void {
+/** STALE (or the file appeared) unless the file is the version the proposal's change was computed from. */
+export function assertSameVersion(file: ProposedFile, now: Fingerprint | null): void {
   const then = file.change.base.exists ? file.change.base.fingerprint : null;
   if (then === null && now === null) return;
   if (then === null) throw appearedError(file.path);

@@ -1,6 +1,8 @@
+import { CHANGE_TOOL_NAMES } from '../tools/index.js';
 import type { ApprovalMode } from './approval-mode.js';
 
-const CHANGE_TOOLS = 'write_file, edit_file, multi_edit, edit_lines, apply_patch and undo_edit';
+/** The change tools named in a sentence, from the tools' own list: "write_file, edit_file, ... and undo_edit". */
+const CHANGE_TOOLS = `${CHANGE_TOOL_NAMES.slice(0, -1).join(', ')} and ${CHANGE_TOOL_NAMES.at(-1)}`;
 
 function approvalText(approval: ApprovalMode, changeTtlMs: number): string {
   const minutes = Math.max(1, Math.round(changeTtlMs / 60_000));
@@ -30,7 +32,7 @@ export function serverInstructions(roots: readonly string[], approval: ApprovalM
   return [
     where,
     approvalText(approval, changeTtlMs),
-    'Read a file in full with read_file before editing or overwriting it. Prefer edit_file and multi_edit (exact text replacement) to rewriting whole files. Never copy the line-number prefix of read_file output into old_string.',
+    'Read the lines you will change with read_file before editing them, and the whole file before overwriting it with write_file. Prefer edit_file and multi_edit (exact text replacement) to rewriting whole files. Never copy the line-number prefix of read_file output into old_string.',
     'Every failure comes back as a tool result with an editgate code (NOT_FOUND, AMBIGUOUS, STALE, ...) and a message that says what to do next.',
   ].join('\n\n');
 }

@@ -1,7 +1,7 @@
 /**
  * The JSON Schema of every tool's structuredContent. structuredContent is the library's ToolResult as is
- * ({ ok, message, details } or { ok: false, code, message, details }), so a program reading MCP results
- * and one calling createEditTools directly see the same shape.
+ * ({ ok, message, details } or { ok: false, code, message, details, happened, advice? }), so a program
+ * reading MCP results and one calling createEditTools directly see the same shape.
  *
  * Flat on purpose. A client compiles every tool's output schema when it lists the tools (the TypeScript
  * SDK, with Ajv), on the path of every session's start. A union of success and failure with every detail
@@ -27,6 +27,17 @@ const MESSAGE = {
     'The result for the model, the same text as the content; on failure, what went wrong and what to do next',
 };
 
+const HAPPENED = {
+  type: 'string',
+  description:
+    'Only when ok is false: what went wrong, in words for a person too (no tool names or parameters); message is this and the advice',
+};
+const ADVICE = {
+  type: 'string',
+  description:
+    'Only when ok is false, when there is any: what the model should do next (the rest of message)',
+};
+
 function resultSchema(details: string): Record<string, unknown> {
   return {
     type: 'object',
@@ -34,6 +45,8 @@ function resultSchema(details: string): Record<string, unknown> {
       ok: OK,
       code: CODE,
       message: MESSAGE,
+      happened: HAPPENED,
+      advice: ADVICE,
       details: { type: 'object', description: details },
     },
     required: ['ok', 'message', 'details'],

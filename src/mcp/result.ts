@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorCode } from '../core/errors.js';
-import type { ToolResult } from '../tools/result.js';
+import { failed, type ToolResult } from '../tools/result.js';
 import { jsonCopy } from './json-copy.js';
 
 /**
@@ -25,10 +25,5 @@ export function failureResult(
   message: string,
   details: Record<string, unknown> = {},
 ): CallToolResult {
-  return toCallToolResult({
-    ok: false,
-    code,
-    message: `${tool} failed (${code}): ${message}`,
-    details: { tool, ...details },
-  });
+  return toCallToolResult(failed(tool, code, { happened: message }, details));
 }

@@ -17,9 +17,10 @@ import { formatBytes } from '../core/format-bytes.js';
 import type { Approver } from '../gate/approval.js';
 import { describeRule } from '../gate/describe-rule.js';
 import { nobodyToAsk } from '../gate/no-approver.js';
-import type { PolicyRule } from '../gate/policy.js';
-import { createEditTools } from '../tools/index.js';
+import { type ChangeDetails, changeDetailsOf, changedLines } from '../tools/details.js';
+import { type CallDescription, createEditTools, describeCall } from '../tools/index.js';
 import type { ToolResult } from '../tools/result.js';
+import { titlePath } from '../tools/tool.js';
 import { type ApprovalMode, chooseApprovalMode, supportsFormElicitation } from './approval-mode.js';
 import { type CallContext, currentCall, runInCall } from './call-context.js';
 import { elicitationApprover } from './elicit.js';
@@ -62,30 +63,37 @@ function noOneToAsk(approval: ApprovalMode): Approver {
   });
 }
 
-function summary(name: string, result: ToolResult): string {
-  const d = result.details;
-  if (!result.ok) return `${name}: ${result.code}${typeof d.path === 'string' ? ` on ${d.path}` : ''}`;
-  if (name === 'read_file') return `read_file ${String(d.path)}`;
-  const counts = `+${String(d.added)} -${String(d.removed)}`;
-  if (d.changeId) return `${name} ${String(d.path)} ${counts}: staged as change ${String(d.changeId)}`;
-  if (!d.written) return `${name} ${String(d.path)}: no change`;
-  return `${name} ${String(d.path)} ${counts}: written (${String(d.decision)}, by ${decider(d)})`;
+/** A call's log line: the tool, the paths it names (as the tool describes the call), what became of it. */
+function summary(name: string, call: CallDescription, result: ToolResult): string {
+  const on = call.paths.length > 0 ? ` ${pathList(call.paths)}` : '';
+  if (!result.ok) return `${name}: ${result.code}${on && ` on${on}`}`;
+  const d = changeDetailsOf(name, result);
+  if (!d) return `${name}${on}`;
+  const { added, removed } = changedLines(d);
+  const counts = `+${added} -${removed}`;
+  if (d.changeId) return `${name}${on} ${counts}: staged as change ${d.changeId}`;
+  if (!d.written) return `${name}${on}: no change`;
+  return `${name}${on} ${counts}: written (${d.decision}, by ${decider(d)})`;
 }
 
 /** Who decided, as a log line names it: "policy (rule edit_file on src/** → allow)", "auto (--yes)". */
-function decider(d: Record<string, unknown>): string {
+function decider(d: ChangeDetails): string {
   const by = String(d.decidedBy);
-  const rule = d.rule as PolicyRule | undefined;
-  if (by === 'policy' && rule) return `policy (rule ${describeRule(rule)})`;
+  if (by === 'policy' && d.rule) return `policy (rule ${describeRule(d.rule)})`;
   if (by === 'session' && d.grant) return `session (grant: ${d.grant === 'all' ? 'all edits' : 'this file'})`;
-  if (by === 'auto' && d.auto) return `auto (${String(d.auto)})`;
+  if (by === 'auto' && d.auto) return `auto (${d.auto})`;
   return by;
 }
 
-/** The first path-like argument, for progress messages. */
-function targetOf(args: Record<string, unknown> | undefined): string {
-  const path = args?.file_path ?? args?.path ?? args?.change_id;
-  return typeof path === 'string' ? ` on ${path.slice(0, 200)}` : '';
+/** A call as its progress messages name it: "running edit_file on src/app.ts". */
+function runningStatus(name: string, call: CallDescription): string {
+  return `running ${name}${call.paths.length > 0 ? ` on ${pathList(call.paths)}` : ''}`;
+}
+
+/** A call's paths in one line: the first three, then how many more (a patch may name hundreds). */
+function pathList(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).map(titlePath).join(', ');
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
 }
 
 /**
@@ -216,10 +224,11 @@ export function createSessionServer(
         'This editgate server is read-only (started with --approve deny): only read_file is available. Do not retry; tell the user if a change is needed.',
       );
     }
+    const described = describeCall(name, args);
     const context: CallContext = {
       requestId: extra.requestId,
       signal: extra.signal,
-      status: `running ${name}${targetOf(args)}`,
+      status: runningStatus(name, described),
     };
     const progress = startProgress(extra._meta?.progressToken, extra.sendNotification, () => context.status);
     context.onProgress = progress.onProgress;
@@ -238,7 +247,7 @@ export function createSessionServer(
         result = { ...result, message: `${trustNote}\n\n${result.message}` };
         trustNote = undefined;
       }
-      log.info(summary(name, result));
+      log.info(summary(name, described, result));
       return toCallToolResult(result);
     } finally {
       progress.stop();

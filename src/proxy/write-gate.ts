@@ -187,7 +187,10 @@ export class WriteGate {
    * DENIED_NO_APPROVER when no one could be asked.
    */
   async decide(pending: PendingWrite): Promise<Allowed> {
-    return this.gate.decide(pending.proposal);
+    // The server writes the call as it is: a part of it (some hunks) cannot be forwarded.
+    return this.gate.decide(pending.proposal, undefined, {
+      wholeOnly: `${pending.path} is written by ${this.options.server ?? 'the proxied server'}, which takes the call whole`,
+    });
   }
 
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */

@@ -4,6 +4,7 @@ import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
+import { editableText, editInEditor, withYourVersion } from './edit-in-editor.js';
 import { createKeyReader, type KeyReader, type TimedKey } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
@@ -17,6 +18,9 @@ import { settled, TypingGuard } from './typing-guard.js';
  *   y  yes                     a  yes, and don't ask again for this file this session
  *   A  yes to every edit this session
  *   n  no                      r  no, and type a reason the agent will read
+ *   +  yes, and type a note the agent will read (where the face offers it: `notes`)
+ *   e  edit the proposed new text in $VISUAL/$EDITOR, see the diff of your version, then write it or not
+ *      (where the face offers it: `edits`; one file whose new text is held)
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards. At a
@@ -36,6 +40,16 @@ export interface TerminalApproverOptions extends DisplayOptions {
    * change (a single CLI command), so no choice is offered that would mean nothing.
    */
   sessionGrants?: boolean;
+  /**
+   * Offer + (yes, with a note for the agent). Default false: only where the answer's note reaches the
+   * model with the result (the gate's own tools do; a proxy returns its upstream server's result).
+   */
+  notes?: boolean;
+  /**
+   * Offer e (edit the proposed text in the person's editor, then allow their version). Default false: only
+   * where the gate writes the answer's text (a proxy's upstream server writes its own).
+   */
+  edits?: boolean;
 }
 
 export interface Choice {
@@ -90,6 +104,10 @@ async function ask(
     );
   }
   choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
+  if (options.notes && request.kind !== 'read')
+    choices.push({ key: '+', label: 'yes, with a note for the agent' });
+  if (options.edits && editableText(request) !== undefined)
+    choices.push({ key: 'e', label: 'edit it in your editor' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -117,7 +135,17 @@ async function ask(
     if (guard) await settled();
     output.write(`${lines.join('\n')}\n`);
     guard?.shown();
-    const asking: Asking = { keys, guard, hinted: false, request, options, display, palette, render };
+    const asking: Asking = {
+      keys,
+      guard,
+      hinted: false,
+      request,
+      options,
+      display,
+      palette,
+      render,
+      question,
+    };
     const decision = await readDecision(asking);
     if (signal?.aborted) {
       // The keys ended because the question was taken back (the pager, if open, has closed).
@@ -179,6 +207,8 @@ interface Asking {
   display: Display;
   palette: Palette;
   render: (width: number) => string[];
+  /** The question and its keys, shown again when the person comes back to it from their editor. */
+  question: string[];
 }
 
 async function readDecision(asking: Asking): Promise<Decision> {
@@ -210,13 +240,36 @@ async function readDecision(asking: Asking): Promise<Decision> {
       case 'n':
         return 'deny';
       case 'r': {
-        const reason = await readReason(asking);
+        const reason = await readLine(asking, 'Reason (Enter to send, Esc to go back): ');
         // Esc went back to the question: it is still open, and any answer may follow (after a pause).
         if (reason === BACK) {
           guard?.shown();
           break;
         }
         return reason ? { deny: reason } : 'deny';
+      }
+      case '+': {
+        if (!options.notes || request.kind === 'read') break;
+        const note = await readLine(asking, 'Note for the agent (Enter to approve, Esc to go back): ');
+        if (note === BACK) {
+          guard?.shown();
+          break;
+        }
+        // Ctrl-C or the input ending while typing the note: no, as they are everywhere else.
+        if (note === undefined) return 'deny';
+        return note ? { allow: 'once', reason: note } : 'once';
+      }
+      case 'e': {
+        const proposed = options.edits ? editableText(request) : undefined;
+        if (proposed === undefined) break;
+        const yours = await editThenConfirm(asking, proposed);
+        if (yours === BACK) {
+          options.output.write(`${asking.question.join('\n')}\n`);
+          guard?.shown();
+          break;
+        }
+        if (yours === undefined) return 'deny';
+        return { allow: 'once', edited: { [request.path]: yours } };
       }
       case 'v':
         if (request.kind !== 'read') {
@@ -241,18 +294,80 @@ async function readDecision(asking: Asking): Promise<Decision> {
   }
 }
 
-/** readReason's answer when Esc took the person back to the question. */
+/**
+ * e: the proposed text in the person's editor; what they saved is shown as a diff against the file, and
+ * asked once more: y writes their version (returned), e edits it again, n or Esc go back to the question
+ * (BACK), Ctrl-C or the input ending refuse (undefined). An editor that fails, or a text saved unchanged,
+ * goes back to the question with a note.
+ */
+async function editThenConfirm(asking: Asking, proposed: string): Promise<string | undefined | typeof BACK> {
+  const { guard, request, options, display, palette } = asking;
+  const { output } = options;
+  const note = (text: string) => output.write(`${paint(text, palette.note, display.level)}\n`);
+  let text = proposed;
+  for (;;) {
+    const outcome = editInEditor(text, request.path, options);
+    if (outcome.kind === 'failed' || (outcome.kind === 'unchanged' && text === proposed)) {
+      note(
+        outcome.kind === 'failed'
+          ? `Back to the question: ${visibleText(outcome.reason)}.`
+          : 'Back to the question: the text was saved unchanged.',
+      );
+      return BACK;
+    }
+    if (outcome.kind === 'edited') text = outcome.text;
+    const mine = withYourVersion(request, text);
+    const highlighter = await highlighterFor(mine, display);
+    const lines = [
+      ...notesOf(mine, display, palette),
+      ...renderRequestDiff(mine, display, display.width, highlighter),
+      paint(
+        `Write your version of ${visibleText(pathInRoot(request.path, request.root))}?`,
+        palette.question,
+        display.level,
+      ),
+      ...choiceRows(
+        [
+          { key: 'y', label: 'yes, write your version' },
+          { key: 'e', label: 'edit it again' },
+          { key: 'n', label: 'no, back to the question' },
+        ],
+        display,
+        palette,
+      ),
+    ];
+    output.write(`${lines.join('\n')}\n`);
+    guard?.shown();
+    const answer = await readConfirm(asking);
+    if (answer !== 'e') return answer === 'y' ? text : answer;
+  }
+}
+
+/** The key that answers "Write your version?": y, e, n / Esc (BACK), or undefined for no at all. */
+async function readConfirm(asking: Asking): Promise<'y' | 'e' | undefined | typeof BACK> {
+  const { keys, guard } = asking;
+  for (;;) {
+    const { key, at } = await keys.nextTimed();
+    const role = guard?.key(at) ?? 'answer';
+    if (key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') return undefined;
+    if (key.name === 'escape') return BACK;
+    if (role !== 'answer' || key.name !== 'char') continue;
+    if (key.char === 'y' || key.char === 'e') return key.char;
+    if (key.char === 'n') return BACK;
+  }
+}
+
+/** readLine's answer when Esc took the person back to the question. */
 const BACK = Symbol('back to the question');
 
 /**
- * A one-line editor for the reason: characters, Backspace, Ctrl-U (clear), Ctrl-W (last word), Enter to
- * send. Esc goes back to the question (the person may have pressed r by mistake); Ctrl-C or the input
- * ending cancel the reason, and the edit is still refused.
+ * A one-line editor for the reason (after r) or the note (after +): characters, Backspace, Ctrl-U (clear),
+ * Ctrl-W (last word), Enter to send. Esc goes back to the question (the person may have pressed the key by
+ * mistake); Ctrl-C or the input ending give undefined: the line is cancelled, and the change refused.
  */
-async function readReason(asking: Asking): Promise<string | undefined | typeof BACK> {
+async function readLine(asking: Asking, label: string): Promise<string | undefined | typeof BACK> {
   const { keys, guard, options, display, palette } = asking;
   const { output } = options;
-  const label = 'Reason (Enter to send, Esc to go back): ';
   const painted = paint(label, palette.question, display.level);
   // Only a terminal can redraw the line; elsewhere the reason shows once, in the answer line.
   const live = output.isTTY === true;
@@ -273,7 +388,7 @@ async function readReason(asking: Asking): Promise<string | undefined | typeof B
   output.write(live ? painted : `${label}\n`);
   for (;;) {
     const { key, at } = await keys.nextTimed();
-    // The reason is typed for the reason line the person opened; the guard only keeps count of the run.
+    // The line is typed for the line the person opened; the guard only keeps count of the run.
     guard?.key(at);
     if (key.name === 'enter') {
       if (live) output.write('\n');
@@ -345,6 +460,7 @@ function describeDecision(decision: Decision, request: ApprovalRequest, display:
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');
   if ('edited' in decision) return yes('Yes, with your own version of the new text');
+  if ('hunks' in decision) return yes('Yes to the hunks you chose');
   if ('reason' in decision) return yes(`Yes: ${visibleText(decision.reason)}`);
   return no(`No: ${visibleText(decision.deny)}`);
 }

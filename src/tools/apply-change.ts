@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
-import { defineTool } from './tool.js';
+import { defineTool, fileCall, textField, titlePath } from './tool.js';
 
 // The call names the file and the change's hash as well as its id: the person approves this call in their
 // client, which shows its arguments, so what they approve says what is written (a bare id says nothing).
@@ -31,6 +31,15 @@ export const applyChangeTool = defineTool({
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: (input) => {
+    const id = textField(input, 'change_id');
+    return fileCall(
+      input,
+      'Apply the proposed change to',
+      'Apply a proposed change',
+      id ? ` (change ${titlePath(id)})` : '',
+    );
+  },
   async run(input, context) {
     const outcome = await context.gate.applyStaged(input.change_id, context.signal, {
       path: input.file_path,

@@ -7,7 +7,15 @@ import type { ComputedText, FileChange } from '../workspace/workspace.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { defineTool, editing, type ToolContext } from './tool.js';
+import {
+  type CallDescription,
+  type CallInput,
+  defineTool,
+  editing,
+  type ToolContext,
+  textField,
+  titlePath,
+} from './tool.js';
 
 const schema = z.strictObject({
   patch: z
@@ -34,6 +42,7 @@ export const applyPatchTool = defineTool({
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: describePatch,
   async run(input, context) {
     const [first, ...more] = patchRequests(parsePatch(input.patch), context);
     const outcome = await context.change({ tool: 'apply_patch', input, ...first!, more });
@@ -115,6 +124,36 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
     }
   }
   return requests;
+}
+
+/**
+ * A patch call described from its operations: every file it adds, deletes, updates or moves (a move's old
+ * path, then its new one). A patch that does not parse touches nothing, so it names no path.
+ */
+function describePatch(input: CallInput): CallDescription {
+  const patch = textField(input, 'patch');
+  let operations: PatchOperation[];
+  try {
+    operations = patch === undefined ? [] : parsePatch(patch);
+  } catch {
+    operations = [];
+  }
+  if (operations.length === 0) return { title: 'Apply patch', paths: [] };
+  const paths = new Set<string>();
+  const steps = operations.map((operation) => {
+    paths.add(operation.path);
+    const path = titlePath(operation.path);
+    if (operation.type === 'add') return `add ${path}`;
+    if (operation.type === 'delete') return `delete ${path}`;
+    if (operation.moveTo === undefined) return `update ${path}`;
+    paths.add(operation.moveTo);
+    return `move ${path} → ${titlePath(operation.moveTo)}`;
+  });
+  const title =
+    steps.length === 1
+      ? `${steps[0]![0]!.toUpperCase()}${steps[0]!.slice(1)}`
+      : `Patch ${paths.size} files: ${steps.join(', ')}`;
+  return { title, paths: [...paths] };
 }
 
 function creating(content: string): FileRequest['prepare'] {

@@ -9,7 +9,7 @@ import {
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { stringEditPlan } from './streaming.js';
-import { defineTool, editing, refuseNewPlaceholders, stringEdits } from './tool.js';
+import { defineTool, editing, fileCall, refuseNewPlaceholders, stringEdits } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to edit'),
@@ -38,6 +38,7 @@ export const editFileTool = defineTool({
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Edit', 'Edit file'),
   async run(input, context) {
     refuseNewPlaceholders([input], context);
     const outcome = await context.change({

@@ -6,7 +6,7 @@ import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { lineEditPlan } from './streaming.js';
-import { defineTool, editing } from './tool.js';
+import { counted, defineTool, editing, fileCall } from './tool.js';
 
 const lineNumber = z
   .number({ error: 'a line number must be a number' })
@@ -52,6 +52,7 @@ export const editLinesTool = defineTool({
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Edit lines of', 'Edit lines', counted(input.edits, 'range')),
   async run(input, context) {
     // The schema has checked that each range holds exactly two whole numbers.
     const edits: LineEdit[] = input.edits.map((edit) => ({
@@ -70,7 +71,10 @@ export const editLinesTool = defineTool({
           if (!base.exists) {
             throw new EditgateError(
               'FILE_NOT_FOUND',
-              `${base.display} does not exist. Check the path, or create the file with write_file.`,
+              {
+                happened: `${base.display} does not exist.`,
+                advice: 'Check the path, or create the file with write_file.',
+              },
               { path: base.display },
             );
           }

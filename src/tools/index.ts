@@ -12,15 +12,23 @@ import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { applyChangeTool } from './apply-change.js';
 import { applyPatchTool } from './apply-patch.js';
+import type { ToolDetailsByName } from './details.js';
 import { editFileTool } from './edit-file.js';
 import { editLinesTool } from './edit-lines.js';
 import { FileQueue } from './file-queue.js';
-import { inputObject, parseInput } from './input.js';
+import { inputObject, normalizeAliases, parseInput } from './input.js';
 import { multiEditTool } from './multi-edit.js';
 import { refuseInsideRoots } from './outside-roots.js';
 import { readFileTool } from './read-file.js';
 import { failure, type ToolResult } from './result.js';
-import type { DescriptionConfig, ToolAnnotations, ToolContext, ToolSpec } from './tool.js';
+import type {
+  CallDescription,
+  CallInput,
+  DescriptionConfig,
+  ToolAnnotations,
+  ToolContext,
+  ToolSpec,
+} from './tool.js';
 import { undoEditTool } from './undo-edit.js';
 import { writeFileTool } from './write-file.js';
 
@@ -105,18 +113,67 @@ export interface EditTools {
   gate(): Promise<Gate>;
 }
 
+/**
+ * Every tool by its name, each answering with the details details.ts gives that name: a tool whose run
+ * answers with other details does not compile here, which is what lets front ends read details typed.
+ */
+const BY_NAME = {
+  read_file: readFileTool,
+  write_file: writeFileTool,
+  edit_file: editFileTool,
+  multi_edit: multiEditTool,
+  edit_lines: editLinesTool,
+  apply_patch: applyPatchTool,
+  undo_edit: undoEditTool,
+  apply_change: applyChangeTool,
+} satisfies { [Name in keyof ToolDetailsByName]: ToolSpec<unknown, ToolDetailsByName[Name]> };
+
+/** The tools every session lists, in this order (apply_change only in preview mode). */
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds tools with different input types.
-const TOOLS: ToolSpec<any>[] = [
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  multiEditTool,
-  editLinesTool,
-  applyPatchTool,
-  undoEditTool,
-];
+const TOOLS: ToolSpec<any>[] = Object.values(BY_NAME).filter((tool) => tool !== applyChangeTool);
 
 export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
+
+/** The tools that change files (every tool but the read-only ones; apply_change, in preview mode, aside). */
+export const CHANGE_TOOL_NAMES = TOOLS.filter((tool) => !tool.annotations.readOnlyHint).map(
+  (tool) => tool.name,
+);
+
+export type { CallDescription } from './tool.js';
+
+const DESCRIBED = new Map<string, ToolSpec<unknown>>(Object.entries(BY_NAME));
+
+/**
+ * What a call of the tool `name` is about, as the tool describes it (its title and every path it reads or
+ * changes), from the input as sent: a JSON string or an object, aliases as execute takes them, nothing
+ * checked. Never throws: an unknown tool or an input that is not an object gives the name and no path.
+ */
+export function describeCall(name: string, input: unknown): CallDescription {
+  const tool = typeof name === 'string' ? DESCRIBED.get(name) : undefined;
+  if (!tool) return { title: String(name), paths: [] };
+  try {
+    return tool.describe(callInput(tool.name, input));
+  } catch {
+    // A describe is written not to throw; this keeps a call shown whatever one does.
+    return { title: tool.title, paths: [] };
+  }
+}
+
+/** The input as execute would read it, or as much of it as can be read: never throws. */
+function callInput(tool: string, input: unknown): CallInput {
+  let object: Record<string, unknown>;
+  try {
+    object = inputObject(input);
+  } catch {
+    return {};
+  }
+  try {
+    return normalizeAliases(tool, object);
+  } catch {
+    // Both an alias and its canonical name: execute refuses it; the canonical one is what it names.
+    return object;
+  }
+}
 
 const PREVIEW_NOTE =
   '\nIn this session changes are previewed: this tool writes nothing and returns the diff, a change_id and a change_hash; call apply_change with them and the file_path to write.';

@@ -1,8 +1,10 @@
 import type { Diff } from '../core/diff.js';
 import { markInvisible } from '../core/invisible.js';
 import type { ChangeOutcome } from '../gate/gate.js';
+import { placeText, rejectedHunkLines } from '../gate/hunk-decision.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
 import { decidedWith } from '../gate/settle.js';
+import type { ChangeDetails, HunkOutcome } from './details.js';
 
 /** `cat -n` style: the number right-aligned in six columns, a tab, the line. read_file uses the same. */
 export function numberedLine(lineNumber: number, text: string): string {
@@ -93,6 +95,41 @@ function personEditNote(outcome: ChangeOutcome): string {
   return `\nThe user edited your change before approving it: the file now holds their version, not yours. What they changed in your proposal (--- yours, +++ theirs):\n${edited.unifiedDiff.replace(/\n$/, '')}\nKeep their changes: build on the file as it is now and do not undo them.`;
 }
 
+/** Written hunks of a file whose places are listed for the model (the rest are counted). */
+const WRITTEN_PLACES = 30;
+
+/**
+ * The person accepted part of the change, hunk by hunk: what landed where, and what did not, with their
+ * reasons and the proposed lines in short, so the model builds on the file as it is.
+ */
+function hunkNote(outcome: ChangeOutcome): string {
+  const taken = outcome.approval?.hunks;
+  if (!taken) return '';
+  const written = taken.files
+    .filter((file) => file.written.length > 0)
+    .map((file) => {
+      if (file.rejected.length === 0) return `${file.path}: all of it`;
+      const places = file.written
+        .slice(0, WRITTEN_PLACES)
+        .map(
+          (hunk) =>
+            `hunk ${hunk.hunk + 1} (${hunk.count === 0 ? 'its lines removed ' : 'now '}${placeText(hunk)})`,
+        );
+      if (file.written.length > WRITTEN_PLACES) places.push(`${file.written.length - WRITTEN_PLACES} more`);
+      return `${file.path}: ${file.written.length} of ${plural(file.total, 'hunk')}: ${places.join(', ')}`;
+    });
+  const untouched = taken.files.filter((file) => file.written.length === 0).map((file) => file.path);
+  return [
+    '',
+    'The user accepted only part of your change; the rest was NOT written.',
+    `Written: ${written.join('; ')}.`,
+    ...(untouched.length > 0 ? [`Not changed at all: ${untouched.join(', ')}.`] : []),
+    'Not written (the file keeps its old text there; line numbers are of the file as it is now):',
+    ...rejectedHunkLines(taken.files),
+    "Build on the files as they are now. Do not write the rejected hunks again as they were: where a change is still needed there, follow the user's reason, or ask them.",
+  ].join('\n');
+}
+
 /** The note the person gave with their approval: the model reads it. */
 function approvalNote(outcome: ChangeOutcome): string {
   const reason = outcome.approval?.reason;
@@ -173,7 +210,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
   if (outcome.staged) return stagedMessage(outcome);
   if (proposal.files.length > 1) {
     const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-    return `${changeSetHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${grantNote(outcome)}${hook}`;
+    return `${changeSetHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${hunkNote(outcome)}${grantNote(outcome)}${hook}`;
   }
   let body = '';
   if (proposal.kind === 'modify') {
@@ -181,7 +218,7 @@ export function changeMessage(outcome: ChangeOutcome): string {
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
-  return `${changeHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
+  return `${changeHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${hunkNote(outcome)}${approvalNote(outcome)}${grantNote(outcome)}${body}${hook}`;
 }
 
 const STAGED_DIFF_CHARS = 20_000;
@@ -209,8 +246,8 @@ function stagedMessage(outcome: ChangeOutcome): string {
   );
 }
 
-/** Details for programs, beside the message. */
-export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
+/** Details for programs, beside the message (details.ts: every change tool answers with these). */
+export function changeDetails(outcome: ChangeOutcome): ChangeDetails {
   const { proposal } = outcome;
   return {
     tool: proposal.tool,
@@ -237,6 +274,7 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     ...decidedWith(outcome.approval),
     approvalReason: outcome.approval?.reason,
     editedByUser: outcome.approval?.edited?.unifiedDiff,
+    hunks: hunkDetails(outcome),
     hash: outcome.fingerprint?.hash,
     hookMessage: outcome.hookMessage,
     changeId: outcome.staged?.changeId,
@@ -244,4 +282,22 @@ export function changeDetails(outcome: ChangeOutcome): Record<string, unknown> {
     expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
     written: !outcome.staged && proposal.kind !== 'noop',
   };
+}
+
+/**
+ * A change decided hunk by hunk, for programs: per file, the hunks written and those not (0-based, as in the
+ * decision), with the person's reasons.
+ */
+function hunkDetails(outcome: ChangeOutcome): Record<string, HunkOutcome> | undefined {
+  const taken = outcome.approval?.hunks;
+  if (!taken) return undefined;
+  return Object.fromEntries(
+    taken.files.map((file) => [
+      file.path,
+      {
+        written: file.written.map((hunk) => hunk.hunk),
+        rejected: file.rejected.map(({ hunk, reason }) => (reason ? { hunk, reason } : { hunk })),
+      },
+    ]),
+  );
 }

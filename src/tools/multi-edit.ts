@@ -11,7 +11,7 @@ import { normalizeAliases } from './input.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { defineTool, editing, refuseNewPlaceholders, stringEdits } from './tool.js';
+import { counted, defineTool, editing, fileCall, refuseNewPlaceholders, stringEdits } from './tool.js';
 
 const editSchema = z.preprocess(
   (value) =>
@@ -50,6 +50,7 @@ export const multiEditTool = defineTool({
     ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Edit', 'Edit file', counted(input.edits, 'edit')),
   async run(input, context) {
     refuseNewPlaceholders(input.edits, context);
     const outcome = await context.change({

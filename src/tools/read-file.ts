@@ -4,7 +4,7 @@ import { splitLines } from '../core/lines.js';
 import { encodingField, filePathField } from './fields.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import { readHugeFile } from './streaming.js';
-import { defineTool } from './tool.js';
+import { type CallInput, defineTool, fileCall } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to read'),
@@ -37,6 +37,7 @@ export const readFileTool = defineTool({
     ].join('\n'),
   schema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Read', 'Read file', linesWanted(input)),
   async run(input, context) {
     const resolved = await context.gate.resolveForRead('read_file', input.file_path, context.signal);
     // An encoding given once is remembered for the file: later reads and edits need not repeat it.
@@ -70,3 +71,13 @@ export const readFileTool = defineTool({
     );
   },
 });
+
+/** The lines a read asks for, as a title says them: " (lines 10-29)", " (from line 10)"; '' for the default. */
+function linesWanted(input: CallInput): string {
+  const whole = (value: unknown) =>
+    Number.isSafeInteger(value) && (value as number) >= 1 ? (value as number) : undefined;
+  const offset = whole(input.offset);
+  const limit = whole(input.limit);
+  if (limit !== undefined) return ` (lines ${offset ?? 1}-${(offset ?? 1) + limit - 1})`;
+  return offset !== undefined ? ` (from line ${offset})` : '';
+}

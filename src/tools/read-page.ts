@@ -1,6 +1,7 @@
 import { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
+import type { ReadDetails } from './details.js';
 import { cappedLine, numberedLine } from './messages.js';
 import { success, type ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
@@ -56,8 +57,8 @@ export class ReadPage {
   finish(
     note: (complete: boolean) => string,
     finalNewline: boolean,
-    details: Record<string, unknown>,
-  ): ToolSuccess {
+    details: Pick<ReadDetails, 'encoding' | 'streamed' | 'size'>,
+  ): ToolSuccess<ReadDetails> {
     const { context, resolved, fingerprint, first, last, total, encoding } = this;
     const complete = context.workspace.ledger.recordRead(
       resolved.absolute,
@@ -89,7 +90,7 @@ export function emptyFileRead(
   resolved: ResolvedPath,
   fingerprint: Fingerprint,
   encoding?: string,
-): ToolSuccess {
+): ToolSuccess<ReadDetails> {
   context.workspace.ledger.recordRead(
     resolved.absolute,
     fingerprint,

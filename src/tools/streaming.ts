@@ -12,6 +12,7 @@ import { checkLineEditPlaceholders, placeholderLines, placeholderOf } from '../c
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { ReadLine, StreamFile, StreamPlanner } from '../workspace/stream/index.js';
 import type { EditSpec } from '../workspace/workspace.js';
+import type { ReadDetails } from './details.js';
 import { emptyFileRead, ReadPage } from './read-page.js';
 import type { ToolSuccess } from './result.js';
 import type { ToolContext } from './tool.js';
@@ -24,7 +25,7 @@ export async function readHugeFile(
   resolved: ResolvedPath,
   file: StreamFile,
   input: { offset?: number; limit?: number; encoding?: string },
-): Promise<ToolSuccess> {
+): Promise<ToolSuccess<ReadDetails>> {
   const { readLines } = await stream();
   const { streamer } = context.workspace;
   const progress = streamer.progress(file, context.signal);
@@ -111,7 +112,11 @@ export function refuseHuge(tool: string): EditSpec['tooLarge'] {
   return ({ display, size, threshold }) =>
     new EditgateError(
       'TOO_LARGE',
-      `${display} is too large for ${tool} (${formatBytes(size)}; files of ${formatBytes(threshold)} or more are edited by streaming, which ${tool} cannot do). Nothing was written. Use edit_file (exact text; replace_all for renames) or edit_lines (line ranges) on it instead, one change per call.`,
+      {
+        happened: `${display} is too large for ${tool} (${formatBytes(size)}; files of ${formatBytes(threshold)} or more are edited by streaming, which ${tool} cannot do). Nothing was written.`,
+        advice:
+          'Use edit_file (exact text; replace_all for renames) or edit_lines (line ranges) on it instead, one change per call.',
+      },
       { path: display, size, threshold },
     );
 }

@@ -38,19 +38,83 @@ export interface ToolAnnotations {
   openWorldHint: false;
 }
 
-/** One model-facing tool: its name, the rules it teaches in its description, its schema and its run. */
-export interface ToolSpec<Input = unknown> {
+/**
+ * What a call is about, as the tool itself says (`ToolSpec.describe`): every front end that shows, logs or
+ * tracks a call reads this instead of guessing which argument holds its path.
+ */
+export interface CallDescription {
+  /**
+   * The call in a few words for a person: "Edit src/app.ts", "Patch 3 files: add a.ts, move b.ts → c.ts".
+   * Built from model data: a screen shows it through its own sanitising, as any model text.
+   */
+  title: string;
+  /**
+   * Every path the call reads or changes, as the call names them (relative to the root, or absolute), in
+   * the call's order, each once; a move gives its old path and then its new one. Empty when the input
+   * names none (invalid input included).
+   */
+  paths: string[];
+}
+
+/** The input a `describe` is given: the call's own object, aliases mapped, nothing else checked. */
+export type CallInput = Readonly<Record<string, unknown>>;
+
+/**
+ * One model-facing tool: its name, the rules it teaches in its description, its schema, how it describes a
+ * call, and its run, which answers with `Details` (details.ts).
+ */
+export interface ToolSpec<
+  Input = unknown,
+  Details extends Record<string, unknown> = Record<string, unknown>,
+> {
   name: string;
   title: string;
   /** What a model reads about the tool; a function of the configuration when it quotes numbers from it. */
   description: string | ((config: DescriptionConfig) => string);
   schema: z.ZodType<Input>;
   annotations: ToolAnnotations;
-  run(input: Input, context: ToolContext): Promise<ToolSuccess>;
+  /**
+   * The call described before it runs, from its unchecked input: reads only the fields it needs, whatever
+   * their type, and never throws (a call with bad input is still shown and logged).
+   */
+  describe(input: CallInput): CallDescription;
+  run(input: Input, context: ToolContext): Promise<ToolSuccess<Details>>;
 }
 
-export function defineTool<Input>(spec: ToolSpec<Input>): ToolSpec<Input> {
+export function defineTool<Input, Details extends Record<string, unknown>>(
+  spec: ToolSpec<Input, Details>,
+): ToolSpec<Input, Details> {
   return spec;
+}
+
+/** A path shown in a title: long ones cut (a title is one line), the whole path stays in `paths`. */
+const TITLE_PATH_CHARS = 200;
+
+/** A field of an unchecked input when it is a non-empty string, else undefined. */
+export function textField(input: CallInput, name: string): string | undefined {
+  const value = Object.hasOwn(input, name) ? input[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** " (3 edits)" for an array of three, '' for anything else: how many parts a call has, in a title. */
+export function counted(value: unknown, word: string): string {
+  if (!Array.isArray(value)) return '';
+  return ` (${value.length} ${word}${value.length === 1 ? '' : 's'})`;
+}
+
+/** A path as a title shows it. */
+export function titlePath(path: string): string {
+  return path.length <= TITLE_PATH_CHARS ? path : `${path.slice(0, TITLE_PATH_CHARS)}…`;
+}
+
+/**
+ * The description of a call on one file (its `file_path`): "VERB PATH" and any `more` words after it; the
+ * tool's own title when the input names no file.
+ */
+export function fileCall(input: CallInput, verb: string, fallback: string, more = ''): CallDescription {
+  const path = textField(input, 'file_path');
+  if (path === undefined) return { title: fallback, paths: [] };
+  return { title: `${verb} ${titlePath(path)}${more}`, paths: [path] };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FileRequest } from '../gate/gate.js';
 import { filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool, fileCall, type ToolContext } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file whose last change to undo'),
@@ -20,6 +20,7 @@ export const undoEditTool = defineTool({
   ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Undo the last change to', 'Undo last edit'),
   async run(input, context) {
     const undo: FileRequest['prepare'] = (workspace, resolved, options) => workspace.undo(resolved, options);
     const outcome = await context.change({

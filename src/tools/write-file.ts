@@ -6,7 +6,7 @@ import { encodingField, filePathField } from './fields.js';
 import { changeDetails, changeMessage } from './messages.js';
 import { success } from './result.js';
 import { refuseHuge } from './streaming.js';
-import { defineTool, editing } from './tool.js';
+import { defineTool, editing, fileCall } from './tool.js';
 
 const schema = z.strictObject({
   file_path: filePathField('the path of the file to write'),
@@ -30,6 +30,7 @@ export const writeFileTool = defineTool({
     ].join('\n'),
   schema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  describe: (input) => fileCall(input, 'Write', 'Write file'),
   async run(input, context) {
     const outcome = await context.change({
       tool: 'write_file',

@@ -225,6 +225,7 @@ export function describeDecision(decision: Decision): string {
   if (decision === 'all') return 'allowed, and every edit for the rest of the session';
   if (decision === 'deny') return 'denied';
   if ('edited' in decision) return 'allowed with your own version of the new text';
+  if ('hunks' in decision) return 'allowed: the hunks chosen';
   if ('reason' in decision) return `allowed: ${decision.reason}`;
   return `denied: ${decision.deny}`;
 }

@@ -32,25 +32,29 @@ export function mapFsError(error: unknown, context: FsErrorContext = {}): Editga
   const errno = errnoCode(error);
   const details = { path: context.display, errno, syscall: syscallOf(error), action };
   const unchanged = action === 'read' ? '' : ` ${capitalise(file)} was not changed.`;
-  const fail = (code: ErrorCode, message: string) => new EditgateError(code, message, details);
+  const fail = (code: ErrorCode, happened: string, advice?: string) =>
+    new EditgateError(code, { happened, advice }, details);
 
   switch (errno) {
     case 'EACCES':
     case 'EPERM':
       return fail(
         'PERMISSION',
-        `Permission denied: the operating system does not allow editgate to ${action} ${file}.${unchanged} Do not retry; ask the user to fix the permissions or choose another file.`,
+        `Permission denied: the operating system does not allow editgate to ${action} ${file}.${unchanged}`,
+        'Do not retry; ask the user to fix the permissions or choose another file.',
       );
     case 'EROFS':
       return fail(
         'READ_ONLY',
-        `${capitalise(file)} is on a read-only filesystem and cannot be changed.${unchanged} Do not retry; tell the user.`,
+        `${capitalise(file)} is on a read-only filesystem and cannot be changed.${unchanged}`,
+        'Do not retry; tell the user.',
       );
     case 'ENOSPC':
     case 'EDQUOT':
       return fail(
         'DISK_FULL',
-        `The disk is full (or the quota is used up), so ${file} could not be written.${unchanged} Ask the user to free some space, then try again.`,
+        `The disk is full (or the quota is used up), so ${file} could not be written.${unchanged}`,
+        'Ask the user to free some space, then try again.',
       );
     case 'EISDIR':
       return fail('IS_DIRECTORY', `${capitalise(file)} is a folder, not a file. Give the path of a file.`);
@@ -62,7 +66,8 @@ export function mapFsError(error: unknown, context: FsErrorContext = {}): Editga
     case 'ENOENT':
       return fail(
         'FILE_NOT_FOUND',
-        `${capitalise(file)} does not exist. Check the path (it is relative to the workspace root), or create the file with write_file.`,
+        `${capitalise(file)} does not exist.`,
+        'Check the path (it is relative to the workspace root), or create the file with write_file.',
       );
     case 'ENOTDIR':
       return fail(
@@ -82,7 +87,8 @@ export function mapFsError(error: unknown, context: FsErrorContext = {}): Editga
     default:
       return fail(
         'IO',
-        `Could not ${action} ${file}: ${errno ?? (error instanceof Error ? error.name : 'unknown error')}.${unchanged} Try again; if it keeps failing, tell the user.`,
+        `Could not ${action} ${file}: ${errno ?? (error instanceof Error ? error.name : 'unknown error')}.${unchanged}`,
+        'Try again; if it keeps failing, tell the user.',
       );
   }
 }
@@ -106,8 +112,14 @@ export function staleError(display: string | undefined, how: 'changed' | 'delete
   return new EditgateError(
     'STALE',
     how === 'deleted'
-      ? `${file} was deleted since this change was computed; nothing was written. Check whether it should still exist before trying again.`
-      : `${file} was changed by someone else since this change was computed; nothing was written. Read it again with read_file, then redo the edit against its current content.`,
+      ? {
+          happened: `${file} was deleted since this change was computed; nothing was written.`,
+          advice: 'Check whether it should still exist before trying again.',
+        }
+      : {
+          happened: `${file} was changed by someone else since this change was computed; nothing was written.`,
+          advice: 'Read it again with read_file, then redo the edit against its current content.',
+        },
     { path: display, reason: how },
   );
 }
@@ -117,7 +129,10 @@ export function appearedError(display: string | undefined): EditgateError {
   const file = display ?? 'The file';
   return new EditgateError(
     'STALE',
-    `${file} was created by someone else since this change was computed; nothing was written and it was not overwritten. Read it with read_file, then decide how to change it.`,
+    {
+      happened: `${file} was created by someone else since this change was computed; nothing was written and it was not overwritten.`,
+      advice: 'Read it with read_file, then decide how to change it.',
+    },
     { path: display, reason: 'created' },
   );
 }

@@ -24,8 +24,8 @@ import type { Stats } from 'node:fs';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { EditgateError } from '../core/errors.js';
+import { compileGlob } from '../core/glob.js';
 import { rootNames } from '../core/root-named.js';
 import { matchForm, nameOnDisk } from './path-identity.js';
 
@@ -33,7 +33,7 @@ export interface GuardOptions {
   /** One or more roots; relative input paths resolve against the first. */
   roots: string[];
   /**
-   * Globs (relative to a root, picomatch syntax, dot files included) refused even inside a root.
+   * Globs (relative to a root, core/glob.ts syntax, dot files included) refused even inside a root.
    * Default DEFAULT_DENY: `.git` and everything under it, at any depth. A list given here replaces it;
    * ALWAYS_DENY (`.git` and editgate.config.json) is refused whatever the list.
    */
@@ -71,11 +71,32 @@ export const DEFAULT_DENY: readonly string[] = ['**/.git', '**/.git/**'];
  */
 export const ALWAYS_DENY: readonly string[] = [...DEFAULT_DENY, '**/editgate.config.json'];
 
+/**
+ * The deny rules that apply with `given` (a config's or a caller's list, default DEFAULT_DENY): always
+ * ALWAYS_DENY, then the rest. Every tool that reads or lists files uses these (the guard, and the chat's
+ * list_dir, glob and grep), so a config with its own deny list never opens `.git` to any of them.
+ */
+export function denyRules(given: readonly string[] = DEFAULT_DENY): DenyRule[] {
+  const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))];
+  // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
+  const nocase = process.platform === 'darwin' || process.platform === 'win32';
+  return globs.map((glob): DenyRule => {
+    if (typeof glob !== 'string' || glob === '') {
+      throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
+    }
+    // Glob and path are matched in one Unicode form (path-identity.ts: NFC), so `clés/**` written in
+    // either form denies the folder whatever form its name has on disk or in the request.
+    const form = matchForm(glob);
+    const test = compileGlob(form, { nocase });
+    return { glob: form, test: (relative) => test(matchForm(relative)) };
+  });
+}
+
 const PATH_MAX = 4096; // bytes including the terminating NUL (Linux)
 const NAME_MAX = 255; // bytes per file or folder name
 const MAX_LINKS = 40; // the kernel's limit before ELOOP
 
-interface DenyRule {
+export interface DenyRule {
   glob: string;
   test: (relative: string) => boolean;
 }
@@ -129,19 +150,7 @@ export class Guard {
       if (!roots.includes(real)) roots.push(real);
       if (given !== real) aliases.push({ given, real });
     }
-    const given = options.deny ?? DEFAULT_DENY;
-    // Each glob in the form it is matched in (path-identity.ts: NFC, as the paths are).
-    const globs = [...ALWAYS_DENY, ...given.filter((glob) => !ALWAYS_DENY.includes(glob))].map((glob) =>
-      typeof glob === 'string' ? matchForm(glob) : glob,
-    );
-    // Case-insensitive filesystems would let `.GIT/config` reach `.git/config`.
-    const nocase = process.platform === 'darwin' || process.platform === 'win32';
-    const deny = globs.map((glob): DenyRule => {
-      if (typeof glob !== 'string' || glob === '') {
-        throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
-      }
-      return { glob, test: picomatch(glob, { dot: true, nocase }) };
-    });
+    const deny = denyRules(options.deny);
     const ruleRoots = options.ruleRoots
       ? await Promise.all(options.ruleRoots.map((root) => canonicalRoot(path.resolve(root))))
       : undefined;
@@ -369,7 +378,10 @@ export class Guard {
         if (rule.test(rel)) {
           throw new EditgateError(
             'OUTSIDE_ROOT',
-            `${shown} is denied by workspace rule '${rule.glob}': editgate does not read or change it. Do not retry; choose another file or ask the user.`,
+            {
+              happened: `${shown} is denied by workspace rule '${rule.glob}': editgate does not read or change it.`,
+              advice: 'Do not retry; choose another file or ask the user.',
+            },
             { path: rel, rule: rule.glob, reason: 'denied' },
           );
         }
@@ -386,7 +398,10 @@ export class Guard {
     const message =
       linkLabel === undefined
         ? `Paths must stay inside ${where}. Use a path relative to ${this.roots[0]}${this.roots.length > 1 ? ', or an absolute path inside one of the roots' : ''}.`
-        : `'${linkLabel}' goes through a symbolic link that leads outside ${where}; editgate only reads and changes files inside it. Edit the file at its place inside the workspace, or ask the user.`;
+        : {
+            happened: `'${linkLabel}' goes through a symbolic link that leads outside ${where}; editgate only reads and changes files inside it.`,
+            advice: 'Edit the file at its place inside the workspace, or ask the user.',
+          };
     return new EditgateError('OUTSIDE_ROOT', message, {
       roots: [...this.roots],
       ...(linkLabel === undefined ? {} : { path: linkLabel, reason: 'symlink' }),
@@ -452,7 +467,10 @@ function checkEntry(walked: Walked, shown: string): void {
   if (st.nlink > 1) {
     throw new EditgateError(
       'OUTSIDE_ROOT',
-      `${shown} has ${st.nlink} hard links, so it may be the same file as one outside the workspace; editgate does not read or change files with more than one link. Do not retry; ask the user to replace it with a plain copy.`,
+      {
+        happened: `${shown} has ${st.nlink} hard links, so it may be the same file as one outside the workspace; editgate does not read or change files with more than one link.`,
+        advice: 'Do not retry; ask the user to replace it with a plain copy.',
+      },
       { nlink: st.nlink, reason: 'hardlink' },
     );
   }
@@ -509,7 +527,10 @@ function fsFailure(error: unknown, label: string): unknown {
     case 'EPERM':
       return new EditgateError(
         'PERMISSION',
-        `Permission denied while looking up '${label}'. Do not retry; ask the user to fix the permissions or choose another file.`,
+        {
+          happened: `Permission denied while looking up '${label}'.`,
+          advice: 'Do not retry; ask the user to fix the permissions or choose another file.',
+        },
         { path: label, errno: code },
       );
     case 'ENAMETOOLONG':

@@ -23,7 +23,7 @@ export interface GuardedPlace {
   /**
    * The canonical root the path lies in. Without one (a path the caller vouches for, as in tests and tools
    * outside a workspace) the file's folder is opened by its name and only the file's own name is not
-   * followed.
+   * followed. Every base the workspace builds has one (workspace.ts, RootedBase), deletions included.
    */
   root?: string;
   /** Workspace-relative name for messages (never the absolute path). */

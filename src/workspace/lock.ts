@@ -78,7 +78,10 @@ export async function withFileLock<T>(
         'IO',
         code === 'ELOCKED'
           ? 'Another process kept this file locked for too long; nothing was written. Try again in a moment.'
-          : `Could not take the file lock (${code ?? 'unknown error'}); nothing was written. Try again; if it keeps failing, tell the user.`,
+          : {
+              happened: `Could not take the file lock (${code ?? 'unknown error'}); nothing was written.`,
+              advice: 'Try again; if it keeps failing, tell the user.',
+            },
         { errno: code, lock: true },
       );
     }
@@ -211,7 +214,11 @@ async function ensureLockDir(dir: string): Promise<void> {
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
     throw new EditgateError(
       'IO',
-      'The editgate lock folder is not a folder owned by this user; nothing was written. Tell the user (they can set EDITGATE_LOCK_DIR).',
+      {
+        happened:
+          'The editgate lock folder is not a folder owned by this user (EDITGATE_LOCK_DIR sets another); nothing was written.',
+        advice: 'Tell the user.',
+      },
       { lock: true },
     );
   }

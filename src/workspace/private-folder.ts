@@ -32,7 +32,10 @@ function checkPrivate(
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
     throw new EditgateError(
       'IO',
-      `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written. Tell the user: if it is theirs, they can make it private (chmod 700 ${dir}); if not, remove it, or point ${what === 'state' ? 'EDITGATE_STATE_DIR' : 'TMPDIR'} elsewhere.`,
+      {
+        happened: `The editgate ${what} folder ${dir} is not a folder of this user's that only they can write (another user may have made it); nothing was written.`,
+        advice: `Tell the user: if it is theirs, they can make it private (chmod 700 ${dir}); if not, remove it, or point ${what === 'state' ? 'EDITGATE_STATE_DIR' : 'TMPDIR'} elsewhere.`,
+      },
       { folder: dir },
     );
   }

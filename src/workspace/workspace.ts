@@ -15,7 +15,7 @@ import { commitChanges } from './change-set.js';
 import { hasForeignJournals, recoverChangeSets } from './change-set-journal.js';
 import { type CommitBase, commitChange, type NewContent, type Written } from './commit.js';
 import { EarlyWrite } from './early-write.js';
-import { isStatFingerprint } from './fingerprint.js';
+import { type Fingerprint, isStatFingerprint } from './fingerprint.js';
 import type { Guard, ResolvedPath } from './guard.js';
 import type { FileIdentity } from './guarded-open.js';
 import { type ChangeSetRef, type History, type HistoryEntry, NO_FILE } from './history.js';
@@ -35,6 +35,20 @@ import {
 export type ChangeKind = 'create' | 'modify' | 'delete' | 'noop';
 
 /**
+ * A base the workspace built: always with the canonical root its file lies in, so every open of it and its
+ * commit (write, rename, unlink) walk from there through the pinned folder, never following a link
+ * (guarded-open.ts). Required by type: a base made from a read that did not go through the root (the way
+ * `*** Delete File` and move sources once were, issue #27) does not compile as a FileChange's base.
+ */
+export type RootedBase = CommitBase & { root: string };
+
+/** A file held in memory, read through its pinned folder from the root (`readResolved`). */
+type RootedSnapshot = Snapshot & { root: string };
+
+/** A huge file opened through its pinned folder from the root (`openStreamed`). */
+type RootedStreamFile = StreamFile & { root: string };
+
+/**
  * One file's change, computed and ready to commit; nothing is written yet. The same type whatever holds
  * the new content: `content` is text, a prepared temp file or a deletion.
  */
@@ -46,8 +60,8 @@ export interface FileChange {
   /** Workspace-relative path, '/'-separated: what people, globs and models see. */
   display: string;
   kind: ChangeKind;
-  /** The file as it was: the commit refuses (STALE) unless it still is. */
-  base: CommitBase;
+  /** The file as it was: the commit refuses (STALE) unless it still is. Walked to from its root. */
+  base: RootedBase;
   /** What the commit writes; null for a no-op (nothing to write). */
   content: NewContent | null;
   diff: Diff;
@@ -174,12 +188,7 @@ export class Workspace {
     return this.checked(resolved, async (checked) => {
       const file = await this.openStreamed(checked);
       if (file) return { kind: 'stream', file };
-      const snapshot = await readSnapshot(checked.absolute, {
-        encoding: options.encoding,
-        display: checked.relative,
-        known: this.ledger.get(checked.absolute)?.fingerprint,
-        ...guardedRead(checked),
-      });
+      const snapshot = await this.readResolved(checked, { encoding: options.encoding });
       return { kind: 'memory', snapshot };
     });
   }
@@ -219,17 +228,14 @@ export class Workspace {
         if (!spec.plan) throw this.tooLarge(spec, file);
         if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
         const streamed = await this.streamer.change(file, spec.encoding, spec.plan, options.signal);
-        return streamedChange(resolved, streamed, 'record');
+        return streamedChange(resolved, file, streamed, 'record');
       } finally {
         await file.close();
       }
     }
     // Without an encoding of its own, an edit decodes the file as read_file was told to.
-    const base = await readSnapshot(resolved.absolute, {
+    const base = await this.readResolved(resolved, {
       encoding: spec.encoding ?? this.ledger.get(resolved.absolute)?.encoding,
-      display: resolved.relative,
-      known: this.ledger.get(resolved.absolute)?.fingerprint,
-      ...guardedRead(resolved),
     });
     if (options.requireRead && base.exists) {
       this.ledger.check(resolved.absolute, base.fingerprint, {
@@ -286,12 +292,15 @@ export class Workspace {
   async remove(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
     throwIfCancelled(options.signal);
     await this.recover();
+    return this.checked(resolved, (checked) => this.removeChecked(checked, options));
+  }
+
+  private async removeChecked(resolved: ResolvedPath, options: PrepareOptions): Promise<FileChange> {
     const file = resolved.exists ? await this.openStreamed(resolved) : null;
     if (file) {
       try {
         if (options.requireRead) this.ledger.check(file.path, file.fingerprint, { display: file.display });
-        const base = { path: file.path, exists: true, fingerprint: file.fingerprint, display: file.display };
-        const change = deletion(resolved, base, undefined, 'record');
+        const change = deletion(resolved, streamedBase(file), undefined, 'record');
         // Its bytes are copied aside now; the commit's stale check (its stat token) proves they are still its.
         change.removed = { reverse: await this.copyAside(file), mode: Number(file.stats.mode) & 0o777 };
         return change;
@@ -299,14 +308,14 @@ export class Workspace {
         await file.close();
       }
     }
-    const base = await readSnapshot(resolved.absolute, {
-      display: resolved.relative,
-      known: this.ledger.get(resolved.absolute)?.fingerprint,
-    });
+    const base = await this.readResolved(resolved);
     if (!base.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
-        `${resolved.relative} does not exist, so it cannot be deleted. Check the path (it is relative to the workspace root).`,
+        {
+          happened: `${resolved.relative} does not exist, so it cannot be deleted.`,
+          advice: 'Check the path (it is relative to the workspace root).',
+        },
         { path: resolved.relative },
       );
     }
@@ -368,26 +377,19 @@ export class Workspace {
     if (file) {
       try {
         if (file.fingerprint.hash !== entry.after.hash) throw changedSinceWritten(display);
-        if (entry.created)
-          return deletion(resolved, {
-            path: file.path,
-            exists: true,
-            fingerprint: file.fingerprint,
-            display: file.display,
-            root: resolved.root,
-          });
+        if (entry.created) return deletion(resolved, streamedBase(file));
         const streamed = await this.streamer.change(
           file,
           undefined,
           async () => undoPlan(reverseOf(entry, display)),
           options.signal,
         );
-        return streamedChange(resolved, streamed, 'step-back');
+        return streamedChange(resolved, file, streamed, 'step-back');
       } finally {
         await file.close();
       }
     }
-    const base = await readSnapshot(path, { display, known: entry.after, ...guardedRead(resolved) });
+    const base = await this.readResolved(resolved, { known: entry.after });
     if (!base.exists || base.fingerprint?.hash !== entry.after.hash) throw changedSinceWritten(display);
     if (entry.created) return deletion(resolved, base, base.text);
     const before = await applyReverse(encodeText(base.text, base.codec), reverseOf(entry, display));
@@ -420,13 +422,11 @@ export class Workspace {
     options: { signal?: AbortSignal },
   ): Promise<FileChange> {
     const display = resolved.relative;
-    const base = await readSnapshot(resolved.absolute, { display, ...guardedRead(resolved) }).catch(
-      (error: unknown) => {
-        // Whatever is there now (a file that is not text, a folder) is not for undo to replace.
-        if (error instanceof EditgateError && error.code !== 'IO') throw recreatedError(display);
-        throw error;
-      },
-    );
+    const base = await this.readResolved(resolved, { known: null }).catch((error: unknown) => {
+      // Whatever is there now (a file that is not text, a folder) is not for undo to replace.
+      if (error instanceof EditgateError && error.code !== 'IO') throw recreatedError(display);
+      throw error;
+    });
     if (base.exists) throw recreatedError(display);
     const bytes = await applyReverse(Buffer.alloc(0), reverseOf(entry, display));
     throwIfCancelled(options.signal);
@@ -559,13 +559,35 @@ export class Workspace {
    * or written on, whatever its size now: the ledger holds a stat fingerprint for a streamed file and a
    * content hash otherwise, and only the same path can compare them.
    */
-  private openStreamed(resolved: ResolvedPath, prefer?: 'stream' | 'memory'): Promise<StreamFile | null> {
+  private async openStreamed(
+    resolved: ResolvedPath,
+    prefer?: 'stream' | 'memory',
+  ): Promise<RootedStreamFile | null> {
     const seen = this.ledger.get(resolved.absolute)?.fingerprint;
     const preferred = prefer ?? (seen ? (isStatFingerprint(seen) ? 'stream' : 'memory') : undefined);
-    return this.streamer.open(resolved.absolute, resolved.relative, {
+    const file = await this.streamer.open(resolved.absolute, resolved.relative, {
       prefer: preferred,
       ...guardedRead(resolved),
     });
+    return file && Object.assign(file, { root: resolved.root });
+  }
+
+  /**
+   * The file the guard resolved, read into memory through its folder pinned from the root, refusing a file
+   * other than the one checked. Every in-memory base the workspace builds comes from here. `known`: the
+   * fingerprint whose hash may be reused (default the ledger's; null: none).
+   */
+  private async readResolved(
+    resolved: ResolvedPath,
+    options: { encoding?: string; known?: Fingerprint | null } = {},
+  ): Promise<RootedSnapshot> {
+    const snapshot = await readSnapshot(resolved.absolute, {
+      encoding: options.encoding,
+      display: resolved.relative,
+      known: options.known === undefined ? this.ledger.get(resolved.absolute)?.fingerprint : options.known,
+      ...guardedRead(resolved),
+    });
+    return Object.assign(snapshot, { root: resolved.root });
   }
 
   private tooLarge(spec: EditSpec, file: StreamFile): EditgateErrorType {
@@ -595,8 +617,21 @@ function isChangedOnTheWay(error: unknown): boolean {
   );
 }
 
+/** A huge file's base, as opened: with its root. */
+function streamedBase(file: RootedStreamFile): RootedBase {
+  return {
+    path: file.path,
+    exists: true,
+    fingerprint: file.fingerprint,
+    display: file.display,
+    root: file.root,
+  };
+}
+
+/** The change the streamer computed on `file`, which was opened from its root (`openStreamed`). */
 function streamedChange(
   resolved: ResolvedPath,
+  file: RootedStreamFile,
   streamed: StreamedChange,
   history: FileChange['history'],
 ): FileChange {
@@ -605,7 +640,7 @@ function streamedChange(
     path: resolved.absolute,
     display: resolved.relative,
     kind: streamed.kind,
-    base: streamed.base,
+    base: { ...streamed.base, root: file.root },
     // A no-op prepared nothing.
     content: streamed.prepared ? { type: 'prepared', prepared: streamed.prepared } : null,
     diff: streamed.diff,
@@ -621,7 +656,7 @@ function streamedChange(
 /** A file's deletion (by default the undo of its creation). `before` is its text when held in memory. */
 function deletion(
   resolved: ResolvedPath,
-  base: CommitBase,
+  base: RootedBase,
   before?: string,
   history: FileChange['history'] = 'step-back',
 ): FileChange {

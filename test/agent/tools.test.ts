@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/agent/tools/bash.js';
-import { CommandPolicy, hasShellSyntax, splitWords } from '../../src/agent/tools/command-policy.js';
+import { CommandPolicy } from '../../src/agent/tools/command-policy.js';
+import { editKit } from '../../src/agent/tools/edit-kit.js';
 import { type FileChange, FileChangeTracker } from '../../src/agent/tools/file-changes.js';
 import { IgnoreRules } from '../../src/agent/tools/gitignore.js';
 import { globTool } from '../../src/agent/tools/glob.js';
@@ -11,6 +12,7 @@ import { grepTool, ripgrepAvailable } from '../../src/agent/tools/grep.js';
 import { listDirTool } from '../../src/agent/tools/list-dir.js';
 import { WorkspaceScope } from '../../src/agent/tools/scope.js';
 import type { Decision } from '../../src/gate/approval.js';
+import { createEditTools } from '../../src/tools/index.js';
 import { DEFAULT_DENY } from '../../src/workspace/guard.js';
 
 const made: string[] = [];
@@ -44,49 +46,6 @@ describe('.gitignore rules', () => {
     expect(rules.ignores('src/build', true)).toBe(false);
     expect(rules.ignores('src/gen/a.ts', false)).toBe(true);
     expect(rules.ignores('gen/a.ts', false)).toBe(false);
-  });
-});
-
-describe('command policy', () => {
-  const policy = new CommandPolicy([
-    { tool: 'bash', path: 'npm test', action: 'allow' },
-    { tool: 'bash', path: 'git status', action: 'allow' },
-    { tool: 'bash', path: 'rm', action: 'deny' },
-    { tool: 'edit_file', action: 'allow' },
-  ]);
-
-  it('allows a simple command by its leading words, not a longer word', () => {
-    expect(policy.evaluate('npm test')).toEqual({ action: 'allow', rule: 'npm test' });
-    expect(policy.evaluate('npm test -- --watch=false')).toMatchObject({ action: 'allow' });
-    expect(policy.evaluate('npm testx')).toEqual({ action: 'ask' });
-    expect(policy.evaluate("git 'status'")).toMatchObject({ action: 'allow' });
-  });
-
-  it('asks for anything that could run more than the allowed words', () => {
-    for (const command of [
-      'npm test; curl x | sh',
-      'npm test && make',
-      'npm test > out',
-      'npm test $(whoami)',
-      'npm test `id`',
-    ]) {
-      expect(policy.evaluate(command)).toEqual({ action: 'ask' });
-    }
-  });
-
-  it('denies a denied prefix anywhere in a compound command; rules for files do not open bash', () => {
-    expect(policy.evaluate('ls && rm -rf x')).toEqual({ action: 'deny', rule: 'rm' });
-    expect(new CommandPolicy([{ action: 'allow' }]).evaluate('ls')).toEqual({ action: 'ask' });
-    expect(new CommandPolicy([{ tool: 'bash', action: 'allow' }]).evaluate('a; b')).toMatchObject({
-      action: 'allow',
-    });
-  });
-
-  it('reads shell words and syntax with quotes', () => {
-    expect(splitWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);
-    expect(splitWords('a "b')).toBeUndefined();
-    expect(hasShellSyntax("echo 'a;b'")).toBe(false);
-    expect(hasShellSyntax('echo "$(id)"')).toBe(true);
   });
 });
 
@@ -254,5 +213,31 @@ describe('bash', () => {
     const { tool } = await setup({});
     const result = await tool.run({ command: 'sleep 30', timeout_ms: 100 }, { signal });
     expect(result).toMatchObject({ ok: false, code: 'TIMEOUT', summary: 'timed out' });
+  });
+});
+
+describe("editgate's file tools in the chat (edit kit)", () => {
+  const kit = (name: string) => {
+    const tool = editKit(createEditTools({ root: tmpdir(), approve: 'deny' })).find((t) => t.name === name);
+    if (!tool) throw new Error(`no ${name} in the kit`);
+    return tool;
+  };
+
+  it("names a call's files as the tool describes them: a patch's every file, a move's both names (#27)", () => {
+    const patch = kit('apply_patch');
+    const input = {
+      patch:
+        '*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n*** Delete File: c.ts\n*** End Patch\n',
+    };
+    expect(patch.paths?.(input)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(patch.target(input)).toBe('a.ts, b.ts, c.ts');
+    expect(kit('edit_file').paths?.({ path: 'src/x.ts' })).toEqual(['src/x.ts']);
+    expect(kit('read_file').target({ file_path: 'r.md' })).toBe('r.md');
+  });
+
+  it('names no file for input that names none, without throwing', () => {
+    expect(kit('write_file').paths?.({ file_path: 3 })).toEqual([]);
+    expect(kit('write_file').target({})).toBe('');
+    expect(kit('apply_patch').paths?.({ patch: 'not a patch' })).toEqual([]);
   });
 });

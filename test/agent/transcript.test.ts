@@ -82,6 +82,20 @@ describe('transcript lines', () => {
     expect(changeOutcome({ ok: false, code: 'STALE', message: 'x', summary: '' }, {})).toMatch(
       /^not applied: the file changed on disk/,
     );
+    // What happened, as the tool keeps it apart from the advice for the model (#27): never the advice.
+    expect(
+      changeOutcome(
+        {
+          ok: false,
+          code: 'NOT_FOUND',
+          message:
+            'edit_file failed (NOT_FOUND): The text to replace was not found. Read the file with read_file.',
+          happened: 'The text to replace was not found.',
+          summary: '',
+        },
+        {},
+      ),
+    ).toBe('not applied (NOT_FOUND): The text to replace was not found.');
   });
 
   it('every row fits the width, at any width, coloured or not', () => {
@@ -116,7 +130,7 @@ describe('transcript lines', () => {
     expect(renderCard({ kind: 'change', request }, look(100))).toEqual([
       'Apply this edit to src/app.ts?',
       '  y yes · a yes, this file for the session · A yes, all edits this session · n no',
-      '  r no, with a reason · v view the whole diff · Esc no, and stop the turn',
+      '  r no, with a reason · + yes, with a note · v view the whole diff · Esc no, and stop the turn',
     ]);
     expect(
       renderCard(

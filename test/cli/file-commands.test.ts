@@ -227,6 +227,7 @@ describe('editgate write, lines and undo', () => {
     const ws = cliWorkspace({
       'app.ts': 'x();\nx();\n',
       'locked.ts': APP,
+      'near.ts': APP,
       '.git/config': 'k\n',
       'editgate.config.json': JSON.stringify(config),
     });
@@ -234,16 +235,22 @@ describe('editgate write, lines and undo', () => {
     const runs = {
       denied: await runCli(['edit', 'locked.ts', '--old', 'a', '--new', 'z', '-y'], at),
       missing: await runCli(['edit', 'app.ts', '--old', 'nowhere', '--new', 'y', '-y'], at),
+      near: await runCli(['edit', 'near.ts', '--old', 'const b = 3;', '--new', 'y', '-y'], at),
       ambiguous: await runCli(['edit', 'app.ts', '--old', 'x();', '--new', 'y();', '-y'], at),
       git: await runCli(['write', '.git/config', '--content', 'z', '-y'], at),
       absent: await runCli(['read', 'absent.ts'], at),
     };
-    expect(Object.values(runs).map((run) => run.code)).toEqual([3, 1, 1, 1, 1]);
+    expect(Object.values(runs).map((run) => run.code)).toEqual([3, 1, 1, 1, 1, 1]);
     expect(runs.denied.stderr).toContain(
-      'editgate edit: DENIED_POLICY: Policy does not allow edit_file on locked.ts',
+      'editgate edit: DENIED_POLICY: Policy does not allow the change to locked.ts (rule: every tool on locked.ts → deny)',
     );
-    expect(runs.missing.stderr).toContain('editgate edit: NOT_FOUND: the text to replace was not found');
-    expect(runs.ambiguous.stderr).toContain('editgate edit: AMBIGUOUS: the text to replace matches 2 places');
+    expect(runs.missing.stderr).toContain('editgate edit: NOT_FOUND: The text to replace was not found');
+    // The closest text's line, as the README promises (#27): what happened, kept whole.
+    expect(runs.near.stderr).toMatch(
+      /NOT_FOUND: The text to replace was not found[^\n]*The closest text is at line 2 /,
+    );
+    expect(runs.near.stderr).toContain('hint: copy --old exactly from the file');
+    expect(runs.ambiguous.stderr).toContain('editgate edit: AMBIGUOUS: The text to replace matches 2 places');
     expect(runs.git.stderr).toContain(
       "editgate write: OUTSIDE_ROOT: '.git/config' is denied by workspace rule",
     );

@@ -1,13 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dryRunResult, failureForPeople, hintForPeople, successForPeople } from '../../src/cli/for-people.js';
-import type { ErrorCode } from '../../src/core/errors.js';
-import type { ToolFailure } from '../../src/tools/result.js';
+import { notFoundError } from '../../src/core/edit-errors.js';
+import { EditgateError, type ErrorCode } from '../../src/core/errors.js';
+import { failure, type ToolFailure } from '../../src/tools/result.js';
 
 const failed = (code: ErrorCode, details: Record<string, unknown> = {}): ToolFailure => ({
   ok: false,
   code,
   message: `edit_file failed (${code}): ...`,
   details,
+  happened: '...',
 });
 
 describe('successForPeople', () => {
@@ -125,62 +128,85 @@ describe('dryRunResult', () => {
 });
 
 describe('failureForPeople', () => {
-  const said = (code: ErrorCode, message: string, details: Record<string, unknown> = {}) =>
-    failureForPeople({ ok: false, code, message: `edit_file failed (${code}): ${message}`, details });
+  const said = (code: ErrorCode, happened: string, advice?: string, details: Record<string, unknown> = {}) =>
+    failureForPeople('edit', failure('edit_file', new EditgateError(code, { happened, advice }, details)));
 
-  it('keeps the code and what happened, and drops the advice only a model can follow', () => {
+  it('is the code and what happened; the advice for the model is never shown', () => {
     expect(
       said(
         'STALE',
-        'app.ts was changed by someone else since this change was computed; nothing was written. Read it again with read_file, then redo the edit against its current content.',
+        'app.ts was changed by someone else since this change was computed; nothing was written.',
+        'Read it again with read_file, then redo the edit against its current content.',
       ),
     ).toBe('STALE: app.ts was changed by someone else since this change was computed; nothing was written.');
-    expect(
-      said(
-        'DENIED_POLICY',
-        'Policy does not allow edit_file on a.ts (rule: a.ts → deny). Do not retry this change; tell the user if it is needed.',
-      ),
-    ).toBe('DENIED_POLICY: Policy does not allow edit_file on a.ts (rule: a.ts → deny).');
   });
 
-  it('names what the person typed instead of the tool parameters', () => {
-    expect(
-      said(
-        'AMBIGUOUS',
-        'old_string matches 2 places (lines 1 and 2), but it must match exactly one. Add more surrounding lines to old_string, or set replace_all to true to replace all 2.',
-      ),
-    ).toBe('AMBIGUOUS: the text to replace matches 2 places (lines 1 and 2), but it must match exactly one.');
-  });
-
-  it('turns advice about "the user" into advice to the person', () => {
-    expect(
-      said(
-        'PERMISSION',
-        'Permission denied: the operating system does not allow editgate to write a.ts. Nothing was changed. Do not retry; ask the user to fix the permissions or choose another file.',
-      ),
-    ).toBe(
-      'PERMISSION: Permission denied: the operating system does not allow editgate to write a.ts. Nothing was changed. Fix the permissions or choose another file.',
+  it('keeps the closest text of a NOT_FOUND, as the README promises (#27)', () => {
+    const closest = {
+      startLine: 7,
+      endLine: 7,
+      similarity: 0.92,
+      whitespaceOnly: false,
+      excerpt: '     7\tconst answer = 42;',
+    };
+    const result = failure(
+      'edit_file',
+      notFoundError('exact', closest, { noneClose: 'x', reread: 'Read the file again with read_file' }),
     );
-    expect(
-      said(
-        'DISK_FULL',
-        'The disk is full (or the quota is used up), so a.ts could not be written. Nothing was changed. Ask the user to free some space, then try again.',
-      ),
-    ).toContain('Nothing was changed. Free some space, then try again.');
-    expect(
-      said(
-        'IO',
-        'Could not take the file lock (EAGAIN); nothing was written. Try again; if it keeps failing, tell the user.',
-      ),
-    ).toBe('IO: Could not take the file lock (EAGAIN); nothing was written. Try again.');
+    const shown = failureForPeople('edit', result);
+    expect(shown).toContain('NOT_FOUND: The text to replace was not found in the file (exact matching).');
+    expect(shown).toContain('The closest text is at line 7 (similarity 0.92)');
+    expect(shown).toContain('const answer = 42;');
+    expect(shown).not.toMatch(/read_file|old_string/);
+    // The model still reads all of it.
+    expect(result.message).toMatch(
+      /closest text is at line 7.*Read the file again with read_file and copy old_string/s,
+    );
   });
 
-  it('a refusal the person gave is said to them', () => {
-    expect(said('DENIED_USER', 'The user denied this edit: keep b', { path: 'a.ts', reason: 'keep b' })).toBe(
+  it('never rewrites: whatever the words, the person reads exactly what happened (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }),
+        fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+        (happened, advice) => {
+          expect(said('IO', happened, advice)).toBe(`IO: ${happened}`);
+        },
+      ),
+    );
+  });
+
+  it('an error given as one message (no advice apart) is shown whole', () => {
+    expect(
+      failureForPeople('edit', failure('edit_file', new EditgateError('IO', 'Disk on fire. Go away.'))),
+    ).toBe('IO: Disk on fire. Go away.');
+  });
+
+  it('a refusal the person gave is said to them, reading or changing as the command does', () => {
+    const denied = (command: string, details: Record<string, unknown>) =>
+      failureForPeople(
+        command,
+        failure('read_file', new EditgateError('DENIED_USER', 'The user denied it.', details)),
+      );
+    expect(denied('edit', { path: 'a.ts', reason: 'keep b' })).toBe(
       'DENIED_USER: you said no to the change to a.ts: keep b',
     );
-    expect(said('DENIED_USER', 'The user denied reading a.ts.', { path: 'a.ts' })).toBe(
+    expect(denied('read', { path: 'a.ts' })).toBe(
       'DENIED_USER: you said no to reading a.ts; nothing was changed.',
+    );
+  });
+
+  it('a policy refusal names the rule as a person reads it', () => {
+    const refusal = new EditgateError(
+      'DENIED_POLICY',
+      'Policy does not allow edit_file on a.ts. Do not retry.',
+      {
+        path: 'a.ts',
+        rule: { path: 'a.ts', action: 'deny' },
+      },
+    );
+    expect(failureForPeople('edit', failure('edit_file', refusal))).toBe(
+      'DENIED_POLICY: Policy does not allow the change to a.ts (rule: every tool on a.ts → deny); nothing was changed.',
     );
   });
 });

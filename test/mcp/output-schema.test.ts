@@ -17,8 +17,13 @@ function check(tool: string, result: ToolResult): void {
   const validation = ajv.getValidator(schema)(structured);
   expect(validation.valid, `${tool}: ${JSON.stringify(validation)}`).toBe(true);
   const described = (schema.properties as { details: { description: string } }).details.description;
-  // A failure's details depend on its code (the closest text for NOT_FOUND, the places for AMBIGUOUS, ...).
-  if (!result.ok) return;
+  // A failure's details depend on its code (the closest text for NOT_FOUND, the places for AMBIGUOUS, ...);
+  // what happened comes apart from the advice for the model (#27).
+  if (!result.ok) {
+    expect(structured.happened, tool).toEqual(expect.any(String));
+    expect(result.message, tool).toContain(result.happened);
+    return;
+  }
   const missing = Object.keys(structured.details as object).filter(
     (field) => !new RegExp(`\\b${field}\\b`).test(described),
   );

@@ -138,6 +138,13 @@ describe('preview mode', () => {
     const { client } = await preview({}, ['--change-ttl', '5m']);
     expect(client.getInstructions()).toContain('Approval: preview (chosen with --approve preview)');
     expect(client.getInstructions()).toContain('about 5 minutes');
+    // The change tools named from the tools' own list (#27), and the read rule the tools teach.
+    expect(client.getInstructions()).toContain(
+      'write_file, edit_file, multi_edit, edit_lines, apply_patch and undo_edit write nothing',
+    );
+    expect(client.getInstructions()).toContain(
+      'Read the lines you will change with read_file before editing them',
+    );
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'edit_file')?.description).toContain('apply_change');
   });

@@ -281,6 +281,15 @@ describe('editgate mcp over stdio', () => {
     await call(session.client, 'read_file', { file_path: 'a.txt' });
     await call(session.client, 'write_file', { file_path: 'c.txt', content: 'c\n' });
     await expect.poll(() => messages.join('\n')).toContain('write_file c.txt +1 -0: written');
+    // Each line names the call's paths as the tool describes them (#27): a patch's every file, a move's
+    // both names, and the path of a call refused for its input.
+    await call(session.client, 'apply_patch', {
+      patch:
+        '*** Begin Patch\n*** Update File: c.txt\n*** Move to: d.txt\n*** Add File: e.txt\n+e\n*** End Patch\n',
+    });
+    await call(session.client, 'edit_file', { file_path: 'a.txt', old_string: 'a' });
+    await expect.poll(() => messages.join('\n')).toContain('apply_patch c.txt, d.txt, e.txt +2 -1: written');
+    await expect.poll(() => messages.join('\n')).toContain('edit_file: INVALID_INPUT on a.txt');
   });
 
   it('refuses bad command lines and bad configs with exit code 2', async () => {

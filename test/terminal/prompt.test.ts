@@ -155,6 +155,38 @@ describe('createTerminalApprover', () => {
     expect(text()).toContain('y yes');
   });
 
+  it('+ approves this change with a typed note; Esc goes back, Ctrl-C refuses, an empty note is a plain yes', async () => {
+    const notes = { notes: true };
+    expect(await answer('+bump the version too\r', notes)).toEqual({
+      allow: 'once',
+      reason: 'bump the version too',
+    });
+    expect(await answer('+   \r', notes)).toBe('once');
+    expect(await answer('+oops\x1bn', notes)).toBe('deny');
+    expect(await answer('+half\x03', notes)).toBe('deny');
+    const { input, approver, text } = setup(notes);
+    input.write('+keep it\r');
+    await approver(request);
+    expect(text()).toContain('+ yes, with a note for the agent');
+    expect(text().endsWith('✓ Yes: keep it\n')).toBe(true);
+  });
+
+  it('offers no note where the face cannot carry it to the model (the default): + is not shown and does nothing', async () => {
+    expect(await answer('+xz\ry')).toBe('once');
+    const { input, approver, text } = setup();
+    input.write('n');
+    await approver(request);
+    expect(text()).not.toContain('with a note');
+    expect(await answer('+x\ry', { notes: true, sessionGrants: false })).toEqual({
+      allow: 'once',
+      reason: 'x',
+    });
+    // A read's result carries no note either.
+    const reading = setup({ notes: true });
+    reading.input.write('+xz\ry');
+    expect(await reading.approver({ ...request, kind: 'read' })).toBe('once');
+  });
+
   it('prints the reason in the answer line', async () => {
     const { input, approver, text } = setup();
     input.write('ruse the helper instead\r');

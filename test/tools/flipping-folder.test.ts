@@ -4,6 +4,10 @@
  * system compiler) while every tool runs on files in that folder, on the in-memory and the streaming path.
  * Whatever the timing: no read returns outside bytes, nothing outside is created, changed or left behind
  * (no temp files), and a call either works on the file inside or is refused.
+ *
+ * Issue #27, item 3: the same race against apply_patch's deletions and moves (a move deletes its source),
+ * whose bases once lacked the root, so their folder was opened by name: 300 Delete File calls under the
+ * flipper deleted 34 files outside. Now no file outside is deleted, moved or created.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -78,6 +82,13 @@ let root: string;
 let outside: string;
 let flipper: string;
 let outsideBefore: string[];
+/** The outside folder of the deletes-and-moves race, and what it holds before. */
+let gone: string;
+let goneBefore: string[];
+
+/** Delete File calls, and moves, in the deletes-and-moves race. */
+const DELETES = 300;
+const MOVES = 150;
 
 /** Every file in `folder` with the start of its content, one string each (a short diff when it fails). */
 async function listing(folder: string): Promise<string[]> {
@@ -108,14 +119,25 @@ beforeAll(async () => {
   }
   await symlink(outside, join(root, 'swap'));
   outsideBefore = await listing(outside);
+  // For deletes and moves: the same names inside (root/dm) and outside (gone), each file's text saying
+  // which side it is on, so a deletion or a move that went outside shows as a missing or changed file.
+  gone = join(base, 'gone');
+  for (const folder of [join(root, 'dm'), gone]) {
+    await mkdir(folder);
+    const side = folder === gone ? 'outside' : 'inside';
+    for (let i = 0; i < DELETES; i++) await writeFile(join(folder, `d${i}.txt`), `${side} d${i}\n`);
+    for (let i = 0; i < MOVES; i++) await writeFile(join(folder, `m${i}.txt`), `${side} m${i}\n`);
+  }
+  await symlink(gone, join(root, 'dmswap'));
+  goneBefore = await listing(gone);
 }, 60_000);
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
-async function startFlipping(): Promise<ChildProcess> {
-  const child = spawn(flipper, [join(root, 'sub'), join(root, 'swap')], {
+async function startFlipping(real = 'sub', link = 'swap'): Promise<ChildProcess> {
+  const child = spawn(flipper, [join(root, real), join(root, link)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -242,5 +264,35 @@ describe('a folder flipped between a real folder and a symlink to outside, by an
     const real = (await lstat(join(root, 'sub'))).isDirectory() ? 'sub' : 'swap';
     const insideNames = await readdir(join(root, real));
     expect(insideNames.filter((name) => name.includes('.editgate-'))).toEqual([]);
+  });
+});
+
+describe('deletes and moves while a folder flips to a symlink to outside (#27)', () => {
+  it(`never deletes, moves or creates a file outside the root (${DELETES} deletes, ${MOVES} moves)`, {
+    timeout: 120_000,
+  }, async () => {
+    const tally: Tally = { ok: 0, refused: {}, leaks: [] };
+    const child = await startFlipping('dm', 'dmswap');
+    try {
+      const tools = createEditTools({ root, approve: 'allow', requireReadBeforeEdit: false });
+      for (let i = 0; i < DELETES; i++) {
+        const patch = `*** Begin Patch\n*** Delete File: dm/d${i}.txt\n*** End Patch\n`;
+        count(tally, 'delete', await tools.execute('apply_patch', { patch }));
+      }
+      for (let i = 0; i < MOVES; i++) {
+        const patch = `*** Begin Patch\n*** Update File: dm/m${i}.txt\n*** Move to: dm/n${i}.txt\n*** End Patch\n`;
+        count(tally, 'move', await tools.execute('apply_patch', { patch }));
+      }
+    } finally {
+      await stopFlipping(child);
+    }
+    // Every file outside still there with its own text, and nothing new there (no moved file, no temp).
+    expect(await listing(gone)).toEqual(goneBefore);
+    // The race was real: some calls were refused because the folder changed, and others worked.
+    const refusedOutside = Object.entries(tally.refused)
+      .filter(([key]) => key.endsWith(':OUTSIDE_ROOT'))
+      .reduce((sum, [, n]) => sum + n, 0);
+    expect(refusedOutside).toBeGreaterThan(0);
+    expect(tally.ok).toBeGreaterThan(0);
   });
 });

@@ -157,6 +157,52 @@ describe('writing a file the guard checked', () => {
   });
 });
 
+describe('deleting a file the guard checked (#27: deletes and moves go through the root too)', () => {
+  /** The outside file holds the inside bytes, so the stale check passes and only the place can tell. */
+  async function sameBytesOutside(name: string, text: string): Promise<void> {
+    await writeFile(join(outside, name), text);
+  }
+
+  it('refuses to delete through a folder that became a link to outside after the deletion was computed', async () => {
+    const workspace = new Workspace({ guard, history: new History(), streamer: new Streamer() });
+    await sameBytesOutside('a.txt', 'inside\n');
+    const change = await workspace.remove(await guard.resolve('sub/a.txt'), { requireRead: false });
+    expect(change.base.root).toBe(await realpath(root));
+    await swapSubForLink();
+    await expect(workspace.commit(change)).rejects.toSatisfy(changedOnTheWay);
+    expect(await readdir(outside)).toEqual(['a.txt']);
+    expect(await readFile(join(outside, 'a.txt'), 'utf8')).toBe('inside\n');
+    expect(await readdir(join(root, 'sub-real'))).toEqual(['a.txt']);
+  });
+
+  it('refuses a huge file the same way (the streamed deletion)', async () => {
+    const big = 'x\n'.repeat(4096);
+    await writeFile(join(root, 'sub', 'big.txt'), big);
+    await sameBytesOutside('big.txt', big);
+    const workspace = new Workspace({
+      guard,
+      history: new History(),
+      streamer: new Streamer({ threshold: 1024 }),
+    });
+    const change = await workspace.remove(await guard.resolve('sub/big.txt'), { requireRead: false });
+    expect(change.texts).toBeUndefined(); // it took the streamed path
+    await swapSubForLink();
+    await expect(workspace.commit(change)).rejects.toSatisfy(changedOnTheWay);
+    expect((await readdir(outside)).sort()).toEqual(['a.txt', 'big.txt']);
+    await workspace.discard(change);
+  });
+
+  it('refuses to read for a deletion through a folder swapped after the check (checked again, then refused)', async () => {
+    const workspace = new Workspace({ guard, history: new History(), streamer: new Streamer() });
+    const resolved = await guard.resolve('sub/a.txt');
+    await swapSubForLink();
+    await expect(workspace.remove(resolved, { requireRead: false })).rejects.toMatchObject({
+      code: 'OUTSIDE_ROOT',
+    });
+    await outsideUntouched();
+  });
+});
+
 describe('pinFolder and openGuarded', () => {
   it('walk from the root without following a link, and say null for what does not exist', async () => {
     const place = { root, display: 'sub/a.txt' };

@@ -1,35 +1,23 @@
 import type { ModelMessage } from 'ai';
 import { pathInRoot } from '../../core/root-named.js';
-import {
-  type ApprovalRequest,
-  type Approver,
-  approvalRequestFor,
-  type Decision,
-  denialReason,
-  grantOf,
-} from '../../gate/approval.js';
-import { answeredElsewhere } from '../../gate/first-answer.js';
+import { type Approver, approvalRequestFor, type Decision } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { type ColorLevel, detectColorLevel, paint } from '../../terminal/colors.js';
-import type { Key, KeyReader } from '../../terminal/keys.js';
 import { runPager } from '../../terminal/pager.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
 import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
 import { enterRawMode, type TerminalInput, type TerminalOutput } from '../../terminal/tty-modes.js';
-import { settled, TypingGuard } from '../../terminal/typing-guard.js';
 import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { ToolCallInfo, TurnEvents, TurnOutcome } from '../loop/turn.js';
 import type { PreviewReason, SessionFrontEnd } from '../session/chat-session.js';
 import type { AgentToolResult } from '../tools/agent-tool.js';
 import type { CommandRequest } from '../tools/bash.js';
 import type { FileChange } from '../tools/file-changes.js';
-import { type CardSubject, commandRows, renderCard } from '../ui/card.js';
+import type { CardSubject } from '../ui/card.js';
 import { InputEditor } from '../ui/input-editor.js';
-import { InputDecoder, type InputEvent, type InputKey } from '../ui/input-keys.js';
 import { LiveScreen, type LiveView } from '../ui/live-screen.js';
 import {
   detailLines,
-  fitText,
   type Look,
   noteLines,
   outcomeLine,
@@ -40,13 +28,21 @@ import {
   splitOpenRow,
   toolLine,
 } from '../ui/transcript.js';
+import { type CallState, changeOutcome, commandOutcome, firstSentence } from './call-state.js';
 import { changeDiffLines } from './change-diff.js';
+import { ChatCard } from './chat-card.js';
+import { ChatInput } from './chat-input.js';
 import type { ChatCommands } from './commands.js';
+import { StatusLine } from './status-line.js';
+
+export { changeOutcome } from './call-state.js';
+export { KEPT_MESSAGE } from './chat-card.js';
 
 /**
- * The chat REPL: the live screen, the input, the permission card, and the turn's events turned into
- * transcript lines. What a session does (model, tools, undo) is the session's; slash commands are
- * `ChatCommands`; this file only shows and asks.
+ * The chat REPL: the live screen and the turn's events turned into transcript lines. Its parts: where keys
+ * go (chat-input.ts), the permission card (chat-card.ts), the status line (status-line.ts), and the
+ * running call's state and outcome words (call-state.ts). What a session does (model, tools, undo) is the
+ * session's; slash commands are `ChatCommands`; this file only shows and asks.
  */
 export interface ChatAppOptions {
   input: TerminalInput;
@@ -62,69 +58,29 @@ export interface ChatAppOptions {
   synchronized?: boolean;
 }
 
-type Mode = 'idle' | 'busy';
-
-interface CallState {
-  call: ToolCallInfo;
-  /** The diff segment is in the transcript (change tools). */
-  previewed: boolean;
-  reason?: PreviewReason;
-  decision?: Decision;
-}
-
-interface Card {
-  subject: CardSubject;
-  resolve: (decision: Decision) => void;
-  /** Typing a reason after r. */
-  reason?: InputEditor;
-  /**
-   * Whether its keys are on screen, for the typing guard: `yes` from the frame that shows them; `no` while
-   * the reason line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
-   */
-  onScreen: 'no' | 'yes' | 'pager';
-}
-
-/** Under the card when keys went to the message: why they did not answer it, and how to. */
-export const KEPT_MESSAGE =
-  'Your message (keys typed fast are kept here): pause, then press a key to answer.';
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 export class ChatApp implements SessionFrontEnd {
   readonly screen: LiveScreen;
   readonly editor: InputEditor;
-  private readonly decoder = new InputDecoder();
-  /** Which keys answer the card and which are typing for the input line (terminal/typing-guard.ts). */
-  private readonly guard = new TypingGuard();
   private readonly level: ColorLevel;
   private readonly palette;
-  private mode: Mode = 'idle';
-  private modelLabel: string;
-  private usage = { input: 0, output: 0 };
-  private activity = '';
-  private startedAt = 0;
-  private spinnerTimer: NodeJS.Timeout | undefined;
+  private readonly status: StatusLine;
+  private readonly input: ChatInput;
+  private readonly card: ChatCard;
   private reply = '';
-  private card: Card | undefined;
   private current: CallState | undefined;
   private turnAbort: AbortController | undefined;
   private stopTurn = false;
-  private exitHint = false;
   /** Messages sent while the model was working, in order. */
   private queued: string[] = [];
-  private pagerKeys: ((key: Key) => void) | undefined;
   /** The command running was sent by the Enter just pressed: a pager it opens takes the rest of that run. */
   private commandTypedNow = false;
   private commands: ChatCommands | undefined;
   private exitResolve: ((code: number) => void) | undefined;
   private restoreRaw: () => void = () => {};
-  private readonly onData = (chunk: Buffer | string) => {
-    const at = performance.now();
-    for (const event of this.decoder.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
-      this.handle(event, at);
-    }
-  };
+  private readonly onData = (chunk: Buffer | string) => this.input.feed(chunk, performance.now());
   private readonly onResize = () => this.screen.dirty();
   private readonly onEnd = () => this.exit(0);
 
@@ -133,12 +89,37 @@ export class ChatApp implements SessionFrontEnd {
       ? 0
       : detectColorLevel({ isTTY: options.output.isTTY === true, noColor: options.noColor });
     this.palette = paletteFor(resolveTheme(options.theme));
-    this.modelLabel = options.modelLabel;
     this.editor = new InputEditor(options.history);
     this.screen = new LiveScreen({ output: options.output, synchronized: options.synchronized ?? true });
+    this.status = new StatusLine(options.modelLabel, () => this.screen.dirty());
+    this.input = new ChatInput({
+      screen: this.screen,
+      editor: this.editor,
+      cardKey: (event, answer) => this.card.key(event, answer),
+      status: this.status,
+      submit: () => this.submit(),
+      interrupt: () => this.interrupt(),
+      exit: (code) => this.exit(code),
+    });
+    this.card = new ChatCard({
+      screen: this.screen,
+      guard: this.input.guard,
+      editor: this.editor,
+      look: () => this.look(),
+      note: (text) => this.note(text),
+      decided: (decision) => {
+        if (this.current) this.current.decision = decision;
+      },
+      stopTurn: () => {
+        this.stopTurn = true;
+      },
+      page: (render) => this.page(render),
+      closePager: () => this.input.closePager(),
+      print: (lines) => this.print(lines),
+      handOver: (run) => this.handOver(run),
+    });
     this.screen.setLive((width, height) => this.live(width, height));
   }
-
   /** The current look: width, colours, palette. */
   look(): Look {
     return { width: this.screen.width, level: this.level, palette: this.palette };
@@ -164,12 +145,12 @@ export class ChatApp implements SessionFrontEnd {
   }
 
   setModelLabel(label: string): void {
-    this.modelLabel = label;
+    this.status.modelLabel = label;
     this.screen.dirty();
   }
 
   setUsage(usage: { input: number; output: number }): void {
-    this.usage = { ...usage };
+    this.status.usage = { ...usage };
     this.screen.dirty();
   }
 
@@ -184,9 +165,9 @@ export class ChatApp implements SessionFrontEnd {
 
   /** Leaves: erases the live region, restores the terminal. */
   exit(code = 0): void {
-    this.stopSpinner();
+    this.status.stopSpinner();
     this.turnAbort?.abort();
-    this.card?.resolve('deny');
+    this.card.refuse();
     this.screen.close();
     this.options.output.write(BRACKETED_PASTE_OFF);
     this.options.input.off('data', this.onData);
@@ -198,67 +179,6 @@ export class ChatApp implements SessionFrontEnd {
     this.exitResolve = undefined;
   }
 
-  // ——— Input ———
-
-  /**
-   * Every key is judged by the typing guard, so a run of typing is known when a card appears. Keys of a
-   * run that began before the card (or the pager) was on screen go to the input line they were typed for,
-   * and so does the rest of a run whose first key the card did not take: the card answers only the first
-   * key after a pause.
-   */
-  private handle(event: InputEvent, at: number): void {
-    const role = this.guard.key(at);
-    if (this.pagerKeys) {
-      if (role === 'typing') this.inputLine(event);
-      else if (event.type === 'key' && isTerminalKey(event.key)) this.pagerKeys(event.key);
-      return;
-    }
-    const card = this.card;
-    if (card?.reason) {
-      this.reasonKey(card, card.reason, event);
-      return;
-    }
-    if (card && event.type === 'key' && isTerminalKey(event.key)) {
-      // Esc and Ctrl-C only ever refuse and stop: they reach the card typed fast or not.
-      const refusal = event.key.name === 'escape' || event.key.name === 'ctrl-c';
-      if ((refusal || role === 'answer') && this.cardKey(card, event.key)) return;
-    }
-    this.inputLine(event);
-  }
-
-  /** A key for the input line (and the chat's own keys: Ctrl-C, Esc, Ctrl-D). */
-  private inputLine(event: InputEvent): void {
-    const key = event.type === 'key' ? event.key : undefined;
-    if (key?.name === 'ctrl-c') {
-      if (this.mode === 'busy') {
-        this.interrupt();
-        return;
-      }
-      if (this.editor.text !== '') {
-        this.editor.clear();
-        this.exitHint = false;
-      } else if (this.exitHint) {
-        this.exit(0);
-        return;
-      } else this.exitHint = true;
-      this.screen.dirty();
-      return;
-    }
-    this.exitHint = false;
-    if (key?.name === 'escape') {
-      if (this.mode === 'busy') this.interrupt();
-      return;
-    }
-    if (key?.name === 'ctrl-d' && this.editor.text === '') {
-      if (this.mode === 'idle') this.exit(0);
-      return;
-    }
-    if (key?.name === 'ctrl-l') return;
-    const action = this.editor.handle(event);
-    if (action === 'submit') this.submit();
-    else if (action === 'changed') this.screen.dirty();
-  }
-
   private submit(): void {
     const text = this.editor.text.trim();
     if (text === '') return;
@@ -266,7 +186,7 @@ export class ChatApp implements SessionFrontEnd {
     this.options.remember?.(this.editor.text);
     this.editor.clear();
     this.screen.dirty();
-    if (this.mode === 'busy') {
+    if (this.status.mode === 'busy') {
       // Sent when the turn ends (Esc ends it sooner).
       this.queued.push(text);
       this.note(`Queued until the model finishes: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
@@ -289,7 +209,7 @@ export class ChatApp implements SessionFrontEnd {
 
   private async runCommand(text: string): Promise<void> {
     if (!this.commands) return;
-    this.setBusy('Working');
+    this.status.busy('Working');
     const abort = new AbortController();
     this.turnAbort = abort;
     try {
@@ -305,7 +225,7 @@ export class ChatApp implements SessionFrontEnd {
   private interrupt(): void {
     if (!this.turnAbort || this.turnAbort.signal.aborted) return;
     this.turnAbort.abort();
-    this.activity = 'Interrupting';
+    this.status.activity = 'Interrupting';
     this.screen.dirty();
   }
 
@@ -313,7 +233,7 @@ export class ChatApp implements SessionFrontEnd {
 
   private async runTurn(text: string): Promise<void> {
     if (!this.commands) return;
-    this.setBusy('Thinking');
+    this.status.busy('Thinking');
     const abort = new AbortController();
     this.turnAbort = abort;
     this.stopTurn = false;
@@ -342,20 +262,20 @@ export class ChatApp implements SessionFrontEnd {
     return {
       textDelta: (text) => this.replyDelta(text),
       reasoning: () => {
-        if (this.activity !== 'Thinking') {
-          this.activity = 'Thinking';
+        if (this.status.activity !== 'Thinking') {
+          this.status.activity = 'Thinking';
           this.screen.dirty();
         }
       },
       toolInput: (name) => {
         this.endReply(false);
-        this.activity = `Writing a ${name} call`;
+        this.status.activity = `Writing a ${name} call`;
         this.screen.dirty();
       },
       toolStarted: (call) => {
         this.endReply(false);
         this.current = { call, previewed: false };
-        this.activity = `${call.name} ${call.tool ? call.tool.target(call.input) : ''}`.trim();
+        this.status.activity = `${call.name} ${call.tool ? call.tool.target(call.input) : ''}`.trim();
         if (call.name === 'bash') {
           const command = markWhitespaceRuns(call.tool?.target(call.input) ?? '');
           this.print([toolLine('bash', `$ ${command}`, undefined, this.look())]);
@@ -365,8 +285,8 @@ export class ChatApp implements SessionFrontEnd {
       },
       toolFinished: (call, result) => this.toolFinished(call, result),
       usage: (usage) => {
-        this.usage.input += usage.inputTokens ?? 0;
-        this.usage.output += usage.outputTokens ?? 0;
+        this.status.usage.input += usage.inputTokens ?? 0;
+        this.status.usage.output += usage.outputTokens ?? 0;
         this.screen.dirty();
       },
       warning: (text) => {
@@ -378,7 +298,7 @@ export class ChatApp implements SessionFrontEnd {
   }
 
   private replyDelta(text: string): void {
-    if (this.activity !== 'Responding') this.activity = 'Responding';
+    if (this.status.activity !== 'Responding') this.status.activity = 'Responding';
     this.reply += text;
     const look = this.look();
     const finished: string[] = [];
@@ -480,134 +400,22 @@ export class ChatApp implements SessionFrontEnd {
     this.endReply(false);
     if (this.current && subject.kind === 'change' && subject.request.kind !== 'read')
       this.current.reason = 'ask';
-    return new Promise<Decision>((resolve, reject) => {
-      const takenBack = () => {
-        if (this.card !== card) return;
-        this.card = undefined;
-        this.guard.hidden();
-        // The card's diff may be open in the pager: it closes as on end of input.
-        this.pagerKeys?.({ name: 'eof' });
-        this.screen.dirty();
-        const elsewhere = answeredElsewhere(signal!.reason);
-        if (!elsewhere) {
-          reject(signal!.reason);
-          return;
-        }
-        if (this.current) this.current.decision = elsewhere.decision;
-        this.note(`${decisionWords(elsewhere.decision)} (answered ${elsewhere.by})`);
-        resolve(elsewhere.decision);
-      };
-      const card: Card = {
-        subject,
-        onScreen: 'no',
-        resolve: (decision) => {
-          signal?.removeEventListener('abort', takenBack);
-          this.card = undefined;
-          this.guard.hidden();
-          if (this.current) this.current.decision = decision;
-          this.screen.dirty();
-          resolve(decision);
-        },
-      };
-      // Keys already waiting (typed before the card could be seen) are read first: typing, for the input.
-      void settled().then(() => {
-        this.card = card;
-        this.guard.hidden();
-        if (signal?.aborted) takenBack();
-        else {
-          signal?.addEventListener('abort', takenBack, { once: true });
-          this.screen.dirty();
-        }
-      });
-    });
+    return this.card.ask(subject, signal);
   }
 
-  /** Typing the reason after r: every key is the reason's (the person chose to type it). */
-  private reasonKey(card: Card, reason: InputEditor, event: InputEvent): void {
-    const key = event.type === 'key' ? event.key : undefined;
-    if (key?.name === 'escape' || key?.name === 'ctrl-c') {
-      card.reason = undefined;
-      // Back to the question: on screen anew, answered by the first key after a pause.
-      card.onScreen = 'no';
-    } else if (key?.name === 'enter') {
-      const text = reason.text.trim();
-      card.resolve(text ? { deny: text } : 'deny');
-      return;
-    } else reason.handle(event);
-    this.screen.dirty();
-  }
-
-  /** A key the guard lets answer the card; false when it is none of the card's (it goes to the input). */
-  private cardKey(card: Card, key: Key): boolean {
-    if (card.subject.kind === 'trust') {
-      // Two answers only: no reason to type, no grants, and no turn to stop.
-      if (key.name === 'char' && key.char === 'y') card.resolve('once');
-      else if (key.name === 'escape' || key.name === 'ctrl-c' || (key.name === 'char' && key.char === 'n'))
-        card.resolve('deny');
-      else return false;
-      return true;
+  /**
+   * Runs `run` (the person's editor, which takes the terminal and returns when it exits) with the live
+   * region erased; bracketed paste is set again after (an editor may have turned it off), then the live
+   * region is drawn anew.
+   */
+  private handOver<T>(run: (terminal: { input: TerminalInput; output: TerminalOutput }) => T): T {
+    this.screen.suspend();
+    try {
+      return run({ input: this.options.input, output: this.options.output });
+    } finally {
+      this.options.output.write(BRACKETED_PASTE_ON);
+      this.screen.resume();
     }
-    if (key.name === 'escape' || key.name === 'ctrl-c') {
-      this.stopTurn = true;
-      card.resolve('deny');
-      return true;
-    }
-    if (key.name !== 'char') return false;
-    const change = card.subject.kind === 'change';
-    switch (key.char) {
-      case 'y':
-        card.resolve('once');
-        return true;
-      case 'a':
-        if (!change) return false;
-        card.resolve('file');
-        return true;
-      case 'A':
-        if (!change) return false;
-        card.resolve('all');
-        return true;
-      case 'n':
-        card.resolve('deny');
-        return true;
-      case 'r':
-        card.reason = new InputEditor();
-        card.onScreen = 'no';
-        this.screen.dirty();
-        return true;
-      case 'v': {
-        const subject = card.subject;
-        if (subject.kind === 'change' && subject.request.kind === 'read') return false;
-        card.onScreen = 'pager';
-        // The rest of the run that pressed v is the pager's.
-        this.guard.openedByThisRun();
-        if (subject.kind === 'change') void this.viewDiff(subject.request);
-        else
-          void this.page((width) => commandRows(subject.request.command, { ...this.look(), width }, width));
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  /** The card's keys are in the frame being written (live() is called right before the write). */
-  private cardDrawn(card: Card): void {
-    if (card.onScreen !== 'no') return;
-    card.onScreen = 'yes';
-    this.guard.shown();
-  }
-
-  /** The whole diff in the full-screen pager; the card is back when it closes. */
-  private async viewDiff(request: ApprovalRequest): Promise<void> {
-    const display = {
-      level: this.level,
-      theme: this.palette.theme,
-      width: this.screen.width,
-      height: this.screen.height,
-      tabWidth: 4,
-    };
-    const highlighter = await highlighterFor(request, display);
-    await this.page((width) => renderRequestDiff(request, display, width, highlighter));
   }
 
   /**
@@ -616,13 +424,13 @@ export class ChatApp implements SessionFrontEnd {
    */
   async page(render: (width: number) => string[]): Promise<void> {
     this.screen.suspend();
-    const keys = this.keyQueue();
+    const keys = this.input.pagerQueue();
     // From the card (v), the guard already gave the pager the run that pressed v. A command sent by the
     // Enter just pressed gives it that run; a queued one, run when a turn ended, finds the person perhaps
     // typing something else: the pager is on screen from its first frame, drawn right away by runPager.
-    if (!this.card) {
-      if (this.commandTypedNow) this.guard.openedByThisRun();
-      else this.guard.shown();
+    if (!this.card.open) {
+      if (this.commandTypedNow) this.input.guard.openedByThisRun();
+      else this.input.guard.shown();
     }
     try {
       await runPager(render, {
@@ -634,61 +442,17 @@ export class ChatApp implements SessionFrontEnd {
     } finally {
       keys.close();
       // The card (if any) is drawn anew: on screen again from that frame.
-      if (this.card?.onScreen === 'pager') this.card.onScreen = 'no';
+      this.card.pagerClosed();
       this.screen.resume();
     }
   }
 
-  /** A key reader fed by this app's input while the pager runs. */
-  private keyQueue(): { reader: KeyReader; close(): void } {
-    const queue: Key[] = [];
-    let waiting: ((key: Key) => void) | undefined;
-    const next = (): Promise<Key> => {
-      const key = queue.shift();
-      return key ? Promise.resolve(key) : new Promise((resolve) => (waiting = resolve));
-    };
-    this.pagerKeys = (key) => {
-      if (waiting) {
-        const resolve = waiting;
-        waiting = undefined;
-        resolve(key);
-      } else queue.push(key);
-    };
-    return {
-      reader: {
-        next,
-        // The keys come judged by the typing guard already (handle); their time is not needed again.
-        nextTimed: () => next().then((key) => ({ key, at: performance.now() })),
-        close: () => {},
-      },
-      close: () => {
-        this.pagerKeys = undefined;
-      },
-    };
-  }
-
   // ——— The live region ———
 
-  private setBusy(activity: string): void {
-    this.mode = 'busy';
-    this.activity = activity;
-    this.startedAt = performance.now();
-    this.spinnerTimer ??= setInterval(() => this.screen.dirty(), 100);
-    this.screen.dirty();
-  }
-
   private setIdle(): void {
-    this.mode = 'idle';
-    this.activity = '';
-    this.stopSpinner();
-    this.screen.dirty();
+    this.status.idle();
     const next = this.queued.shift();
     if (next !== undefined && this.exitResolve) this.send(next, false);
-  }
-
-  private stopSpinner(): void {
-    if (this.spinnerTimer) clearInterval(this.spinnerTimer);
-    this.spinnerTimer = undefined;
   }
 
   private live(width: number, _height: number): LiveView {
@@ -696,126 +460,13 @@ export class ChatApp implements SessionFrontEnd {
     const lines: string[] = [];
     if (this.reply !== '')
       lines.push(replyRow(splitOpenRow(this.reply, width - REPLY_GUTTER_WIDTH).rest, look));
-    if (this.card) {
-      lines.push(...renderCard(this.card.subject, look));
-      if (!this.card.reason) this.cardDrawn(this.card);
-      if (this.card.reason) {
-        const label = 'Reason (Enter to send, Esc to go back): ';
-        const rendered = this.card.reason.render(width - label.length + 2, '');
-        const first = lines.length;
-        lines.push(
-          ...rendered.lines.map((line, i) =>
-            i === 0 ? paint(label, this.palette.question, this.level) + line.slice(2) : line,
-          ),
-        );
-        return {
-          lines,
-          cursor: { line: first + rendered.cursor.line, column: label.length + rendered.cursor.column - 2 },
-        };
-      }
-      if (this.editor.text === '') return { lines };
-      // Keys typed for the message while the card is up are kept in it, and shown.
-      lines.push(paint(fitText(KEPT_MESSAGE, width - 1), { dim: true }, this.level));
-      const kept = this.editor.render(width, `${paint('›', this.palette.key, this.level)} `);
-      const first = lines.length;
-      lines.push(...kept.lines);
-      return { lines, cursor: { line: first + kept.cursor.line, column: kept.cursor.column } };
-    }
-    lines.push(this.statusLine(width));
-    const input = this.editor.render(width, `${paint('›', this.palette.key, this.level)} `);
+    const keyMark = `${paint('›', this.palette.key, this.level)} `;
+    const card = this.card.view(lines, look, keyMark);
+    if (card) return card;
+    lines.push(this.status.render(width, this.level));
+    const input = this.editor.render(width, keyMark);
     const first = lines.length;
     lines.push(...input.lines);
     return { lines, cursor: { line: first + input.cursor.line, column: input.cursor.column } };
   }
-
-  private statusLine(width: number): string {
-    const tokens =
-      this.usage.input + this.usage.output > 0
-        ? ` · ↑${compact(this.usage.input)} ↓${compact(this.usage.output)}`
-        : '';
-    let text: string;
-    if (this.mode === 'busy') {
-      const seconds = Math.floor((performance.now() - this.startedAt) / 1000);
-      const frame = SPINNER[Math.floor(performance.now() / 100) % SPINNER.length];
-      text = `${frame} ${this.activity} ${seconds}s · ${this.modelLabel}${tokens} · esc to interrupt`;
-    } else if (this.exitHint) text = 'Press Ctrl-C again to exit';
-    else text = `${this.modelLabel}${tokens} · /help · Ctrl-J new line · Ctrl-D exit`;
-    return paint(text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text, { dim: true }, this.level);
-  }
-}
-
-function isTerminalKey(key: InputKey): key is Key {
-  return !['newline', 'ctrl-a', 'ctrl-e', 'ctrl-k', 'ctrl-l'].includes(key.name);
-}
-
-function compact(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
-}
-
-function firstSentence(message: string): string {
-  const line = message.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
-/** A decision given on another front end, as the transcript says it. */
-function decisionWords(decision: Decision): string {
-  const grant = grantOf(decision);
-  if (grant === null) {
-    const reason = denialReason(decision);
-    return reason ? `✗ No: ${reason}` : '✗ No';
-  }
-  if (typeof decision === 'object') return '✓ Yes, with your own version of the new text';
-  return grant === 'once'
-    ? '✓ Yes'
-    : grant === 'file'
-      ? '✓ Yes, and this file for the session'
-      : '✓ Yes to every edit this session';
-}
-
-const DECIDED_BY: Record<string, string> = {
-  once: 'you: once',
-  file: 'you: this file',
-  all: 'you: all edits this session',
-};
-
-export function changeOutcome(
-  result: AgentToolResult,
-  state: { reason?: PreviewReason; decision?: Decision },
-): string {
-  if (result.ok) {
-    if (result.summary === 'no change') return 'no change';
-    const by =
-      state.reason === 'policy'
-        ? 'policy rule'
-        : state.reason === 'session'
-          ? 'allowed earlier this session'
-          : state.reason === 'yes'
-            ? '--yes'
-            : state.reason === 'edited'
-              ? 'you: your own version'
-              : typeof state.decision === 'string'
-                ? (DECIDED_BY[state.decision] ?? 'you')
-                : 'you';
-    return `applied (${by})`;
-  }
-  if (result.code === 'DENIED_USER') {
-    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
-    return reason ? `denied (you): ${reason}` : 'denied (you)';
-  }
-  if (result.code === 'STALE')
-    return 'not applied: the file changed on disk after its diff was made; the model was told to read it again';
-  if (result.code === 'DENIED_NO_APPROVER')
-    return 'not applied (no one to ask: --yes or a policy rule allows it)';
-  return `not applied (${result.code}): ${firstSentence(result.message.replace(/^\w+ failed \(\w+\): /, ''))}`;
-}
-
-function commandOutcome(result: AgentToolResult, state: { decision?: Decision }): string {
-  if (result.code === 'DENIED_USER') {
-    const reason = state.decision === undefined ? undefined : denialReason(state.decision);
-    return reason ? `not run (you): ${reason}` : 'not run (you)';
-  }
-  if (result.code === 'DENIED_POLICY') return 'not run (policy rule)';
-  if (result.code === 'DENIED_NO_APPROVER')
-    return 'not run (no one to ask: --yes or a policy rule allows it)';
-  return result.summary;
 }

@@ -13,8 +13,8 @@ import type { ChatSession, PreviewReason, SessionFrontEnd } from '../session/cha
 import type { FileChange } from '../tools/file-changes.js';
 import { sanitizeOutput } from '../ui/sanitize.js';
 import { type Look, noteLines, outcomeLine, toolLine } from '../ui/transcript.js';
+import { changeOutcome } from './call-state.js';
 import { changeDiffLines } from './change-diff.js';
-import { changeOutcome } from './chat-app.js';
 
 /**
  * `editgate chat -p "TASK"`: one turn without the REPL, for scripts. No one is asked anything: a change or a

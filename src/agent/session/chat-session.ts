@@ -221,12 +221,8 @@ export class ChatSession {
       events: {
         ...events,
         toolStarted: (call) => {
-          const path = call.input.file_path ?? call.input.path;
-          if (
-            typeof path === 'string' &&
-            call.tool &&
-            !['glob', 'grep', 'list_dir', 'bash'].includes(call.name)
-          ) {
+          // The files the call names, as its tool describes them (a patch: every file, a move's both names).
+          for (const path of call.tool?.paths?.(call.input) ?? []) {
             const inside = this.relative(path);
             if (inside) this.touched.add(inside);
           }

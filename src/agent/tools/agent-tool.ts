@@ -12,6 +12,11 @@ export interface AgentToolResult {
   summary: string;
   /** Stable error code when not ok. */
   code?: string;
+  /**
+   * When not ok: what went wrong in words a person reads, apart from the advice `message` gives the model
+   * (editgate's tools keep them apart: core/errors.ts); the transcript shows this.
+   */
+  happened?: string;
   /** Text a person sees under the tool line (a command's output), sanitised by the transcript. */
   output?: string;
 }
@@ -30,6 +35,12 @@ export interface AgentTool {
   changes: boolean;
   /** What a call is about, for its line in the transcript: a path, a pattern, a command. */
   target(input: Record<string, unknown>): string;
+  /**
+   * The files a call reads or changes, as the call names them, when the tool describes its calls (editgate's
+   * file tools do: `describeCall`); the session keeps track of them. Absent for tools that only search or
+   * run commands.
+   */
+  paths?(input: Record<string, unknown>): string[];
   run(input: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult>;
 }
 

@@ -66,7 +66,7 @@ export function bashTool(options: BashToolOptions): AgentTool {
     async run(input, context) {
       const command = textInput(input, 'command');
       if (!command?.trim()) return failed('INVALID_INPUT', 'bash needs a "command" to run.');
-      const verdict = options.policy.evaluate(command);
+      const verdict = await options.policy.evaluate(command);
       if (verdict.action === 'deny') {
         return failed(
           'DENIED_POLICY',

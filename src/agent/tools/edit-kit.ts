@@ -1,4 +1,6 @@
-import type { EditTools } from '../../tools/index.js';
+import { changeDetailsOf, changedLines, readDetails } from '../../tools/details.js';
+import { describeCall, type EditTools } from '../../tools/index.js';
+import type { ToolSuccess } from '../../tools/result.js';
 import type { AgentTool } from './agent-tool.js';
 
 /**
@@ -11,39 +13,38 @@ export function editKit(tools: EditTools): AgentTool[] {
     description: definition.description,
     inputSchema: definition.inputSchema,
     changes: !definition.annotations.readOnlyHint,
-    target: (input) => pathOf(input),
+    // The tool itself says what a call is about (its paths, a patch's every file), never a guess.
+    target: (input) => describeCall(definition.name, input).paths.join(', '),
+    paths: (input) => describeCall(definition.name, input).paths,
     async run(input, { signal }) {
       // An interrupt cancels the call: a question still open is withdrawn, and a write not yet renamed into
       // place writes nothing (CANCELLED); a rename that has happened stands (a write is never cut midway).
       const result = await tools.execute(definition.name, input, { signal });
       if (!result.ok) {
-        return { ok: false, code: result.code, message: result.message, summary: `✗ ${result.code}` };
+        return {
+          ok: false,
+          code: result.code,
+          message: result.message,
+          happened: result.happened,
+          summary: `✗ ${result.code}`,
+        };
       }
-      return { ok: true, message: result.message, summary: summarise(definition.name, result.details) };
+      return { ok: true, message: result.message, summary: summarise(definition.name, result) };
     },
   }));
 }
 
-function pathOf(input: Record<string, unknown>): string {
-  for (const name of ['file_path', 'path', 'filePath', 'file_name']) {
-    const value = input[name];
-    if (typeof value === 'string') return value;
-  }
-  return '';
-}
-
-function summarise(tool: string, details: Record<string, unknown>): string {
+/** The few words of a tool line, from the tool's typed details. */
+function summarise(tool: string, result: ToolSuccess): string {
   if (tool === 'read_file') {
-    const total = details.lines;
-    const first = details.firstLine;
-    const last = details.lastLine;
-    if (typeof total !== 'number') return 'read';
-    if (typeof first === 'number' && typeof last === 'number' && (first > 1 || last < total))
+    const { lines: total, firstLine: first, lastLine: last } = readDetails(result);
+    if (first !== undefined && last !== undefined && (first > 1 || last < total))
       return `lines ${first}-${last} of ${total}`;
     return `${total} ${total === 1 ? 'line' : 'lines'}`;
   }
-  if (details.written === false) return 'no change';
-  const added = details.added;
-  const removed = details.removed;
-  return typeof added === 'number' && typeof removed === 'number' ? `+${added} -${removed}` : 'done';
+  const details = changeDetailsOf(tool, result);
+  if (!details) return 'done';
+  if (!details.written) return 'no change';
+  const { added, removed } = changedLines(details);
+  return `+${added} -${removed}`;
 }

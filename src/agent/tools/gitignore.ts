@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { compileGlob } from '../../core/glob.js';
 
 /**
  * .gitignore rules, as git reads them, for the exploration tools' JS walk (rg reads them itself): one file
@@ -66,7 +66,7 @@ export function parseGitignore(text: string, base = ''): Rule[] {
     const anchored = line.includes('/');
     if (line.startsWith('/')) line = line.slice(1);
     const glob = anchored ? line : `**/${line}`;
-    const test = picomatch(glob, { dot: true });
+    const test = compileGlob(glob);
     rules.push({ base, negate, dirOnly, test });
   }
   return rules;

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { compileGlob } from '../../core/glob.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import { explore, FOLDER_PROPERTY, offsetProperty, type WorkspaceScope } from './scope.js';
 
@@ -30,7 +30,7 @@ export function globTool(scope: WorkspaceScope): AgentTool {
       if (!pattern) return failed('INVALID_INPUT', 'glob needs a "pattern", e.g. "**/*.ts".');
       return explore('glob', async () => {
         const folder = await scope.resolveFolder(input.path);
-        const matches = picomatch(pattern, { dot: true });
+        const matches = compileGlob(pattern);
         const offset = numberInput(input, 'offset', 0);
         const found: string[] = [];
         let scanned = 0;

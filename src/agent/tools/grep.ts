@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
-import picomatch from 'picomatch';
+import { compileGlob } from '../../core/glob.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import {
   explore,
@@ -122,7 +122,7 @@ function ripgrep(scope: WorkspaceScope, query: GrepQuery): Promise<GrepAnswer> {
   ];
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.include) args.push('--glob', query.include);
-  // The workspace's deny rules (picomatch globs) as rg globs: `!GLOB` excludes.
+  // The workspace's deny rules (globs) as rg globs: `!GLOB` excludes.
   args.push('--glob', '!.git');
   args.push('-e', query.pattern, '--', query.folder.relative || '.');
   return new Promise((resolve, reject) => {
@@ -172,7 +172,7 @@ async function jsGrep(scope: WorkspaceScope, query: GrepQuery): Promise<GrepAnsw
       `The pattern is not a valid regular expression: ${(error as Error).message}`,
     );
   }
-  const include = query.include ? picomatch(query.include, { dot: true }) : undefined;
+  const include = query.include ? compileGlob(query.include) : undefined;
   const prefix = query.folder.relative === '' ? '' : `${query.folder.relative}/`;
   const lines: string[] = [];
   let scanned = 0;

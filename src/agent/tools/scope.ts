@@ -1,14 +1,15 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { type DenyRule, denyRules } from '../../workspace/guard.js';
 import { type AgentToolResult, failed } from './agent-tool.js';
 import { IgnoreRules } from './gitignore.js';
 
 /**
  * The part of the workspace the exploration tools (list_dir, glob, grep) and bash's change tracking may
- * see: inside the root, never a denied path (the config's `deny`, `.git` by default, as for the file
- * tools), and, for walks, not what .gitignore ignores. Symbolic links are listed but never followed, so a
+ * see: inside the root, never a denied path (the guard's rules, `denyRules`: the config's `deny` plus
+ * `.git` and editgate.config.json whatever it says, as for the file tools), and, for walks, not what
+ * .gitignore ignores. Symbolic links are listed but never followed, so a
  * walk cannot leave the root through one.
  */
 export class ToolError extends Error {
@@ -31,13 +32,13 @@ export interface WalkEntry extends ScopePath {
 }
 
 export class WorkspaceScope {
-  private readonly denyTests: ((relative: string) => boolean)[];
+  private readonly deny: readonly DenyRule[];
 
   private constructor(
     readonly root: string,
     deny: readonly string[],
   ) {
-    this.denyTests = deny.map((glob) => picomatch(glob, { dot: true }));
+    this.deny = denyRules(deny);
   }
 
   static async create(root: string, deny: readonly string[]): Promise<WorkspaceScope> {
@@ -45,7 +46,7 @@ export class WorkspaceScope {
   }
 
   denied(relative: string): boolean {
-    return relative !== '' && this.denyTests.some((test) => test(relative));
+    return relative !== '' && this.deny.some((rule) => rule.test(relative));
   }
 
   /** A folder (default: the root) given by the model, checked to be inside the root and not denied. */

@@ -1,6 +1,8 @@
+import { pathInRoot } from '../../core/root-named.js';
 import type { ApprovalRequest } from '../../gate/approval.js';
-import { toCells, wrapCells } from '../../terminal/cells.js';
+import { toCells, visibleText, wrapCells } from '../../terminal/cells.js';
 import { paint } from '../../terminal/colors.js';
+import { editableText } from '../../terminal/edit-in-editor.js';
 import { type Choice, choiceRows, questionText } from '../../terminal/prompt.js';
 import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { CommandRequest } from '../tools/bash.js';
@@ -40,6 +42,8 @@ export function cardChoices(subject: CardSubject): Choice[] {
     { key: 'n', label: 'no' },
     { key: 'r', label: 'no, with a reason' },
   ];
+  if (subject.request.kind !== 'read') choices.push({ key: '+', label: 'yes, with a note' });
+  if (editableText(subject.request) !== undefined) choices.push({ key: 'e', label: 'edit it' });
   if (subject.request.kind !== 'read') choices.push({ key: 'v', label: 'view the whole diff' });
   choices.push({ key: 'Esc', label: 'no, and stop the turn' });
   return choices;
@@ -77,6 +81,29 @@ function paintMarks(text: string, look: Look): string {
   return text.replace(/␣×\d+/g, (mark) => paint(mark, look.palette.note, look.level));
 }
 
+/** The card after e: the person's version is in the transcript as a diff; write it, edit it again, or not. */
+export function renderYoursCard(request: ApprovalRequest, look: Look): string[] {
+  const question = `Write your version of ${visibleText(pathInRoot(request.path, request.root))}?`;
+  return [
+    paint(fitText(question, look.width - 1), look.palette.question, look.level),
+    ...choiceRows(
+      [
+        { key: 'y', label: 'yes, write your version' },
+        { key: 'e', label: 'edit it again' },
+        { key: 'n', label: 'no, back to the question' },
+        { key: 'Esc', label: 'no, and stop the turn' },
+      ],
+      cardDisplay(look),
+      look.palette,
+    ),
+  ];
+}
+
+/** The CLI's prompt lays the keys out; one column is kept free (the live region's rows never fill the width). */
+function cardDisplay(look: Look) {
+  return { level: look.level, theme: look.palette.theme, width: look.width - 1, height: 24, tabWidth: 4 };
+}
+
 export function renderCard(subject: CardSubject, look: Look): string[] {
   const lines = [paint(fitText(cardQuestion(subject), look.width - 1), look.palette.question, look.level)];
   if (subject.kind === 'command') {
@@ -102,14 +129,6 @@ export function renderCard(subject: CardSubject, look: Look): string[] {
         ),
       );
   }
-  // The CLI's prompt lays the keys out; one column is kept free (the live region's rows never fill the width).
-  const display = {
-    level: look.level,
-    theme: look.palette.theme,
-    width: look.width - 1,
-    height: 24,
-    tabWidth: 4,
-  };
-  lines.push(...choiceRows(cardChoices(subject), display, look.palette));
+  lines.push(...choiceRows(cardChoices(subject), cardDisplay(look), look.palette));
   return lines;
 }

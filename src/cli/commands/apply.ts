@@ -207,7 +207,13 @@ async function resultOf(tools: EditTools, known: Set<string>, item: CallItem): P
   if (item.kind === 'call') return tools.execute(item.name, item.input);
   // A call whose arguments could not be read: an unknown name is still the first thing to say.
   if (item.name !== undefined && !known.has(item.name)) return tools.execute(item.name, {});
-  return { ok: false, code: 'INVALID_INPUT', message: item.message, details: { where: item.where } };
+  return {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message: item.message,
+    details: { where: item.where },
+    happened: item.message,
+  };
 }
 
 /** `[line 2] edit_file src/app.ts (id toolu_01)`, with anything a terminal would act on made visible. */

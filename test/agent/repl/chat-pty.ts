@@ -13,7 +13,7 @@ export const CHAT_READY = '/help for commands and keys';
 export function startChat(
   ws: ReturnType<typeof cliWorkspace>,
   server: FakeModelServer,
-  options: { flags?: string[]; cols?: number; rows?: number } = {},
+  options: { flags?: string[]; cols?: number; rows?: number; env?: Record<string, string> } = {},
 ): PtyRun {
   return spawnCli(
     ['chat', '--model', 'openai-compatible/fake', '--base-url', server.baseURL, ...(options.flags ?? [])],
@@ -22,7 +22,11 @@ export function startChat(
       stateDir: ws.stateDir,
       cols: options.cols ?? 80,
       rows: options.rows ?? 40,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config') },
+      env: {
+        XDG_STATE_HOME: ws.stateDir,
+        XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config'),
+        ...options.env,
+      },
     },
   );
 }

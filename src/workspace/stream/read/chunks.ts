@@ -87,7 +87,10 @@ async function readFully(
 function shrunkError(): EditgateError {
   return new EditgateError(
     'STALE',
-    'The file changed (it got shorter) while editgate was reading it; nothing was written. Read it again with read_file, then redo the edit.',
+    {
+      happened: 'The file changed (it got shorter) while editgate was reading it; nothing was written.',
+      advice: 'Read it again with read_file, then redo the edit.',
+    },
     { reason: 'changed' },
   );
 }

@@ -81,7 +81,10 @@ export function badByteError(bad: BadByte, line: number, head: Buffer, size: num
   }
   return new EditgateError(
     'ENCODING',
-    `${display} is not valid UTF-8: byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${bad.offset} (line ${line}) cannot be decoded. It probably uses another encoding, and a file this large is streamed only as UTF-8: convert it first (e.g. iconv -f windows-1252 -t UTF-8 ${display} > converted) and edit the converted file, or ask the user to. editgate never replaces undecodable bytes.`,
+    {
+      happened: `${display} is not valid UTF-8: byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${bad.offset} (line ${line}) cannot be decoded. It probably uses another encoding, and a file this large is streamed only as UTF-8: it can be converted first (e.g. iconv -f windows-1252 -t UTF-8 ${display} > converted) and the converted file edited. editgate never replaces undecodable bytes.`,
+      advice: 'Convert it, or ask the user to.',
+    },
     { encoding: 'utf8', offset: bad.offset, line, byte: bad.byte, path: display },
   );
 }
@@ -154,7 +157,10 @@ function isUtf8Name(name: string): boolean {
 function tooLarge(display: string, size: number, why: string, next: string): EditgateError {
   return new EditgateError(
     'TOO_LARGE',
-    `${display} is too large to hold in memory (${formatBytes(size)}), so editgate would have to stream it, but ${why}. ${next} Nothing was read or written.`,
+    {
+      happened: `${display} is too large to hold in memory (${formatBytes(size)}), so editgate would have to stream it, but ${why}. Nothing was read or written.`,
+      advice: next,
+    },
     { path: display, size },
   );
 }

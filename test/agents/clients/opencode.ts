@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chatCompletions } from '../fake-models/chat-completions.js';
+import { baseEnv } from '../run-agent.js';
+import type { AgentClient } from './client.js';
+
+/**
+ * OpenCode (`opencode run`), model over OpenAI Chat Completions through a custom provider
+ * (`@ai-sdk/openai-compatible`, bundled in OpenCode, with baseURL the fake model) in
+ * XDG_CONFIG_HOME/opencode/opencode.json, editgate under `mcp` as a local server. OpenCode allows MCP tools
+ * without asking. Auto-update, the models.dev catalogue download, LSP downloads and default plugins are off
+ * by their environment variables.
+ */
+export const opencode: AgentClient = {
+  name: 'opencode',
+  label: 'OpenCode',
+  protocol: chatCompletions,
+  prepare({ workspace, model, command, prompt, mcp }) {
+    const configDir = join(workspace.homeEnv.XDG_CONFIG_HOME!, 'opencode');
+    mkdirSync(configDir, { recursive: true });
+    const { command: server, args, env } = workspace.editgate;
+    const config = {
+      $schema: 'https://opencode.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      model: 'fake/fake-model',
+      provider: {
+        fake: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Fake model',
+          options: { baseURL: `${model.origin}/v1`, apiKey: 'fake-key-for-tests' },
+          models: { 'fake-model': { name: 'Fake model', tool_call: true } },
+        },
+      },
+      ...(mcp
+        ? {
+            mcp: { editgate: { type: 'local', command: [server, ...args], environment: env, enabled: true } },
+          }
+        : {}),
+    };
+    writeFileSync(join(configDir, 'opencode.json'), JSON.stringify(config, null, 2));
+    return {
+      command,
+      args: ['run', '--model', 'fake/fake-model', '--format', 'json', prompt],
+      cwd: workspace.root,
+      env: {
+        ...baseEnv(),
+        ...workspace.homeEnv,
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+      },
+    };
+  },
+};

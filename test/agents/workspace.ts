@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAIN } from '../built-cli.js';
+
+/**
+ * A world of its own for one agent run: a HOME (and XDG folders) the agent writes its config and state in,
+ * the project root editgate serves, and editgate's state folder (trust records, undo history). Nothing of
+ * the person's own HOME is seen by the agent or by editgate.
+ */
+export interface AgentWorkspace {
+  folder: string;
+  home: string;
+  root: string;
+  state: string;
+  /** HOME and XDG variables pointing into the workspace. */
+  homeEnv: Record<string, string>;
+  /** editgate's MCP server as the agent starts it: command, arguments, environment. */
+  editgate: { command: string; args: string[]; env: Record<string, string> };
+  remove(): void;
+}
+
+/**
+ * The workspace, with an editgate.config.json in the root that allows every change by policy, trusted (as
+ * `editgate trust ROOT` records it), and editgate's MCP server run with `--approve policy`: one-shot agent
+ * modes cannot answer an elicitation, so the rules decide and no one is asked.
+ */
+export function makeWorkspace(label: string): AgentWorkspace {
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), `editgate-agent-${label}-`)));
+  const home = join(folder, 'home');
+  const root = join(folder, 'project');
+  const state = join(folder, 'editgate-state');
+  for (const dir of [home, root, state]) mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(root, 'editgate.config.json'),
+    `${JSON.stringify({ policy: { rules: [{ path: '**', action: 'allow' }] } }, null, 2)}\n`,
+  );
+  const stateEnv = { EDITGATE_STATE_DIR: state };
+  execFileSync(process.execPath, [MAIN, 'trust', root], {
+    env: { ...process.env, ...stateEnv },
+    stdio: 'pipe',
+  });
+  const homeEnv = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  };
+  return {
+    folder,
+    home,
+    root,
+    state,
+    homeEnv,
+    editgate: {
+      command: process.execPath,
+      args: [MAIN, 'mcp', root, '--approve', 'policy'],
+      env: stateEnv,
+    },
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
