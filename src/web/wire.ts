@@ -90,6 +90,18 @@ export const decisionSchema: z.ZodType<Decision> = z.union([
   z.enum(['once', 'file', 'all', 'deny']),
   z.strictObject({ deny: z.string() }),
   z.strictObject({ allow: grant, edited }),
+  // Hunk by hunk (gate/hunk-decision.ts checks the choice against the change): e.g. answered in the asker's
+  // terminal and reported to the page by a withdrawal.
+  z.strictObject({
+    allow: grant,
+    hunks: z.record(
+      z.string(),
+      z.strictObject({
+        accept: z.array(count),
+        reject: z.array(z.strictObject({ hunk: count, reason: z.string().optional() })).optional(),
+      }),
+    ),
+  }),
   z.strictObject({ allow: grant, reason: z.string().min(1) }),
 ]);
 

@@ -104,6 +104,44 @@ describe('allow with a note ({ allow, reason })', () => {
   });
 });
 
+describe('{ allow, hunks } (a decision taken hunk by hunk)', () => {
+  it("answered in the asker's terminal, it reaches the page that was asked too", async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'one\n' });
+    const server = await startReviewServer({ root: ws.root, acceptSubmissions: true });
+    try {
+      const target = {
+        port: server.port,
+        submitToken: server.submitToken!,
+        serverKey: server.serverKey!,
+        root: ws.root,
+      };
+      const queued = new Promise<string>((resolve) =>
+        server.queue.subscribe((event) => event.type === 'added' && resolve(event.item.id)),
+      );
+      const controller = new AbortController();
+      const asked = remoteApprover(target, 'editgate edit (pid 8)')(
+        {
+          tool: 'write_file',
+          path: 'a.txt',
+          kind: 'modify',
+          diff: { hunks: [], added: 1, removed: 1, identical: false },
+          unifiedDiff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
+          stats: { added: 1, removed: 1 },
+        },
+        { signal: controller.signal },
+      );
+      const id = await queued;
+      const decision = { allow: 'once', hunks: { 'a.txt': { accept: [0] } } };
+      controller.abort({ by: 'in the terminal', decision });
+      await expect(asked).rejects.toBeDefined();
+      await expect.poll(() => server.queue.get(id)!.outcome?.decision).toEqual(decision);
+      expect(server.queue.get(id)!.outcome!.by).toBe('in the terminal');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the schemas', () => {
   it('every form of the library Decision crosses the wire; malformed ones do not', () => {
     for (const decision of [
@@ -114,6 +152,7 @@ describe('the schemas', () => {
       { deny: 'why' },
       { allow: 'once', edited: { 'a.ts': 'x' } },
       { allow: 'file', reason: 'a note' },
+      { allow: 'once', hunks: { 'a.ts': { accept: [0], reject: [{ hunk: 1, reason: 'not this' }] } } },
     ]) {
       expect(decisionSchema.safeParse(decision).success, JSON.stringify(decision)).toBe(true);
       const event = { type: 'decision', decision, proof: 'p' };
@@ -125,6 +164,8 @@ describe('the schemas', () => {
       { allow: 'once', reason: '' },
       { allow: 'once', reason: 'x', extra: 1 },
       { deny: 3 },
+      { allow: 'once', hunks: { 'a.ts': { accept: [-1] } } },
+      { allow: 'once', hunks: { 'a.ts': { accept: [0] } }, reason: 'both' },
     ]) {
       expect(decisionSchema.safeParse(decision).success, JSON.stringify(decision)).toBe(false);
     }
