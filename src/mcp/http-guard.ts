@@ -1,16 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-
-/** Host names a local server answers to. Anything else in Host is a DNS-rebinding attempt or a mistake. */
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function hostnameOf(value: string, withScheme: boolean): string | undefined {
-  try {
-    return new URL(withScheme ? value : `http://${value}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
+import { hostNamesThisServer, loopbackOrigin } from '../core/loopback-host.js';
 
 export interface Refused {
   status: number;
@@ -20,22 +10,29 @@ export interface Refused {
 
 /**
  * Checks every HTTP request before the MCP transport sees it:
- * - Host must name the loopback interface (a web page whose DNS name was rebound to 127.0.0.1 sends its own
- *   name in Host);
- * - Origin, which browsers send and MCP clients usually do not, must be a loopback origin: a page on the
- *   open web cannot drive the server from the person's browser;
+ * - Host must name the loopback interface and this server's port (a web page whose DNS name was rebound to
+ *   127.0.0.1 sends its own name in Host): the rule of core/loopback-host.ts, which the review page applies
+ *   too;
+ * - Origin, which browsers send and MCP clients usually do not, must be a loopback origin (any port: a
+ *   browser-based MCP client runs on a port of its own): a page on the open web cannot drive the server
+ *   from the person's browser;
  * - with a token, `Authorization: Bearer <token>` must carry it (compared in constant time).
  */
-export function checkRequest(req: IncomingMessage, token: string | undefined): Refused | undefined {
+export function checkRequest(
+  req: IncomingMessage,
+  token: string | undefined,
+  port: number,
+): Refused | undefined {
   const host = req.headers.host;
-  const hostname = host ? hostnameOf(host, false) : undefined;
-  if (!hostname || !LOOPBACK.has(hostname)) {
-    return { status: 403, message: `Forbidden: Host ${JSON.stringify(host ?? '')} is not this local server` };
+  if (!hostNamesThisServer(host, port)) {
+    return {
+      status: 403,
+      message: `Forbidden: Host ${JSON.stringify(host ?? '')} is not this local server: use http://127.0.0.1:${port}/`,
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    const originHost = hostnameOf(origin, true);
-    if (!originHost || !LOOPBACK.has(originHost)) {
+    if (!loopbackOrigin(origin)) {
       return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} may not use this server` };
     }
   }

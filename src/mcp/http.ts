@@ -121,6 +121,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   let starting = 0;
+  /** The port the server listens on (known once it does; no request arrives before). */
+  let listeningPort = 0;
 
   const reaper = setInterval(
     () => {
@@ -170,7 +172,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const refused = checkRequest(req, options.token);
+    const refused = checkRequest(req, options.token, listeningPort);
     if (refused) {
       log.warn(`refused an HTTP request: ${refused.message}`);
       sendError(res, refused.status, refused.message, refused.headers);
@@ -240,6 +242,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     });
   });
   const { port } = http.address() as AddressInfo;
+  listeningPort = port;
   const url = `http://127.0.0.1:${port}${MCP_PATH}`;
 
   let markClosed!: () => void;

@@ -11,6 +11,9 @@ const FILES: Record<string, { name: string; type: string }> = {
   '/assets/review.css': { name: 'review.css', type: 'text/css; charset=utf-8' },
 };
 
+/** The paths the assets are served at. */
+export const ASSET_PATHS: readonly string[] = Object.keys(FILES);
+
 export interface Asset {
   body: Buffer;
   type: string;

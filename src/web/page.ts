@@ -58,7 +58,7 @@ export function pageHtml(options: PageOptions): string {
 <aside id="queue" aria-label="Changes"></aside>
 <main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
-<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
+<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>
 </html>
 `;
@@ -201,7 +201,7 @@ function decisionHtml(read: boolean, stale: boolean): string {
 <button type="button" class="allow" data-decision="all"${disabled}><kbd>A</kbd> ${labels[2]}</button>
 <button type="button" class="deny" data-decision="deny"><kbd>n</kbd> Deny</button>
 <button type="button" class="deny" data-decision="reason"><kbd>r</kbd> Deny with a reason…</button>
-<div class="reason" hidden><textarea id="reason" maxlength="4000" placeholder="Why, or what to do instead: the agent reads this (Enter sends, Esc cancels)"></textarea><button type="button" class="deny" data-decision="send-reason">Send the denial</button></div>
+<div class="reason" hidden><textarea id="reason" maxlength="4000" placeholder="Why, or what to do instead: the agent reads this (Enter sends the denial, Esc cancels)"></textarea><button type="button" class="deny" data-decision="send-reason">Send the denial</button><button type="button" class="allow" data-decision="send-note"${disabled}>Allow once with this note</button></div>
 </div>`;
 }
 

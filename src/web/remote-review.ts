@@ -11,7 +11,7 @@ import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { ReviewDiscovery } from './discovery.js';
 import { newSecret } from './request-guard.js';
 import { proofHolds } from './server-proof.js';
-import { decisionSchema, type SubmitEvent } from './wire.js';
+import { errorReply, helloReply, linkReply, submitEventSchema } from './wire.js';
 
 export type ReviewTarget = Pick<ReviewDiscovery, 'port' | 'submitToken' | 'serverKey' | 'root'>;
 
@@ -65,7 +65,7 @@ export async function proveReview(target: ReviewTarget): Promise<Proven> {
     const text = await readAll(response);
     if (response.statusCode !== 200)
       return { refused: `${where} did not prove it is yours (HTTP ${response.statusCode})` };
-    const { proof } = JSON.parse(text) as { proof?: unknown };
+    const proof = helloReply.safeParse(parseJson(text)).data?.proof;
     if (!proofHolds(target.serverKey, proof, 'hello', challenge, String(target.port), target.root))
       return { refused: `${where} did not prove it is yours: another program may listen on that port` };
     return { proven: true };
@@ -86,8 +86,8 @@ export async function requestSignInLink(target: ReviewTarget, ttlMs?: number): P
   await mustProve(target);
   const response = await post(target, '/api/submissions/link', ttlMs === undefined ? {} : { ttlMs });
   const text = await readAll(response);
-  const url = response.statusCode === 200 ? (JSON.parse(text) as { url?: unknown }).url : undefined;
-  if (typeof url !== 'string' || !url.startsWith(`http://127.0.0.1:${target.port}/?token=`))
+  const url = response.statusCode === 200 ? linkReply.safeParse(parseJson(text)).data?.url : undefined;
+  if (url === undefined || !url.startsWith(`http://127.0.0.1:${target.port}/?token=`))
     throw new Error(`the review page gave no sign-in link (HTTP ${response.statusCode}: ${text})`);
   return url;
 }
@@ -110,12 +110,8 @@ async function submit(
   const response = await post(target, '/api/submit', { request, source, challenge });
   if (response.statusCode !== 200) {
     const text = await readAll(response);
-    let message = text;
-    try {
-      message = (JSON.parse(text) as { error?: string }).error ?? text;
-    } catch {
-      // Not JSON: the text as it came.
-    }
+    // A refusal says why as { error }; anything else is shown as it came.
+    const message = errorReply.safeParse(parseJson(text)).data?.error ?? text;
     throw new Error(`the review page refused the change (HTTP ${response.statusCode}: ${message})`);
   }
   return new Promise<Decision>((resolve, reject) => {
@@ -156,23 +152,26 @@ async function submit(
         buffer = buffer.slice(newline + 1);
         newline = buffer.indexOf('\n');
         if (line.trim() === '') continue;
-        const event = JSON.parse(line) as SubmitEvent;
+        const raw = parseJson(line);
+        const parsed = submitEventSchema.safeParse(raw);
+        if (!parsed.success) {
+          finish(new Error('the review page sent an answer editgate does not understand'));
+          continue;
+        }
+        const event = parsed.data;
         if (event.type === 'queued') {
           id = event.id;
           if (withdrawOnQueued) withdraw();
         } else if (event.type === 'decision') {
           // An answer not signed over this request's challenge is not the person's: nothing is written.
           if (
-            !proofHolds(target.serverKey, event.proof, 'decision', challenge, JSON.stringify(event.decision))
+            // The proof covers the decision as the server wrote it (not as parsed: zod may order keys anew).
+            !proofHolds(target.serverKey, event.proof, 'decision', challenge, signedDecision(raw))
           ) {
             finish(new Error('the review page sent an answer it did not sign; it is not taken'));
             continue;
           }
-          const parsed = decisionSchema.safeParse(event.decision);
-          finish(
-            new Error('the review page sent an answer editgate does not understand'),
-            parsed.success ? parsed.data : undefined,
-          );
+          finish(undefined, event.decision);
         } else if (event.type === 'closed')
           finish(new Error(`the review page gave no answer: ${event.message}`));
       }
@@ -180,4 +179,18 @@ async function submit(
     response.on('end', () => finish(new Error('the review page closed before the change was answered')));
     response.on('error', (error) => finish(error));
   });
+}
+
+/** The JSON of a text, or undefined when it is not JSON (the schema that reads it then refuses it). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The decision of a decision event, as the server serialised it for its proof. */
+function signedDecision(event: unknown): string {
+  return JSON.stringify((event as { decision: unknown }).decision);
 }

@@ -1,7 +1,7 @@
 /**
  * Who may use the review server. It can write files, so every request proves where it comes from:
- * - Host must be 127.0.0.1:PORT or localhost:PORT exactly (a page whose DNS name was rebound to 127.0.0.1
- *   sends its own name);
+ * - Host must be 127.0.0.1:PORT or localhost:PORT (a page whose DNS name was rebound to 127.0.0.1 sends its
+ *   own name): the rule of core/loopback-host.ts, which the MCP server's HTTP transport applies too;
  * - the page's session is an HttpOnly, SameSite=Strict cookie, given only in exchange for the 256-bit
  *   token of a sign-in link, which works once (sign-in-links.ts); another site's page never sends it along;
  * - a cookie is not scoped by port: every server on 127.0.0.1 receives it. So the cookie alone reads only
@@ -38,15 +38,6 @@ export function newSecret(): string {
 export function sameSecret(given: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-export function hostAllowed(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
-}
-
-/** The page's own origin, for the Host it was loaded from. */
-export function originAllowed(origin: string | undefined, host: string): boolean {
-  return origin === `http://${host}`;
 }
 
 export function isJson(contentType: string | undefined): boolean {

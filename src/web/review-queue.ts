@@ -5,11 +5,13 @@
  * changed on disk since the diff was made. Answered changes stay listed (the latest few) with who answered.
  */
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
+import type { answerSchema } from './wire.js';
 
 export type ReviewStatus = 'pending' | 'stale' | 'answered' | 'withdrawn';
 
@@ -34,13 +36,8 @@ export interface ReviewItem {
   statusNote?: string;
 }
 
-/** What the person answers on the page (or a script through the API). */
-export interface ReviewAnswer {
-  hash: string;
-  decision: 'once' | 'file' | 'all' | 'deny';
-  reason?: string;
-  edited?: Record<string, string>;
-}
+/** What the person answers on the page (or a script through the API): its wire schema's type. */
+export type ReviewAnswer = z.infer<typeof answerSchema>;
 
 export type ReviewEvent = { type: 'added' | 'updated'; item: ReviewItem };
 
@@ -180,9 +177,14 @@ export class ReviewQueue {
       );
     }
     const allow = answer.decision !== 'deny';
+    const reason = answer.reason?.trim() ?? '';
     let expected = item.hash;
     if (answer.edited) {
       if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
+      if (reason)
+        throw new ReviewInvalid(
+          'Your own version carries no note: send it without "reason" (the model is told what you changed), or approve the proposed diff with the note.',
+        );
       expected = this.revise(id, answer.edited).hash;
     }
     if (answer.hash !== expected) {
@@ -204,14 +206,11 @@ export class ReviewQueue {
     } finally {
       entry.deciding = false;
     }
-    const reason = answer.reason?.trim() ?? '';
     let decision: Decision;
-    if (!allow)
+    if (answer.decision === 'deny')
       decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
-    else
-      decision = answer.edited
-        ? { allow: answer.decision as 'once', edited: answer.edited }
-        : answer.decision;
+    else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
+    else decision = reason ? { allow: answer.decision, reason } : answer.decision;
     const outcome: ReviewOutcome = { by, decision, at: Date.now() };
     this.finish(entry, 'answered', outcome);
     entry.settle(decision);

@@ -1,6 +1,10 @@
 /**
- * What crosses the review server's JSON API, checked on arrival: the person's decisions (from the page or
- * a script) and the changes other editgate processes send to `editgate review`.
+ * What crosses the review server's JSON API, one schema each way:
+ * - what it accepts, checked on arrival: the person's decisions (from the page or a script) and the changes
+ *   other editgate processes send to `editgate review`;
+ * - what it sends (the `...Reply` schemas and SubmitEvent): the server builds each answer as its schema's
+ *   type, the remote-review client checks what it reads against it, and the tests check every answer the
+ *   page's script and scripts read.
  */
 import { z } from 'zod';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
@@ -79,13 +83,32 @@ export const approvalRequestSchema = z.object({
 
 const edited = z.record(z.string(), z.string());
 
+const grant = z.enum(['once', 'file', 'all']);
+
+/** The library's Decision (gate/approval.ts), every form of it. */
 export const decisionSchema: z.ZodType<Decision> = z.union([
   z.enum(['once', 'file', 'all', 'deny']),
   z.strictObject({ deny: z.string() }),
-  z.strictObject({ allow: z.enum(['once', 'file', 'all']), edited }),
+  z.strictObject({ allow: grant, edited }),
+  // Hunk by hunk (gate/hunk-decision.ts checks the choice against the change): e.g. answered in the asker's
+  // terminal and reported to the page by a withdrawal.
+  z.strictObject({
+    allow: grant,
+    hunks: z.record(
+      z.string(),
+      z.strictObject({
+        accept: z.array(count),
+        reject: z.array(z.strictObject({ hunk: count, reason: z.string().optional() })).optional(),
+      }),
+    ),
+  }),
+  z.strictObject({ allow: grant, reason: z.string().min(1) }),
 ]);
 
-/** POST /api/changes/ID/decision */
+/**
+ * POST /api/changes/ID/decision. `reason` goes with a denial (why, or what to do instead) or with an
+ * approval (a note for the model: `{ allow, reason }`); the person's own version (`edited`) carries no note.
+ */
 export const answerSchema = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{64}$/, 'the hash of the diff you saw (64 hex digits, from the change)'),
   decision: z.enum(['once', 'file', 'all', 'deny']),
@@ -121,12 +144,97 @@ export const withdrawSchema = z.strictObject({
   decision: decisionSchema.optional(),
 });
 
+// --- what the server sends ---------------------------------------------------------------------------
+
 /** One line of the answer stream of /api/submit (newline-delimited JSON). */
-export type SubmitEvent =
-  | { type: 'queued'; id: string }
-  | { type: 'ping' }
-  | { type: 'decision'; decision: Decision; proof: string }
-  | { type: 'closed'; message: string };
+export const submitEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('queued'), id: z.string().min(1) }),
+  z.strictObject({ type: z.literal('ping') }),
+  z.strictObject({ type: z.literal('decision'), decision: decisionSchema, proof: z.string() }),
+  z.strictObject({ type: z.literal('closed'), message: z.string() }),
+]);
+export type SubmitEvent = z.infer<typeof submitEventSchema>;
+
+/** Every refusal: what went wrong and what to do. */
+export const errorReply = z.strictObject({ error: z.string().min(1) });
+
+/** GET /?token=... with Accept: application/json: the session's nonce, given this once. */
+export const signInReply = z.strictObject({ nonce: z.string().min(1) });
+
+/** POST /api/submissions/hello */
+export const helloReply = z.strictObject({ proof: z.string() });
+
+/** POST /api/submissions/link */
+export const linkReply = z.strictObject({ url: z.string().url() });
+
+/** POST /api/submissions/ID/withdraw */
+export const withdrawReply = z.strictObject({ withdrawn: z.literal(true) });
+
+const changeId = z.string().regex(/^[\w-]+$/);
+const fileKind = z.enum(['create', 'modify', 'delete']);
+
+/** A change in the API's list. */
+export const changeSummary = z.strictObject({
+  id: changeId,
+  status: z.enum(['pending', 'stale', 'answered', 'withdrawn']),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  tool: z.string(),
+  kind: z.enum(['create', 'modify', 'delete', 'read']),
+  path: z.string(),
+  source: z.string(),
+  files: z.array(z.strictObject({ path: z.string(), kind: fileKind, stats })),
+  outcome: z.strictObject({ by: z.string(), decision: decisionSchema }).optional(),
+  statusNote: z.string().optional(),
+});
+
+/** GET /api/changes */
+export const changeListReply = z.strictObject({ changes: z.array(changeSummary) });
+
+/** GET /api/changes/ID: the summary, the question and note, and each file's diff text. */
+export const changeDetailReply = changeSummary.extend({
+  question: z.string().optional(),
+  note: z.string().optional(),
+  files: z.array(
+    z.strictObject({
+      path: z.string(),
+      kind: fileKind,
+      stats,
+      unifiedDiff: z.string(),
+      editable: z.boolean(),
+      note: z.string().optional(),
+    }),
+  ),
+});
+
+/** GET /api/changes/ID/files/N: the texts before and after (to edit the new one). */
+export const fileTextsReply = z.strictObject({
+  path: z.string(),
+  kind: fileKind,
+  before: z.string(),
+  after: z.string(),
+});
+
+/** POST /api/changes/ID/decision */
+export const decisionReply = z.strictObject({ status: z.literal('answered'), text: z.string() });
+
+/** POST /api/changes/ID/edit-preview: the person's version as a diff (its hash is what they approve). */
+export const editPreviewReply = z.strictObject({
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  files: z.array(z.strictObject({ path: z.string(), kind: fileKind, stats, unifiedDiff: z.string() })),
+  html: z.string(),
+});
+
+export type ErrorReply = z.infer<typeof errorReply>;
+export type SignInReply = z.infer<typeof signInReply>;
+export type HelloReply = z.infer<typeof helloReply>;
+export type LinkReply = z.infer<typeof linkReply>;
+export type WithdrawReply = z.infer<typeof withdrawReply>;
+export type ChangeSummary = z.infer<typeof changeSummary>;
+export type ChangeListReply = z.infer<typeof changeListReply>;
+export type ChangeDetailReply = z.infer<typeof changeDetailReply>;
+export type FileTextsReply = z.infer<typeof fileTextsReply>;
+export type DecisionReply = z.infer<typeof decisionReply>;
+export type EditPreviewReply = z.infer<typeof editPreviewReply>;
 
 export function parseRequest(value: unknown): ApprovalRequest {
   return approvalRequestSchema.parse(value) as ApprovalRequest;

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hostCases } from '../core/loopback-hosts.js';
 import { ALLOW_ALL_CONFIG, call, ensureBuilt, startHttpServer, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -145,6 +146,14 @@ describe('editgate mcp over Streamable HTTP', () => {
     expect(rebound.status).toBe(403);
     expect(rebound.body).toContain('Host');
     expect((await rawPost(url, { Origin: 'null' })).status).toBe(403);
+  });
+
+  it('accepts and refuses the same Host headers as the review page (core/loopback-host.ts)', async () => {
+    const { url } = await server([workspace()]);
+    for (const { host, accepted, why } of hostCases(Number(new URL(url).port))) {
+      const answer = await rawPost(url, { Host: host });
+      expect(answer.status, `${host}: ${why}`).toBe(accepted ? 200 : 403);
+    }
   });
 
   it('with a token, refuses requests without it or with a wrong one', async () => {

@@ -1,7 +1,6 @@
-// The MCP layer's pure parts, without a process: mode choice, prompt text, answers, roots, HTTP checks, flags.
+// The MCP layer's pure parts, without a process: mode choice, prompt text, answers, roots, flags (HTTP checks: http-guard.test.ts).
 
 import { mkdirSync, symlinkSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +13,6 @@ import {
   promptMessage,
   tooLongForPrompt,
 } from '../../src/mcp/elicit.js';
-import { checkRequest } from '../../src/mcp/http-guard.js';
 import { narrowRoots } from '../../src/mcp/roots.js';
 import { tempFolder } from '../temp-folder.js';
 
@@ -163,31 +161,6 @@ describe('narrowRoots', () => {
   it('compares real paths: a link inside the root to a folder outside does not count as inside', async () => {
     const out = await narrowRoots([root], [uri(join(root, 'link'))]);
     expect(out.roots).toEqual([]);
-  });
-});
-
-describe('HTTP request checks', () => {
-  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
-
-  it('accepts loopback Host and Origin, refuses others', () => {
-    expect(checkRequest(req({ host: '127.0.0.1:3000' }), undefined)).toBeUndefined();
-    expect(
-      checkRequest(req({ host: 'localhost:3000', origin: 'http://localhost:5173' }), undefined),
-    ).toBeUndefined();
-    expect(checkRequest(req({ host: '[::1]:3000' }), undefined)).toBeUndefined();
-    expect(checkRequest(req({ host: 'attacker.example:3000' }), undefined)?.status).toBe(403);
-    expect(checkRequest(req({}), undefined)?.status).toBe(403);
-    expect(
-      checkRequest(req({ host: '127.0.0.1:1', origin: 'https://127.0.0.1.evil.example' }), undefined)?.status,
-    ).toBe(403);
-  });
-
-  it('needs the bearer token when one is set', () => {
-    const host = '127.0.0.1:3000';
-    expect(checkRequest(req({ host }), 'secret')?.status).toBe(401);
-    expect(checkRequest(req({ host, authorization: 'Bearer nope' }), 'secret')?.status).toBe(401);
-    expect(checkRequest(req({ host, authorization: 'Basic secret' }), 'secret')?.status).toBe(401);
-    expect(checkRequest(req({ host, authorization: 'Bearer secret' }), 'secret')).toBeUndefined();
   });
 });
 

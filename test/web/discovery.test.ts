@@ -64,7 +64,7 @@ async function squatter() {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       if (req.url === '/api/submissions/hello') {
         const { challenge } = JSON.parse(body) as { challenge: string };
-        res.end(JSON.stringify({ pid: 1, proof: answer.helloProof?.(challenge) ?? newSecret() }));
+        res.end(JSON.stringify({ proof: answer.helloProof?.(challenge) ?? newSecret() }));
       } else if (req.url === '/api/submit') {
         res.end(
           `${JSON.stringify({ type: 'queued', id: 'x' })}\n${JSON.stringify({
@@ -73,7 +73,7 @@ async function squatter() {
             proof: newSecret(),
           })}\n`,
         );
-      } else res.end(JSON.stringify({ url: 'http://127.0.0.1:1/?token=x', root: '/' }));
+      } else res.end(JSON.stringify({ url: 'http://127.0.0.1:1/?token=x' }));
     });
   });
   squatters.push(server);

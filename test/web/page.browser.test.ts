@@ -17,6 +17,7 @@ import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser } from './browser.js';
 import { LINK } from './page-api.js';
 import { reviewWorkspace } from './review-fixture.js';
+import { replySchemaFor, requestSchemaFor, wireProblem } from './wire-check.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
 // the files and the model.
@@ -32,13 +33,34 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const pages: Page[] = [];
+/** What the page's script sent or read through the JSON API that the wire schemas do not describe. */
+const wireProblems: string[] = [];
 afterEach(async () => {
   for (const page of pages.splice(0)) await page.close();
+  expect(wireProblems.splice(0)).toEqual([]);
 });
+
+/** Checks every JSON API request the page's script sends, and every answer it reads, against wire.ts. */
+function checkWire(page: Page): void {
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    const problem = wireProblem(requestSchemaFor(path), request.postData() ?? '', `sent to ${path}`);
+    if (request.method() === 'POST' && problem) wireProblems.push(problem);
+  });
+  page.on('response', async (response) => {
+    const path = new URL(response.url()).pathname;
+    if (!path.startsWith('/api/')) return;
+    const text = await response.text().catch(() => undefined);
+    if (text === undefined) return;
+    const problem = wireProblem(replySchemaFor(path, response.status()), text, `read from ${path}`);
+    if (problem) wireProblems.push(problem);
+  });
+}
 
 async function open(url: string): Promise<Page> {
   const page = await browser.context.newPage();
   pages.push(page);
+  checkWire(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
@@ -143,6 +165,28 @@ describe('the review page', () => {
       'The user denied this edit: keep the greeting; use a template literal instead',
     );
     expect((await ws.bytes('src/config.ts')).equals(before)).toBe(true);
+  });
+
+  it('Allow with a note (r, text, the allow button): the change is written and the note reaches the model', async () => {
+    const { ws, server, propose } = await reviewWorkspace({ 'src/config.ts': APP });
+    const change = await propose('edit_file', {
+      file_path: 'src/config.ts',
+      old_string: "'Hello, '",
+      new_string: "'Hi, '",
+    });
+    const page = await open(server.url);
+    await page.keyboard.press('r');
+    await page.keyboard.type('fine; greet in French next time');
+    await page.click('button[data-decision="send-note"]');
+    await expect
+      .poll(() => page.textContent('#status'))
+      .toBe('Answered in the browser: allowed: fine; greet in French next time.');
+    const result = await change.result;
+    expect(result.ok).toBe(true);
+    expect(result.message).toContain(
+      'The user approved this change with a note: fine; greet in French next time',
+    );
+    expect(await ws.text('src/config.ts')).toBe(APP.replace("'Hello, '", "'Hi, '"));
   });
 
   it("edit before approve: the person's version is shown as a diff, written, and the model is told what they changed", async () => {
@@ -265,7 +309,7 @@ describe('the review page', () => {
     await expect
       .poll(() => page.textContent('#status'))
       .toContain('changed on disk after this diff was made');
-    for (const decision of ['once', 'file', 'all']) {
+    for (const decision of ['once', 'file', 'all', 'send-note']) {
       expect(await page.isDisabled(`button[data-decision="${decision}"]`)).toBe(true);
     }
     await page.keyboard.press('y');

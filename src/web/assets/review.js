@@ -95,6 +95,12 @@ function sendReason() {
   decide('deny', text || undefined);
 }
 
+/** The same note with an approval: allowed once, and the agent reads the note ({ allow, reason }). */
+function sendNote() {
+  const text = byId('reason')?.value.trim() ?? '';
+  decide('once', text || undefined);
+}
+
 // --- files: moving between them, the person's own version ----------------------------------------------------
 
 function sections() {
@@ -294,6 +300,7 @@ document.addEventListener('click', (event) => {
   const run = (promise) => promise.catch((error) => setStatus(error.message, 'refused'));
   if (button.dataset.decision === 'reason') showReason();
   else if (button.dataset.decision === 'send-reason') sendReason();
+  else if (button.dataset.decision === 'send-note') sendNote();
   else if (button.dataset.decision) decide(button.dataset.decision);
   else if (button.classList.contains('edit')) run(openEditor(button.closest('section.file')));
   else if (button.classList.contains('preview')) run(previewEdits());
