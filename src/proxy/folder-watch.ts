@@ -41,13 +41,24 @@ export class FolderWatch {
     return this.watchers.size;
   }
 
-  /** Starts watching `folder`; throws what the kernel said when it refuses (ENOSPC: the watch limit). */
+  /**
+   * Starts watching `folder`; throws what the kernel said when it refuses (ENOSPC: the watch limit). A
+   * folder that cannot be read (EACCES) or is gone already is not watched: a scan could not read it either,
+   * and its parent's event tells that it went.
+   */
   add(folder: string): void {
     if (this.watchers.has(folder)) return;
-    const watcher = this.watchFolderWith(folder, () => {
-      this.events++;
-      this.dirty.add(folder);
-    });
+    let watcher: FSWatcher;
+    try {
+      watcher = this.watchFolderWith(folder, () => {
+        this.events++;
+        this.dirty.add(folder);
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw error;
+    }
     watcher.on('error', () => {
       // The folder went away or the watch broke: what happened in it is not known.
       this.doubt = true;

@@ -226,6 +226,27 @@ describe('ChangeWatch when the kernel refuses watches', () => {
   });
 });
 
+describe('ChangeWatch and a folder it may not read', () => {
+  it('is left unwatched (as a scan cannot read it either); the rest is still watched', async () => {
+    const { root } = workspace({ 'locked/x': 'x', 'open/y': 'y' });
+    const told: string[] = [];
+    const watch = watchOf(root, {
+      watchFolder: (folder, listener) => {
+        if (folder.endsWith('locked')) {
+          throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        }
+        return fsWatch(folder, { persistent: false }, listener);
+      },
+      onNotice: (message) => told.push(message),
+    });
+    expect(await during(watch, root, () => writeFileSync(join(root, 'open/y'), 'Y'))).toEqual([
+      'changed open/y',
+    ]);
+    expect(watch.watching).toBe(true);
+    expect(told).toEqual([]);
+  });
+});
+
 describe('the watch per folder and the whole scan agree', () => {
   const names = ['a', 'b', 'a/c', 'b/d', 'a/c/e'];
   const op = fc.oneof(
