@@ -253,7 +253,7 @@ export async function openProxySession(
   const watch = new ChangeWatch({
     roots,
     ignore: [options.stateDir, ...(options.config.auditLog ? [options.config.auditLog] : [])].map(canonical),
-    onPartial: (message) => log('warning', message),
+    onNotice: (message) => log('warning', message),
   });
   const tools = new ToolCallHandler({
     watch,
@@ -312,5 +312,11 @@ export async function openProxySession(
       `${client ? `${client.name} ${client.version}` : 'the client'} connected through editgate proxy to ${serverName}; questions: ${channel.name} (${channel.why})`,
     );
   };
-  return { server, close: () => link.close() };
+  return {
+    server,
+    close: async () => {
+      watch.close();
+      await link.close();
+    },
+  };
 }

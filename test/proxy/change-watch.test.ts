@@ -138,7 +138,7 @@ describe('ChangeWatch', () => {
   it('beyond its bound it watches in part, says so once, and does not call a later entry new', async () => {
     const { root } = workspace(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}.txt`, 'x'])));
     const told: string[] = [];
-    const watch = new ChangeWatch({ roots: [root], ignore: [], limit: 10, onPartial: (m) => told.push(m) });
+    const watch = new ChangeWatch({ roots: [root], ignore: [], limit: 10, onNotice: (m) => told.push(m) });
     const { unapproved } = await watch.around([], async () => {
       writeFileSync(join(root, 'f29.txt'), 'changed');
     });
