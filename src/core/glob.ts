@@ -17,6 +17,9 @@
  * - `{a,b}` alternatives (nested), `{1..5}` and `{a..e}` ranges (MAX_RANGE items a pattern, else literal);
  * - a leading `!` negates the whole pattern; a leading `./` is dropped.
  * Not supported: extglobs (`+(a|b)`, `@(a)`...), whose characters are literal here.
+ *
+ * Pattern and path are matched in one Unicode form, NFC (workspace/path-identity.ts says why): `clés/**`
+ * typed in either form matches a folder whose name is in either form, for every glob editgate matches.
  */
 
 export interface GlobOptions {
@@ -34,7 +37,7 @@ export const MAX_RANGE = 1000;
 
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   let negated = false;
-  let body = pattern;
+  let body = pattern.normalize('NFC');
   while (body.startsWith('!') && !body.startsWith('!(')) {
     negated = !negated;
     body = body.slice(1);
@@ -42,7 +45,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   while (body.startsWith('./')) body = body.slice(2);
   const machine = new Machine(options.nocase === true);
   const start = machine.build(parseGlob(body));
-  return (path) => machine.run(start, path) !== negated;
+  return (path) => machine.run(start, path.normalize('NFC')) !== negated;
 }
 
 // ---- The pattern as a tree -------------------------------------------------------------------------------

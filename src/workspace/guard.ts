@@ -84,11 +84,9 @@ export function denyRules(given: readonly string[] = DEFAULT_DENY): DenyRule[] {
     if (typeof glob !== 'string' || glob === '') {
       throw new EditgateError('INVALID_INPUT', 'Deny rules must be non-empty glob strings.');
     }
-    // Glob and path are matched in one Unicode form (path-identity.ts: NFC), so `clés/**` written in
+    // compileGlob matches glob and path in one Unicode form (path-identity.ts), so `clés/**` written in
     // either form denies the folder whatever form its name has on disk or in the request.
-    const form = matchForm(glob);
-    const test = compileGlob(form, { nocase });
-    return { glob: form, test: (relative) => test(matchForm(relative)) };
+    return { glob: matchForm(glob), test: compileGlob(glob, { nocase }) };
   });
 }
 

@@ -34,3 +34,19 @@ describe('hostile globs', () => {
     expect(policy.evaluate('edit_file', `src/${long}b`).action).toBe('deny');
   });
 });
+
+describe('one Unicode form for every glob (issue #26: a path identity for guard, globs, question, history)', () => {
+  const nfc = 'cl\u00e9s';
+  const nfd = 'cle\u0301s';
+
+  it('a policy rule written in one form matches a path in the other, both ways', () => {
+    for (const [rulePath, filePath] of [
+      [`${nfc}/**`, `${nfd}/config.js`],
+      [`${nfd}/**`, `${nfc}/config.js`],
+    ] as const) {
+      const policy = new PolicyEngine({ rules: [{ path: rulePath, action: 'deny' }] });
+      expect(policy.evaluate('edit_file', filePath).action).toBe('deny');
+      expect(policy.evaluateRead(filePath).action).toBe('deny');
+    }
+  });
+});
