@@ -89,7 +89,7 @@ export function createSessionServer(
     hidden,
     maxInputBytes: options.maxInputBytes,
     elicits,
-    ...(settleTrust && { settleTrust }),
+    settleTrust,
     clientNote,
     client,
     log,
