@@ -15,7 +15,8 @@ import { readShellLine, type ShellCommand } from './shell-syntax.js';
  * - A deny rule is matched against every command of the line, nested ones included, as it runs: after
  *   leading assignments, the folder of its path (`/bin/rm` is `rm`), and the wrappers that run the command
  *   after them (`env`, `command`, `exec`, `nohup`, `time`, `xargs`, `find -exec`...). When a deny rule
- *   exists and a command's name cannot be known (`$CMD`, `eval`, `sh -c`), the line is asked, not allowed.
+ *   exists and a command's name cannot be known (`$CMD`, `eval`, `sh -c`), or the line names the rule's
+ *   words elsewhere (`strace rm`, `git -C . push`, `alias g=rm`), the line is asked, not allowed.
  * - A line the grammar cannot fully read is asked, whatever the rules.
  */
 export type CommandVerdict = { action: 'allow' | 'ask' | 'deny'; rule?: string; reason?: string };
@@ -64,6 +65,9 @@ export class CommandPolicy {
           unknown ??= `a word of it is computed by the shell, so the rule ${deny.text} cannot be checked`;
       }
     }
+    for (const deny of this.denies)
+      if (mentions(command, deny.words!))
+        unknown ??= `it names ${deny.text} where editgate cannot tell whether it runs`;
     if (line.incomplete) return ask('bash reads it in a way editgate cannot be sure of (a syntax error)');
     if (unknown !== undefined && this.denies.length > 0) return ask(unknown);
     const every = this.allows.find((rule) => rule.words === undefined);
@@ -110,6 +114,23 @@ function denyMatches(
     else if (word !== wanted) return 'no';
   }
   return maybe ? 'maybe' : 'yes';
+}
+
+/**
+ * Whether the line names a deny rule's words anywhere, in order, as whole names (`strace rm`,
+ * `git -C . push`, `alias g=rm`, `awk 'BEGIN{system("rm x")}'`): no list of wrappers, options and
+ * interpreters is complete, so a line that names a denied command where editgate cannot see it run is asked.
+ */
+function mentions(line: string, rule: readonly string[]): boolean {
+  const names = line.split(/[^\p{L}\p{N}_.+-]+/u);
+  const [first, ...rest] = rule;
+  let at = names.indexOf(baseName(first) ?? '');
+  if (at < 0) return false;
+  for (const word of rest) {
+    at = names.indexOf(word, at + 1);
+    if (at < 0) return false;
+  }
+  return true;
 }
 
 function baseName(word: string | undefined): string | undefined {
