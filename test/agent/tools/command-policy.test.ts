@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommandPolicy } from '../../../src/agent/tools/command-policy.js';
+import { CommandPolicy, MAX_READ_COMMAND } from '../../../src/agent/tools/command-policy.js';
 
 /** Prefix rules, as a project would write them. */
 const prefixes = new CommandPolicy([
@@ -215,6 +215,17 @@ describe('command policy: deny rules under an allow-all rule', () => {
     ['echo ==\nrm -f victim', 'ask'],
   ] as const)('%j → %s', async (command, action) => {
     expect((await allowAll.evaluate(command)).action).toBe(action);
+  });
+
+  it('asks for a line longer than it reads, unread (a 2 MB line took 20 s to read)', async () => {
+    const long = `echo ${'a '.repeat(1_000_000)}`;
+    expect(await allowAll.evaluate(long)).toEqual({
+      action: 'ask',
+      reason: `it is longer than ${MAX_READ_COMMAND} characters, more than editgate reads to decide`,
+    });
+    expect((await allowAll.evaluate(`echo ${'a'.repeat(MAX_READ_COMMAND - 10)}`)).action).toBe('allow');
+    const none = new CommandPolicy([{ tool: 'bash', action: 'deny' }]);
+    expect((await none.evaluate(long)).action).toBe('deny');
   });
 
   it('a deny rule without a command refuses every line', async () => {
