@@ -131,15 +131,19 @@ function denyMatches(
  * interpreters is complete, so a line that names a denied command where editgate cannot see it run is asked.
  */
 function mentions(line: string, rule: readonly string[]): boolean {
-  const names = line.split(/[^\p{L}\p{N}_.+-]+/u);
-  const [first, ...rest] = rule;
-  let at = names.indexOf(baseName(first) ?? '');
-  if (at < 0) return false;
-  for (const word of rest) {
+  const names = namesIn(line);
+  const wanted = namesIn([baseName(rule[0]) ?? '', ...rule.slice(1)].join(' '));
+  let at = -1;
+  for (const word of wanted) {
     at = names.indexOf(word, at + 1);
     if (at < 0) return false;
   }
-  return true;
+  return wanted.length > 0;
+}
+
+/** The names in a text: runs of letters, digits and `_ . + -` (`deploy:prod` is `deploy`, `prod`). */
+function namesIn(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}_.+-]+/u).filter((name) => name !== '');
 }
 
 function baseName(word: string | undefined): string | undefined {

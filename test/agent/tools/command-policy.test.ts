@@ -228,6 +228,16 @@ describe('command policy: deny rules under an allow-all rule', () => {
     expect((await none.evaluate(long)).action).toBe('deny');
   });
 
+  it("a rule's words with punctuation are named as the line's are", async () => {
+    const deploy = new CommandPolicy([
+      { tool: 'bash', action: 'allow' },
+      { tool: 'bash', path: 'npm run deploy:prod', action: 'deny' },
+    ]);
+    expect((await deploy.evaluate('npm run deploy:prod')).action).toBe('deny');
+    expect((await deploy.evaluate('npm --prefix . run deploy:prod')).action).toBe('ask');
+    expect((await deploy.evaluate('npm run deploy:staging')).action).toBe('allow');
+  });
+
   it('a deny rule without a command refuses every line', async () => {
     const none = new CommandPolicy([{ tool: 'bash', action: 'deny' }]);
     expect(await none.evaluate('ls')).toEqual({ action: 'deny', rule: 'every command' });
