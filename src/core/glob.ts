@@ -35,6 +35,18 @@ export type GlobMatcher = (path: string) => boolean;
  */
 export const MAX_RANGE = 1000;
 
+/**
+ * Reading a pattern costs at most this many steps per character (plus a little): past it, a `[` or `{`
+ * still unread is literal text. A hostile line of unclosed brackets (`[[:[[:[[:...`, `[\][\]...`) made each
+ * bracket scan to the end of the line: 6,000 characters took 26 s to read before one path was matched.
+ * Globs people write never come near it. Braces nest at most MAX_BRACE_DEPTH deep (deeper ones are literal),
+ * so reading and building stay off the stack's limit.
+ */
+const SCAN_STEPS_PER_CHAR = 32;
+export const MAX_BRACE_DEPTH = 32;
+/** The longest POSIX class name (`xdigit`, `alnum`...) with its `:`. */
+const LONGEST_CLASS = 7;
+
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   let negated = false;
   let body = pattern.normalize('NFC');
@@ -69,8 +81,13 @@ function parseGlob(pattern: string): Piece[] {
 class Parser {
   /** Range items the pattern may still expand to (MAX_RANGE in all). */
   private rangeBudget = MAX_RANGE;
+  /** Scan steps left for brackets and braces (SCAN_STEPS_PER_CHAR). */
+  private scanBudget: number;
+  private braceDepth = 0;
 
-  constructor(private readonly chars: readonly string[]) {}
+  constructor(private readonly chars: readonly string[]) {
+    this.scanBudget = SCAN_STEPS_PER_CHAR * chars.length + 1024;
+  }
 
   /**
    * The pieces of chars[from, to). `segmentStart`/`segmentEnd`: whether `from`/`to` lie at a segment's
@@ -145,10 +162,12 @@ class Parser {
     segmentEnd: boolean,
   ): { piece: Piece; end: number } | undefined {
     const chars = this.chars;
+    if (this.braceDepth >= MAX_BRACE_DEPTH) return undefined;
     const commas: number[] = [];
     let depth = 0;
     let close = -1;
     for (let i = open + 1; i < to; i++) {
+      if (--this.scanBudget < 0) return undefined;
       const char = chars[i]!;
       if (char === '\\') i++;
       else if (char === '[') {
@@ -176,9 +195,11 @@ class Parser {
     }
     const bounds = [open, ...commas, close];
     const options: Piece[][] = [];
+    this.braceDepth++;
     for (let k = 0; k + 1 < bounds.length; k++) {
       options.push(this.sequence(bounds[k]! + 1, bounds[k + 1]!, segmentStart, afterEnd));
     }
+    this.braceDepth--;
     return { piece: { type: 'either', options }, end: close + 1 };
   }
 
@@ -194,20 +215,30 @@ class Parser {
       negate = true;
       i++;
     }
-    const tests: ((char: string) => boolean)[] = [];
+    // Members as data until the bracket closes (a bracket that never closes builds nothing).
+    const ranges: number[] = []; // low, high, low, high...
+    const classes: RegExp[] = [];
     let first = true;
     while (i < to) {
+      if (--this.scanBudget < 0) return undefined;
       let char = chars[i]!;
       if (char === ']' && !first) {
-        return { member: (c) => tests.some((t) => t(c)), negate, end: i + 1 };
+        const member = (c: string): boolean => {
+          const code = c.codePointAt(0)!;
+          for (let k = 0; k < ranges.length; k += 2)
+            if (code >= ranges[k]! && code <= ranges[k + 1]!) return true;
+          return classes.some((posix) => posix.test(c));
+        };
+        return { member, negate, end: i + 1 };
       }
       first = false;
       if (char === '[' && chars[i + 1] === ':') {
-        const close = chars.indexOf(']', i + 2);
+        const near = chars.slice(i + 2, Math.min(to, i + 3 + LONGEST_CLASS)).indexOf(']');
+        const close = near < 0 ? -1 : i + 2 + near;
         const name = close > 0 ? chars.slice(i + 2, close).join('') : '';
         const posix = POSIX_CLASSES[name.replace(/:$/, '')];
         if (close > 0 && name.endsWith(':') && posix) {
-          tests.push((c) => posix.test(c));
+          classes.push(posix);
           i = close + 1;
           continue;
         }
@@ -225,15 +256,12 @@ class Parser {
         }
         const low = char.codePointAt(0)!;
         const high = last.codePointAt(0)!;
-        tests.push((c) => {
-          const code = c.codePointAt(0)!;
-          return code >= low && code <= high;
-        });
+        ranges.push(low, high);
         i += step;
         continue;
       }
-      const literal = char;
-      tests.push((c) => c === literal);
+      const code = char.codePointAt(0)!;
+      ranges.push(code, code);
       i++;
     }
     return undefined;

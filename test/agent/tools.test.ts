@@ -125,6 +125,16 @@ describe('exploration tools', () => {
       expect((await grep.run({ pattern: 'zzz' }, { signal })).message).toBe('No matches for zzz.');
     },
   );
+
+  it('grep without ripgrep answers a pattern built to backtrack at once (issue #26, tried again)', async () => {
+    // JavaScript's RegExp took minutes for `(a|a)*b` against this line, and Esc could not stop it.
+    const { scope } = await tools({ 'hostile.txt': `${'a'.repeat(60)}\n`, 'ok.txt': 'aab\n' });
+    const grep = grepTool(scope, { ripgrep: false });
+    expect((await grep.run({ pattern: '(a|a)*b' }, { signal })).message).toBe('ok.txt:1: aab');
+    expect((await grep.run({ pattern: '(a+)+$' }, { signal })).summary).toBe('1 match');
+    expect((await grep.run({ pattern: 'A+B', ignore_case: true }, { signal })).message).toBe('ok.txt:1: aab');
+    expect((await grep.run({ pattern: '(a)\\1' }, { signal })).code).toBe('INVALID_INPUT');
+  });
 });
 
 describe('bash', () => {

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileGlob, MAX_RANGE } from '../../src/core/glob.js';
+import { compileGlob, MAX_BRACE_DEPTH, MAX_RANGE } from '../../src/core/glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -92,5 +92,21 @@ describe('compileGlob', () => {
     expect(compileGlob('**/*a*a*a*a*a*a*a*a*a*a*a*a*b')(`${'a/'.repeat(30)}${'a'.repeat(2000)}`)).toBe(false);
     expect(compileGlob(`${'{a,aa}'.repeat(30)}b`)('a'.repeat(500))).toBe(false);
     expect(compileGlob('**/**/**/**/**/**/**/**/x/y')(`${'d/'.repeat(500)}x/z`)).toBe(false);
+  });
+
+  it('a hostile pattern is read in time linear in its length (issue #26, tried again)', () => {
+    // Each unclosed bracket scanned to the end of the line, and `[:` searched it again: 6,000
+    // characters of `[[:` took 26 s to read, these would take hours.
+    expect(compileGlob('[[:'.repeat(10_000))('[[:')).toBe(false);
+    expect(compileGlob('[\\]'.repeat(20_000))('a')).toBe(false);
+    expect(compileGlob(`{${'['.repeat(30_000)}`)('a')).toBe(false);
+    expect(compileGlob('{'.repeat(30_000))('{'.repeat(30_000))).toBe(true);
+    // Nesting past MAX_BRACE_DEPTH is literal text, never a stack overflow.
+    const deep = `${'{a,'.repeat(MAX_BRACE_DEPTH + 1)}b${'}'.repeat(MAX_BRACE_DEPTH + 1)}`;
+    expect(compileGlob(deep)('b')).toBe(false);
+    expect(() => compileGlob(`${'{a,'.repeat(20_000)}b${'}'.repeat(20_000)}`)).not.toThrow();
+    const legal = `${'{a,'.repeat(MAX_BRACE_DEPTH)}b${'}'.repeat(MAX_BRACE_DEPTH)}`;
+    expect(compileGlob(legal)('b')).toBe(true);
+    expect(compileGlob(`x[[:digit:]]{y,[a-c]}`)('x7b')).toBe(true);
   });
 });

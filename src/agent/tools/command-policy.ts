@@ -15,10 +15,18 @@ import { readShellLine, type ShellCommand } from './shell-syntax.js';
  * - A deny rule is matched against every command of the line, nested ones included, as it runs: after
  *   leading assignments, the folder of its path (`/bin/rm` is `rm`), and the wrappers that run the command
  *   after them (`env`, `command`, `exec`, `nohup`, `time`, `xargs`, `find -exec`...). When a deny rule
- *   exists and a command's name cannot be known (`$CMD`, `eval`, `sh -c`), the line is asked, not allowed.
+ *   exists and a command's name cannot be known (`$CMD`, `eval`, `sh -c`), or the line names the rule's
+ *   words elsewhere (`strace rm`, `git -C . push`, `alias g=rm`), the line is asked, not allowed.
  * - A line the grammar cannot fully read is asked, whatever the rules.
  */
 export type CommandVerdict = { action: 'allow' | 'ask' | 'deny'; rule?: string; reason?: string };
+
+/**
+ * The longest line the grammar reads: a longer one is asked unread. Reading costs about 10 µs a word, and
+ * a model's 2 MB line (`echo a a a ...`) took 20 s, with the chat waiting; no command people allow blind is
+ * this long (and bash -c takes at most 128 KiB).
+ */
+export const MAX_READ_COMMAND = 16 * 1024;
 
 interface CommandRule {
   words: string[] | undefined;
@@ -49,9 +57,11 @@ export class CommandPolicy {
   async evaluate(command: string): Promise<CommandVerdict> {
     this.rulesRead ??= this.readRules();
     await this.rulesRead;
+    for (const deny of this.denies) if (!deny.words) return { action: 'deny', rule: deny.text };
+    if (command.length > MAX_READ_COMMAND)
+      return ask(`it is longer than ${MAX_READ_COMMAND} characters, more than editgate reads to decide`);
     const line = await readShellLine(command);
     let unknown: string | undefined;
-    for (const deny of this.denies) if (!deny.words) return { action: 'deny', rule: deny.text };
     for (const ran of line.commands.flatMap(resolveCommand)) {
       if (ran.words === undefined) {
         unknown ??= ran.why;
@@ -64,6 +74,9 @@ export class CommandPolicy {
           unknown ??= `a word of it is computed by the shell, so the rule ${deny.text} cannot be checked`;
       }
     }
+    for (const deny of this.denies)
+      if (mentions(command, deny.words!))
+        unknown ??= `it names ${deny.text} where editgate cannot tell whether it runs`;
     if (line.incomplete) return ask('bash reads it in a way editgate cannot be sure of (a syntax error)');
     if (unknown !== undefined && this.denies.length > 0) return ask(unknown);
     const every = this.allows.find((rule) => rule.words === undefined);
@@ -110,6 +123,27 @@ function denyMatches(
     else if (word !== wanted) return 'no';
   }
   return maybe ? 'maybe' : 'yes';
+}
+
+/**
+ * Whether the line names a deny rule's words anywhere, in order, as whole names (`strace rm`,
+ * `git -C . push`, `alias g=rm`, `awk 'BEGIN{system("rm x")}'`): no list of wrappers, options and
+ * interpreters is complete, so a line that names a denied command where editgate cannot see it run is asked.
+ */
+function mentions(line: string, rule: readonly string[]): boolean {
+  const names = namesIn(line);
+  const wanted = namesIn([baseName(rule[0]) ?? '', ...rule.slice(1)].join(' '));
+  let at = -1;
+  for (const word of wanted) {
+    at = names.indexOf(word, at + 1);
+    if (at < 0) return false;
+  }
+  return wanted.length > 0;
+}
+
+/** The names in a text: runs of letters, digits and `_ . + -` (`deploy:prod` is `deploy`, `prod`). */
+function namesIn(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}_.+-]+/u).filter((name) => name !== '');
 }
 
 function baseName(word: string | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
+import { RE2JS } from 're2js';
 import { compileGlob } from '../../core/glob.js';
 import { type AgentTool, failed, numberInput, textInput } from './agent-tool.js';
 import {
@@ -43,7 +44,7 @@ export function grepTool(scope: WorkspaceScope, options: GrepOptions = {}): Agen
     description: [
       'Search file contents for a regular expression; answers "path:line: text" per matching line.',
       'Files that .gitignore ignores and binary files are skipped. At most 100 matches per call, sorted by path; use offset to see more.',
-      'The pattern is a regular expression (ripgrep syntax when rg is installed, else JavaScript; plain words and simple classes work in both).',
+      'The pattern is a regular expression in RE2 syntax (as ripgrep reads it): no backreferences or lookaround.',
     ].join('\n'),
     inputSchema: {
       type: 'object',
@@ -163,9 +164,12 @@ function ripgrep(scope: WorkspaceScope, query: GrepQuery): Promise<GrepAnswer> {
 }
 
 async function jsGrep(scope: WorkspaceScope, query: GrepQuery): Promise<GrepAnswer> {
-  let regex: RegExp;
+  // RE2 (re2js), never JavaScript's RegExp: the pattern comes from a model, the lines from a repository that
+  // may be hostile, and a backtracking engine stalls the process on `(a|a)*b` against a line of 40 `a`s (Esc
+  // cannot interrupt a running RegExp). RE2 matches in time linear in the line; it is ripgrep's syntax too.
+  let regex: RE2JS;
   try {
-    regex = new RegExp(query.pattern, query.ignoreCase ? 'i' : '');
+    regex = RE2JS.compile(query.pattern, query.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     throw new ToolError(
       'INVALID_INPUT',

@@ -74,7 +74,8 @@ export async function readShellLine(text: string): Promise<ShellLine> {
       .filter((node): node is Node => node !== null);
     const commands = nodes.map((node) => ({ words: commandWords(node) }));
     // Text the grammar keeps as plain but bash may run: a backquote or `$(` it did not read as a
-    // substitution (it does not read backquotes in a here-document's body). Its command cannot be named.
+    // substitution (it does not read backquotes in a here-document's body; bash runs one in a quoted
+    // array subscript, `test -v 'a[$(id)]'`). Its command cannot be named.
     for (const node of root.descendantsOfType(UNREAD_TYPES)) {
       if (node && /`|\$\(/.test(node.text)) commands.push({ words: [undefined] });
     }
@@ -91,6 +92,7 @@ export async function readShellLine(text: string): Promise<ShellLine> {
 
 const UNREAD_TYPES = [
   'word',
+  'raw_string',
   'string_content',
   'heredoc_body',
   'heredoc_content',
@@ -135,8 +137,12 @@ function commandNameValue(name: Node): string | undefined {
 
 /** Characters of an unquoted word that bash takes as they are (no expansion, glob, brace, tilde, escape). */
 const PLAIN_WORD = /^[A-Za-z0-9_\-.,:/=@%+^]+$/;
-/** The inside of quotes: no control character; in double quotes also no `$`, backquote or backslash. */
-const SINGLE_QUOTED = /^'[^'\x00-\x1f\x7f]*'$/;
+/**
+ * The inside of quotes: no control character, `$` or backquote; in double quotes also no backslash. Bash
+ * reads a quoted word again as arithmetic where a builtin takes a variable name (`printf -v 'a[$(id)]' x`,
+ * `test -v`, `read`, `declare`, `unset`, `let`): the substitution in the subscript runs.
+ */
+const SINGLE_QUOTED = /^'[^'$`\x00-\x1f\x7f]*'$/;
 const DOUBLE_QUOTED = /^"[^"$`\\\x00-\x1f\x7f]*"$/;
 
 /** The word's value when bash cannot read it as anything else; undefined otherwise. */

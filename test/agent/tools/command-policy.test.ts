@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CommandPolicy } from '../../../src/agent/tools/command-policy.js';
+import { CommandPolicy, MAX_READ_COMMAND } from '../../../src/agent/tools/command-policy.js';
 
 /** Prefix rules, as a project would write them. */
 const prefixes = new CommandPolicy([
@@ -91,6 +91,24 @@ describe('command policy: prefix rules', () => {
     expect((await prefixes.evaluate(command)).action).toBe(action);
   });
 
+  it('asks for quoted text bash reads again as an array subscript (its substitution runs)', async () => {
+    const builtins = new CommandPolicy([
+      { tool: 'bash', path: 'printf', action: 'allow' },
+      { tool: 'bash', path: 'test', action: 'allow' },
+      { tool: 'bash', path: 'read', action: 'allow' },
+      { tool: 'bash', path: 'git commit', action: 'allow' },
+    ]);
+    // bash 5 runs `touch MARK` for each of these (the subscript is arithmetic, read after quoting).
+    for (const line of [
+      "printf -v 'a[$(touch MARK)]' x",
+      "test -v 'a[$(touch MARK)]'",
+      "read 'a[`touch MARK`]'",
+      "git commit -m 'costs $5'",
+    ])
+      expect((await builtins.evaluate(line)).action, line).toBe('ask');
+    expect((await builtins.evaluate("git commit -m 'a[1] done'")).action).toBe('allow');
+  });
+
   it('says which rule allowed, and why it asks', async () => {
     expect(await prefixes.evaluate('npm test')).toEqual({ action: 'allow', rule: 'npm test' });
     expect(await prefixes.evaluate('npm test --prefix /x')).toEqual({
@@ -176,10 +194,48 @@ describe('command policy: deny rules under an allow-all rule', () => {
     // The grammar does not read backquotes in a here-document; bash runs them.
     ['cat <<EOF\n`rm -f victim`\nEOF', 'ask'],
     ['ls "unterminated', 'ask'],
+    // No list of wrappers, options and interpreters is complete: a line naming a denied command is asked.
+    ['alias g=rm; g victim', 'ask'],
+    ['shopt -s expand_aliases\nalias g=rm\ng victim', 'ask'],
+    ['hash -p /bin/rm g; g victim', 'ask'],
+    ['strace rm victim', 'ask'],
+    ['runuser -u root -- rm victim', 'ask'],
+    ['npx rm victim', 'ask'],
+    ['xargs --max-args 1 rm', 'ask'],
+    ["git -c core.pager='rm victim' log", 'ask'],
+    ['awk \'BEGIN{system("rm victim")}\'', 'ask'],
+    ['python3 -c \'import os; os.system("rm victim")\'', 'ask'],
+    ['cp /bin/rm g; ./g victim', 'ask'],
+    ['git -C . push', 'ask'],
+    ['git --no-pager -c x=y push origin', 'ask'],
+    ["test -v 'a[$(rm victim)]'", 'ask'],
+    ['rmdir empty', 'allow'],
+    ['npm run format', 'allow'],
     // The grammar once read `rm -f victim` as arguments of `echo ==` from the line above: not trusted.
     ['echo ==\nrm -f victim', 'ask'],
   ] as const)('%j → %s', async (command, action) => {
     expect((await allowAll.evaluate(command)).action).toBe(action);
+  });
+
+  it('asks for a line longer than it reads, unread (a 2 MB line took 20 s to read)', async () => {
+    const long = `echo ${'a '.repeat(1_000_000)}`;
+    expect(await allowAll.evaluate(long)).toEqual({
+      action: 'ask',
+      reason: `it is longer than ${MAX_READ_COMMAND} characters, more than editgate reads to decide`,
+    });
+    expect((await allowAll.evaluate(`echo ${'a'.repeat(MAX_READ_COMMAND - 10)}`)).action).toBe('allow');
+    const none = new CommandPolicy([{ tool: 'bash', action: 'deny' }]);
+    expect((await none.evaluate(long)).action).toBe('deny');
+  });
+
+  it("a rule's words with punctuation are named as the line's are", async () => {
+    const deploy = new CommandPolicy([
+      { tool: 'bash', action: 'allow' },
+      { tool: 'bash', path: 'npm run deploy:prod', action: 'deny' },
+    ]);
+    expect((await deploy.evaluate('npm run deploy:prod')).action).toBe('deny');
+    expect((await deploy.evaluate('npm --prefix . run deploy:prod')).action).toBe('ask');
+    expect((await deploy.evaluate('npm run deploy:staging')).action).toBe('allow');
   });
 
   it('a deny rule without a command refuses every line', async () => {
