@@ -196,5 +196,6 @@ export async function writeTrustedConfig(folder, config, stateDir = benchStateDi
   const path = join(folder, 'editgate.config.json');
   const text = JSON.stringify(config);
   writeFileSync(path, text);
-  await recordTrust(realpathSync(path), text, stateDir);
+  // Trust is per folder, config file and content (issue #26).
+  await recordTrust({ root: realpathSync(folder), path: realpathSync(path) }, text, stateDir);
 }
