@@ -205,11 +205,17 @@ async function mcpRound(name, lines, lineOf, edits, texts, more = []) {
     clients.push(a);
     const b = await connect(theirTransport);
     clients.push(b);
-    // A file held in memory must be read in full first (in pages); a streamed one needs only the part.
+    // A file held in memory must be read in full first, page by page (a page ends at the line count asked
+    // for or at the server's page size in characters, whichever comes first: each read goes on from the
+    // last line the one before showed); a streamed one needs only the part.
     const pageLines = 3000;
-    const pages = lines > pageLines * 200 ? 1 : Math.ceil(lines / pageLines);
-    for (let page = 0; page < pages; page++) {
-      await call(a, 'read_file', { file_path: name, offset: page * pageLines + 1, limit: pageLines });
+    if (lines > pageLines * 200) {
+      await call(a, 'read_file', { file_path: name, offset: 1, limit: pageLines });
+    } else {
+      for (let next = 1; next <= lines; ) {
+        const page = await call(a, 'read_file', { file_path: name, offset: next, limit: pageLines });
+        next = page._meta['editgate/result'].details.lastLine + 1;
+      }
     }
     const path = join(theirs.path, name);
     // What two fsyncs cost now: the atomic write of edit e's bytes with them, less the same without.
