@@ -1,7 +1,8 @@
 /**
- * A client without elicitation: the proxy asks at the terminal it was started from. A real pseudo-terminal
- * runs an MCP client (fixtures/terminal-client.mjs) that starts the built `editgate proxy` over pipes; the
- * proxy's questions appear on the terminal and are answered with keys, as a person would.
+ * A client without elicitation: with --approve terminal the proxy asks at the terminal it was started from;
+ * with auto it never does (the terminal is the client's screen, #28). A real pseudo-terminal runs an MCP
+ * client (fixtures/terminal-client.mjs) that starts the built `editgate proxy` over pipes; the proxy's
+ * questions appear on the terminal and are answered with keys, as a person would.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,10 +24,22 @@ function start(
   root: string,
   state: string,
   calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  approve: string[],
 ) {
   const run = spawnInPty(
     process.execPath,
-    [CLIENT, MAIN, JSON.stringify(calls), '--root', root, '--', process.execPath, FILESYSTEM_SERVER, root],
+    [
+      CLIENT,
+      MAIN,
+      JSON.stringify(calls),
+      '--root',
+      root,
+      ...approve,
+      '--',
+      process.execPath,
+      FILESYSTEM_SERVER,
+      root,
+    ],
     { cwd: root, stateDir: state, cols: 100, rows: 40 },
   );
   runs.push(run);
@@ -36,10 +49,15 @@ function start(
 describe('editgate proxy asking at the terminal', () => {
   it('a diff: y writes it; a card: n refuses it, and the model reads the refusal', async () => {
     const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
-    const run = start(root, state, [
-      { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
-      { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
-    ]);
+    const run = start(
+      root,
+      state,
+      [
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
+      ],
+      ['--approve', 'terminal'],
+    );
     await run.waitForText('Apply this edit to a.txt?');
     expect(run.text()).toContain('2 + TWO');
     await run.answer('y');
@@ -55,5 +73,36 @@ describe('editgate proxy asking at the terminal', () => {
     expect(run.text()).toContain('DENIED_USER');
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
     expect(await run.exited()).toBe(0);
+  });
+});
+
+describe('editgate proxy with --approve auto under a client without elicitation (#28)', () => {
+  it("never asks at the client's terminal: the write and the card are refused with advice, nothing changes", async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const run = start(
+      root,
+      state,
+      [
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
+      ],
+      [],
+    );
+    // On the old code the proxy asked here ("Apply this edit to a.txt?") and waited for a key.
+    await run.waitForText('RESULT move_file error');
+    expect(await run.exited()).toBe(0);
+    const screen = run.text();
+    expect(screen).toContain("approval auto: the client's elicitation if it has it, else refused");
+    expect(screen).toContain('never the terminal, which belongs to the client');
+    expect(screen).not.toContain('Apply this edit');
+    expect(screen).not.toContain('Run it?');
+    expect(screen).toMatch(
+      /RESULT write_file error: .*\(DENIED_NO_APPROVER\): .*needs approval, and no one could be/,
+    );
+    expect(screen).toMatch(
+      /RESULT move_file error: .*\(DENIED_NO_APPROVER\): .*needs approval, and no one could be/,
+    );
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(existsSync(join(root, 'b.txt'))).toBe(false);
   });
 });
