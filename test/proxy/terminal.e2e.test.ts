@@ -4,19 +4,45 @@
  * client (fixtures/terminal-client.mjs) that starts the built `editgate proxy` over pipes; the proxy's
  * questions appear on the terminal and are answered with keys, as a person would.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { type PtyRun, spawnInPty } from '../cli/pty.js';
+import { answerOnPage, LINK } from '../web/page-api.js';
 import { FILESYSTEM_SERVER, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 const runs: PtyRun[] = [];
+const stops: Array<() => void> = [];
 afterEach(() => {
   for (const run of runs.splice(0)) run.kill();
+  for (const stop of stops.splice(0)) stop();
 });
+
+/** `editgate review ROOT` (the built CLI, over pipes): resolves with its printed sign-in link and pid. */
+async function startReview(root: string, state: string): Promise<{ link: string; pid: number }> {
+  const child = spawn(process.execPath, [MAIN, 'review', root], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
+  });
+  stops.push(() => child.kill('SIGKILL'));
+  let output = '';
+  const link = await new Promise<string>((resolve, reject) => {
+    const feed = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = LINK.exec(output);
+      if (match) resolve(match[0]);
+    };
+    child.stdout.on('data', feed);
+    child.stderr.on('data', feed);
+    child.once('close', (code) => reject(new Error(`editgate review ended (${code}): ${output}`)));
+  });
+  return { link, pid: child.pid! };
+}
 
 const CLIENT = join(import.meta.dirname, 'fixtures', 'terminal-client.mjs');
 
@@ -104,5 +130,24 @@ describe('editgate proxy with --approve auto under a client without elicitation 
     );
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(existsSync(join(root, 'b.txt'))).toBe(false);
+  });
+
+  it('asks a write on the page of an editgate review running for the root, never the terminal', async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const review = await startReview(root, state);
+    const run = start(
+      root,
+      state,
+      [{ name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } }],
+      [],
+    );
+    await run.waitForText(`editgate review (pid ${review.pid})`);
+    expect(run.text()).toContain('else writes on the review page of editgate review');
+    const { answer } = await answerOnPage(review.link, { decision: 'once' });
+    expect(answer.status).toBe(200);
+    await run.waitForText('RESULT write_file ok');
+    expect(await run.exited()).toBe(0);
+    expect(run.text()).not.toContain('Apply this edit');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
   });
 });
