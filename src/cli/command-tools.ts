@@ -81,6 +81,8 @@ export async function openCliSession(
         output: person.output,
         input: person.input,
         sessionGrants: !options.oneChange,
+        // A single command's reason is printed for the person; `apply` may be run by an agent's harness.
+        agentReadsReasons: !options.oneChange,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.

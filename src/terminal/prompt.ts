@@ -36,6 +36,11 @@ export interface TerminalApproverOptions extends DisplayOptions {
    * change (a single CLI command), so no choice is offered that would mean nothing.
    */
   sessionGrants?: boolean;
+  /**
+   * Whether an agent reads a reason given with a no. Default true; false for a plain CLI command, where
+   * the reason is only printed, so the choice does not promise a reader that is not there.
+   */
+  agentReadsReasons?: boolean;
 }
 
 export interface Choice {
@@ -89,7 +94,9 @@ async function ask(
       { key: 'A', label: 'yes to every edit this session' },
     );
   }
-  choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
+  const reasonLabel =
+    options.agentReadsReasons === false ? 'no, with a reason' : 'no, with a reason for the agent';
+  choices.push({ key: 'n', label: 'no' }, { key: 'r', label: reasonLabel });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -302,6 +309,11 @@ export function questionText(request: ApprovalRequest): string {
   if (request.files)
     return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(pathInRoot(file.path, file.root))).join(', ')})?`;
   const path = visibleText(pathInRoot(request.path, request.root));
+  // An undo is a change like any other, but the person asked to undo: the question says so.
+  if (request.tool === 'undo_edit')
+    return request.kind === 'delete'
+      ? `Undo the last change to ${path} (it created the file, so it is deleted)?`
+      : `Undo the last change to ${path}?`;
   switch (request.kind) {
     case 'create':
       return `Create ${path}?`;
