@@ -22,7 +22,7 @@ export function startChat(
       stateDir: ws.stateDir,
       cols: options.cols ?? 80,
       rows: options.rows ?? 40,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config') },
+      env: { XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config') },
     },
   );
 }
