@@ -65,7 +65,6 @@ async function modelServer(reply) {
 function environment(dir) {
   const env = {
     ...process.env,
-    XDG_STATE_HOME: join(dir, 'state'),
     XDG_CONFIG_HOME: join(dir, 'config'),
     EDITGATE_STATE_DIR: join(dir, 'state'),
   };

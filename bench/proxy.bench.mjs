@@ -37,7 +37,7 @@ async function connect(command, args) {
     command,
     args,
     stderr: 'ignore',
-    env: { ...process.env, XDG_STATE_HOME: join(base, 'state') },
+    env: { ...process.env, EDITGATE_STATE_DIR: join(base, 'state') },
   });
   const client = new Client({ name: 'editgate-bench', version: '1.0.0' });
   await client.connect(transport);

@@ -83,6 +83,8 @@ export async function openCliSession(
         sessionGrants: !options.oneChange,
         notes: true,
         edits: true,
+        // A single command's reason is printed for the person; `apply` may be run by an agent's harness.
+        agentReadsReasons: !options.oneChange,
       })
     : undefined;
   // --approve web (or "approve": "web" in the config): the review page asks too; the first answer counts.

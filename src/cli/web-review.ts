@@ -41,3 +41,21 @@ export async function openWebReview(
   }
   return { ...web, announcement };
 }
+
+/**
+ * The review page `editgate review` already serves for the root, or undefined when none is running. Nothing
+ * is started: for a command that asks on the page only when a person has it open (editgate proxy's auto).
+ */
+export async function findWebReview(
+  root: string,
+  command: string,
+  warn: (message: string) => void,
+): Promise<WebApproval | undefined> {
+  const { runningWebApproval } = await import('../web/web-approval.js');
+  return runningWebApproval({
+    root,
+    stateDir: defaultStateDir(),
+    source: `${command} (pid ${process.pid})`,
+    warn,
+  });
+}

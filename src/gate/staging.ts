@@ -74,7 +74,7 @@ export class StagedChanges {
       }
       throw new EditgateError(
         'EXPIRED',
-        `There is no pending change ${changeId}: it expired or never existed. Make the change again to get a new change_id.`,
+        `There is no pending change ${changeId}: it expired or never existed. Make the change again to get a new change_id. A change_id belongs to the session that proposed it (for an MCP server, one client connection: a client that connects anew for each call, as the MCP Inspector CLI does, cannot apply a change proposed in an earlier one).`,
         { changeId },
       );
     }

@@ -1,8 +1,11 @@
 /**
- * Who the proxy asks, and how. In order of preference: the client, through MCP elicitation (a form with the
- * diff, or the card); the terminal the proxy was started from, when there is one (the CLI passes it in); and
- * when neither can be asked, a refusal that says why: never an allow. With --approve web, writes are asked
- * on the web review page (the CLI opens it) and cards, which are not diffs, at the terminal or the client.
+ * Who the proxy asks, and how. With --approve auto: the client, through MCP elicitation (a form with the
+ * diff, or the card); else, for writes, the web review page when one is running for the root (the CLI finds
+ * it); else a refusal that says why and what would let it through: never an allow, and never the terminal.
+ * A client starts the proxy with piped stdio, so /dev/tty is the client's own screen: a question written
+ * there is painted over and its keys go to either reader (#28). The terminal is asked only with
+ * --approve terminal. With --approve web, writes are asked on the web review page (the CLI opens it) and
+ * cards, which are not diffs, at the terminal or the client.
  */
 
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -16,8 +19,8 @@ import { type CardDecision, type CardRequest, cardText } from './card.js';
 import { visibleText } from './visible-text.js';
 
 /**
- * --approve: auto (elicitation, else the terminal, else refuse), or one channel only, web (writes on the
- * review page), or policy rules alone.
+ * --approve: auto (elicitation, else a running review page, else refuse), or one channel only, web (writes
+ * on the review page), or policy rules alone.
  */
 export const APPROVE_MODES = ['auto', 'elicit', 'terminal', 'web', 'policy'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
@@ -41,7 +44,10 @@ export interface ChannelOptions {
   clientCanElicit: () => boolean;
   elicit: Elicit;
   terminal?: TerminalChannel;
-  /** --approve web: the review page's approver (opened by the CLI: the proxy does not import the web layer). */
+  /**
+   * The review page's approver (opened by the CLI: the proxy does not import the web layer): with --approve
+   * web, the page it opened; with auto, a page already running for the root, if any.
+   */
   web?: Approver;
   /** The upstream server as the person knows it. */
   server: string;
@@ -191,9 +197,13 @@ function failedQuestion(error: unknown, timeoutMs: number): { deny: string } {
   return { deny: `the question could not be shown (${text}), so nothing was done` };
 }
 
+/** Why --approve auto has no one to ask: the client cannot, and the terminal is the client's. */
+const AUTO_NO_ONE =
+  'the client does not support elicitation, no review page is running for the root, and the terminal belongs to the client, so the proxy does not ask there';
+
 /** What would let a call through when the proxy has no one to ask (it has no preview mode). */
 const PROXY_ADVICE =
-  'To let it through, the user can add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`), run the proxy behind a client that supports MCP elicitation or from a terminal, or approve writes in the browser with --approve web.';
+  'To let it through, the user can approve writes in the browser (run the proxy with --approve web, or start `editgate review` for the root before the client), ask at the terminal with --approve terminal (only when the client leaves the terminal free: not inside a full-screen client), use a client that supports MCP elicitation, or add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`).';
 
 /** No one to ask: DENIED_NO_APPROVER, decided by the gate's rule (gate/no-approver.ts). */
 function noOne(subject: NoApproverSubject, mode: ApproveMode, why: string): never {
@@ -225,19 +235,21 @@ export function createApprovals(options: ChannelOptions): Approvals {
         why: 'the web review page shows only file writes, and there is neither a terminal nor a client with elicitation for other calls',
       };
     }
-    if (options.mode !== 'terminal' && canElicit)
-      return { name: 'elicit', why: 'the client supports elicitation' };
-    if (options.mode !== 'elicit' && options.terminal) {
+    if (options.mode === 'terminal') {
+      return options.terminal
+        ? { name: 'terminal', why: 'chosen with --approve terminal' }
+        : { name: 'none', why: 'there is no terminal to ask at' };
+    }
+    if (canElicit) return { name: 'elicit', why: 'the client supports elicitation' };
+    if (options.mode === 'elicit') return { name: 'none', why: 'the client does not support elicitation' };
+    // auto without elicitation: never the terminal, which belongs to the client that started the proxy.
+    if (subject === 'write' && options.web) {
       return {
-        name: 'terminal',
-        why: canElicit
-          ? 'chosen with --approve terminal'
-          : 'the client has no elicitation; asking at the terminal',
+        name: 'web',
+        why: 'the client has no elicitation; writes go to the review page running for the root',
       };
     }
-    if (options.mode === 'elicit') return { name: 'none', why: 'the client does not support elicitation' };
-    if (options.mode === 'terminal') return { name: 'none', why: 'there is no terminal to ask at' };
-    return { name: 'none', why: 'the client does not support elicitation and there is no terminal' };
+    return { name: 'none', why: AUTO_NO_ONE };
   };
 
   /** A decline or cancel sooner than a person can read is the client's: no one was asked. */

@@ -76,7 +76,19 @@ function textResult(text: string, isError: boolean): CallToolResult {
 
 function refusal(tool: string, error: EditgateError | UpstreamUnavailable): CallToolResult {
   if (error instanceof UpstreamUnavailable) return textResult(error.message, true);
-  return textResult(`editgate proxy did not run ${tool} (${error.code}): ${error.message}`, true);
+  return textResult(`editgate proxy did not run ${tool} (${error.code}): ${proxiedWording(error)}`, true);
+}
+
+/**
+ * The guard words a path outside the roots for editgate's own tools ("use a path relative to the root"):
+ * the proxied server takes its paths its own way (often absolute), so the proxy says what holds for it.
+ */
+function proxiedWording(error: EditgateError): string {
+  const roots = error.details.roots;
+  if (error.code !== 'OUTSIDE_ROOT' || error.details.reason !== undefined || !Array.isArray(roots))
+    return error.message;
+  const where = roots.length === 1 ? `the folder ${roots[0]}` : `the folders ${roots.join(', ')}`;
+  return `The path is outside ${where}, which editgate guards for this server. Give a path inside ${roots.length === 1 ? 'it' : 'one of them'}, written as this server's tools take paths.`;
 }
 
 const MAX_LISTED_CHANGES = 20;

@@ -70,6 +70,7 @@ export function renderDiff(change: RenderableChange, options: DiffViewOptions = 
   const gutter = gutterLayout(change, diff);
   const textWidth = Math.max(MIN_TEXT_WIDTH, width - gutter.width);
   const useSyntax = level >= 2 ? options.highlighter : undefined;
+  const finalNewlineChanged = endsWithoutNewline(diff, 'add') !== endsWithoutNewline(diff, 'remove');
   for (const hunk of diff.hunks) {
     const header = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
     out.push(...wrapStyled([[header, palette.hunk]], width, level));
@@ -91,10 +92,14 @@ export function renderDiff(change: RenderableChange, options: DiffViewOptions = 
           emphasis: emphasis.spans.get(index) ?? [],
           syntax: syntax?.[index] ?? [],
           // Same text, different terminator: say which, or the pair would look like no change at all.
+          // A final newline added or taken away is said on the bare line, as the plain diff's
+          // `\ No newline at end of file` does: nothing else on screen would show it.
           eolNote:
             partnerLine && partnerLine.text === line.text && partnerLine.eol !== line.eol
               ? eolLabel(line.eol)
-              : undefined,
+              : finalNewlineChanged && line.kind !== 'context' && line.eol === ''
+                ? eolLabel(line.eol)
+                : undefined,
         }),
       );
     });
@@ -284,6 +289,14 @@ function findScope(spans: readonly ScopeSpan[], offset: number): ScopeSpan['scop
     if (offset < span.end) return span.scope;
   }
   return undefined;
+}
+
+/**
+ * Whether the old text (`without: 'add'`: its context and removed lines) or the new text (`without:
+ * 'remove'`) ends without a newline, as far as the hunks show: a changed last line is always in a hunk.
+ */
+function endsWithoutNewline(diff: Diff, without: 'add' | 'remove'): boolean {
+  return diff.hunks.some((hunk) => hunk.lines.some((line) => line.kind !== without && line.eol === ''));
 }
 
 function eolLabel(eol: DiffLine['eol']): string {

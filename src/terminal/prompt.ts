@@ -50,6 +50,11 @@ export interface TerminalApproverOptions extends DisplayOptions {
    * where the gate writes the answer's text (a proxy's upstream server writes its own).
    */
   edits?: boolean;
+  /**
+   * Whether an agent reads a reason given with a no. Default true; false for a plain CLI command, where
+   * the reason is only printed, so the choice does not promise a reader that is not there.
+   */
+  agentReadsReasons?: boolean;
 }
 
 export interface Choice {
@@ -103,9 +108,14 @@ async function ask(
       { key: 'A', label: 'yes to every edit this session' },
     );
   }
-  choices.push({ key: 'n', label: 'no' }, { key: 'r', label: 'no, with a reason for the agent' });
+  const reasonLabel =
+    options.agentReadsReasons === false ? 'no, with a reason' : 'no, with a reason for the agent';
+  choices.push({ key: 'n', label: 'no' }, { key: 'r', label: reasonLabel });
   if (options.notes && request.kind !== 'read')
-    choices.push({ key: '+', label: 'yes, with a note for the agent' });
+    choices.push({
+      key: '+',
+      label: options.agentReadsReasons === false ? 'yes, with a note' : 'yes, with a note for the agent',
+    });
   if (options.edits && editableText(request) !== undefined)
     choices.push({ key: 'e', label: 'edit it in your editor' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
@@ -417,6 +427,11 @@ export function questionText(request: ApprovalRequest): string {
   if (request.files)
     return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(pathInRoot(file.path, file.root))).join(', ')})?`;
   const path = visibleText(pathInRoot(request.path, request.root));
+  // An undo is a change like any other, but the person asked to undo: the question says so.
+  if (request.tool === 'undo_edit')
+    return request.kind === 'delete'
+      ? `Undo the last change to ${path} (it created the file, so it is deleted)?`
+      : `Undo the last change to ${path}?`;
   switch (request.kind) {
     case 'create':
       return `Create ${path}?`;

@@ -238,7 +238,7 @@ export async function revokeTrust(config: TrustedConfig, stateDir?: string): Pro
  */
 export function trustSummary(loaded: LoadedConfig): string {
   const lines = describeConfig(loaded.trust!.written).map((line) => `  ${line}`);
-  return markInvisible(`${loaded.path} would:\n${lines.join('\n')}`);
+  return markInvisible(`${loaded.path}, once trusted:\n${lines.join('\n')}`);
 }
 
 /**

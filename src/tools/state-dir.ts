@@ -6,13 +6,23 @@ import { rootHolding, rootWithin } from './outside-roots.js';
 /**
  * The user's state folder: where the CLI keeps undo history between runs (each `editgate edit` is its own
  * process, and `editgate undo` a later one) and where the trust records of config files live. Outside
- * every workspace, per user: EDITGATE_STATE_DIR, else the XDG state folder. A trusted config file's
+ * every workspace, per user: EDITGATE_STATE_DIR, else ~/.local/state/editgate. A trusted config file's
  * `stateDir` wins over both for history (never for trust records).
+ *
+ * Not $XDG_STATE_HOME (issue #33): MCP clients start servers without the XDG_* variables, so a shell that
+ * sets it and the server a client starts kept history in two folders, and `editgate undo` after an MCP
+ * session missed its changes. The home folder is the same for both (os.homedir() reads HOME, else the
+ * password database, so a client that drops HOME too changes nothing). EDITGATE_STATE_DIR moves it; set it
+ * in the client's server env as well as in the shell.
  */
 export function defaultStateDir(env: Record<string, string | undefined> = process.env): string {
   if (env.EDITGATE_STATE_DIR) return env.EDITGATE_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'editgate');
+  return join(homeFolder(env), '.local', 'state', 'editgate');
+}
+
+/** HOME when set, else the user's entry in the password database (what a shell's ~ would be). */
+function homeFolder(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
 }
 
 /**

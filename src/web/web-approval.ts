@@ -31,28 +31,45 @@ export interface WebApproval {
   close(): Promise<void>;
 }
 
+/**
+ * The page of an `editgate review` running for the root, when there is one that proves itself; undefined
+ * otherwise (a discovery file that is not trusted is said through `warn`). Nothing is started here.
+ */
+export async function runningWebApproval(
+  options: WebApprovalOptions & { stateDir: string },
+  /** What happens instead when a page is found but not used, said after the reason: "serving a page here". */
+  otherwise = 'not used',
+): Promise<WebApproval | undefined> {
+  const found = await findReview(options.stateDir, options.root);
+  if ('refused' in found) options.warn?.(`${found.refused}; ${otherwise}`);
+  else if ('note' in found && found.note) options.warn?.(found.note);
+  else if ('found' in found) {
+    const review = found.found;
+    const proven = await proveReview(review);
+    if ('refused' in proven) {
+      options.warn?.(
+        `${proven.refused} (editgate review, pid ${review.pid}); nothing was sent to it, ${otherwise}`,
+      );
+      return undefined;
+    }
+    return {
+      ask: remoteApprover(review, options.source),
+      url: await requestSignInLink(review),
+      signInLink: (ttlMs) => requestSignInLink(review, ttlMs),
+      sharedWith: review.pid,
+      close: async () => undefined,
+    };
+  }
+  return undefined;
+}
+
 export async function openWebApproval(options: WebApprovalOptions): Promise<WebApproval> {
   if (options.stateDir) {
-    const found = await findReview(options.stateDir, options.root);
-    if ('refused' in found) options.warn?.(`${found.refused}; serving a page here`);
-    else if ('note' in found && found.note) options.warn?.(found.note);
-    else if ('found' in found) {
-      const review = found.found;
-      const proven = await proveReview(review);
-      if ('refused' in proven) {
-        options.warn?.(
-          `${proven.refused} (editgate review, pid ${review.pid}); nothing was sent to it, serving a page here`,
-        );
-      } else {
-        return {
-          ask: remoteApprover(review, options.source),
-          url: await requestSignInLink(review),
-          signInLink: (ttlMs) => requestSignInLink(review, ttlMs),
-          sharedWith: review.pid,
-          close: async () => undefined,
-        };
-      }
-    }
+    const running = await runningWebApproval(
+      { ...options, stateDir: options.stateDir },
+      'serving a page here',
+    );
+    if (running) return running;
   }
   const server = await startReviewServer({ root: options.root, source: options.source });
   return {

@@ -102,6 +102,11 @@ export class Ledger {
    * must not go ahead. Same content with a new mtime is not a change: the entry is refreshed. A file that
    * does not exist and was never read needs no read.
    */
+  /** NEW_SESSION_NOTE when this session has read nothing yet, else ''. */
+  private newSessionNote(): string {
+    return this.entries.size === 0 ? NEW_SESSION_NOTE : '';
+  }
+
   check(
     path: string,
     current: Fingerprint | null,
@@ -110,14 +115,14 @@ export class Ledger {
     const entry = this.entries.get(path);
     const file = options.display ?? entry?.display ?? this.displayOf(path);
     if (current !== null && isStatFingerprint(current)) {
-      checkStreamed(entry, current, file);
+      checkStreamed(entry, current, file, this.newSessionNote());
       return;
     }
     if (!entry) {
       if (current === null) return;
       throw new EditgateError(
         'NOT_READ',
-        `${file} has not been read yet. Read it with read_file (the whole file, without offset or limit) before editing it.`,
+        `${file} has not been read yet. Read it with read_file (the whole file, without offset or limit) before editing it.${this.newSessionNote()}`,
         { path: file },
       );
     }
@@ -181,12 +186,24 @@ export class Ledger {
   }
 }
 
+/**
+ * Said with NOT_READ when nothing at all was read in this session: the read may well have been made, in
+ * another session (an MCP client that connects anew for each call, as the MCP Inspector's CLI does).
+ */
+export const NEW_SESSION_NOTE =
+  ' Nothing has been read in this session yet: reads count only in the session that made them (for an MCP server, one client connection; a client that connects anew for each call, as the MCP Inspector CLI does, must read and edit in one connection).';
+
 /** The streaming path's rule: any read of this very version (or an editgate write of it). */
-function checkStreamed(entry: LedgerEntry | undefined, current: Fingerprint, file: string): void {
+function checkStreamed(
+  entry: LedgerEntry | undefined,
+  current: Fingerprint,
+  file: string,
+  newSessionNote = '',
+): void {
   if (!entry) {
     throw new EditgateError(
       'NOT_READ',
-      `${file} has not been read yet. Read it with read_file before editing it; for a file this large, reading the part you will change (offset and limit) is enough.`,
+      `${file} has not been read yet. Read it with read_file before editing it; for a file this large, reading the part you will change (offset and limit) is enough.${newSessionNote}`,
       { path: file },
     );
   }

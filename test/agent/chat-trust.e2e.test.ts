@@ -34,7 +34,6 @@ async function chatWithUntrustedConfig(server: FakeModelServer) {
     cols: 110,
     rows: 40,
     env: {
-      XDG_STATE_HOME: ws.stateDir,
       XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config'),
       ANTHROPIC_API_KEY: 'test-key',
     },

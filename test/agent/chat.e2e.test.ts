@@ -58,7 +58,7 @@ function chat(
       stateDir: ws.stateDir,
       cols: options.cols ?? 100,
       rows: options.rows ?? 40,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: 'test-key' },
+      env: { XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: 'test-key' },
     },
   );
   runs.push(run);
@@ -227,7 +227,7 @@ describe('editgate chat', () => {
     const run = spawnCli(['chat', '--model', 'anthropic/claude-x'], {
       cwd: ws.root,
       stateDir: ws.stateDir,
-      env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: undefined },
+      env: { XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: undefined },
     });
     runs.push(run);
     expect(await run.exited()).toBe(2);

@@ -17,7 +17,7 @@ function workspace(files: Record<string, string> = { 'app.ts': APP }) {
   const ws = cliWorkspace(files);
   const config = join(ws.stateDir, '..', 'config');
   mkdirSync(config, { recursive: true });
-  const env = { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: config, ANTHROPIC_API_KEY: 'test-key' };
+  const env = { XDG_CONFIG_HOME: config, ANTHROPIC_API_KEY: 'test-key' };
   return { ...ws, env };
 }
 

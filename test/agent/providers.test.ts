@@ -58,6 +58,17 @@ describe('resolveModelTarget', () => {
     expect(() => resolveModelTarget({}, NO_CONFIG, {})).toThrow(
       /No model chosen\. Pass --model PROVIDER\/MODEL/,
     );
+    // The hint names no model of its own (a named one retires and the hint goes stale), but the providers.
+    const hint = (() => {
+      try {
+        resolveModelTarget({}, NO_CONFIG, {});
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(hint).not.toMatch(/claude-|gpt-|qwen/);
+    expect(hint).toMatch(/Providers: .*anthropic/);
     expect(() => resolveModelTarget({ model: 'llama3' }, NO_CONFIG, {})).toThrow(/must be PROVIDER\/MODEL/);
     expect(() => resolveModelTarget({ model: 'acme/x' }, NO_CONFIG, {})).toThrow(/Unknown provider "acme"/);
     expect(() => resolveModelTarget({ model: 'openai-compatible/x' }, NO_CONFIG, {})).toThrow(/--base-url/);

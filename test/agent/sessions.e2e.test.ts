@@ -37,7 +37,7 @@ function chat(
     stateDir: ws.stateDir,
     cols: 100,
     rows: 40,
-    env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: SECRET },
+    env: { XDG_CONFIG_HOME: ws.config, ANTHROPIC_API_KEY: SECRET },
   });
   runs.push(run);
   return run;

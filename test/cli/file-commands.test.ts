@@ -187,6 +187,23 @@ describe('editgate write, lines and undo', () => {
     expect(readFileSync(join(ws.root, 'win.txt'))).toEqual(Buffer.from('\ufeffone\r\nTWO\r\n', 'utf8'));
   });
 
+  it('write --content keeps a final newline the shell argument left out; standard input is taken as is', async () => {
+    const ws = cliWorkspace({ 'a.txt': 'old\n', 'win.txt': 'one\r\n' });
+    const at = { cwd: ws.root, stateDir: ws.stateDir };
+    const typed = await runCli(['write', 'a.txt', '--content', 'new', '-y'], at);
+    expect(typed.code).toBe(0);
+    expect(readFileSync(join(ws.root, 'a.txt'), 'utf8')).toBe('new\n');
+    expect(typed.stdout).not.toContain('No newline at end of file');
+    expect((await runCli(['write', 'win.txt', '--content', 'two', '-y'], at)).code).toBe(0);
+    expect(readFileSync(join(ws.root, 'win.txt'), 'utf8')).toBe('two\r\n');
+    expect((await runCli(['write', 'empty.txt', '--content', '', '-y'], at)).code).toBe(0);
+    expect(readFileSync(join(ws.root, 'empty.txt'), 'utf8')).toBe('');
+    const piped = await runCli(['write', 'a.txt', '-y'], { ...at, stdin: 'bare' });
+    expect(piped.code).toBe(0);
+    expect(readFileSync(join(ws.root, 'a.txt'), 'utf8')).toBe('bare');
+    expect(piped.stdout).toContain('\\ No newline at end of file');
+  });
+
   it('lines replaces by number with edit_lines rules; a bad range is a usage error', async () => {
     const ws = cliWorkspace({ 'list.txt': 'a\nb\nc\nd\n' });
     const at = { cwd: ws.root, stateDir: ws.stateDir };

@@ -37,7 +37,8 @@ function home() {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env))
     if (value !== undefined && key !== 'EDITGATE_STATE_DIR') env[key] = value;
-  env.XDG_STATE_HOME = stateHome;
+  // The state folder is the home folder's .local/state/editgate: HOME is all it takes.
+  env.HOME = base;
   const run = (args: string[], cwd = base) =>
     runWithoutTerminal(process.execPath, [MAIN, ...args], { cwd, env });
   return { base, project, stateHome, run };

@@ -51,7 +51,9 @@ describe('editgate edit in a terminal', () => {
     expect(screen).toContain('3 3   const c = 3;');
     expect(screen).toContain('Apply this edit to app.ts?');
     // One command, one change: no session grant is offered (it would end with the command).
-    expect(screen.join('\n')).toContain('y yes · n no · r no, with a reason for the agent');
+    // And no agent reads a reason: the reason is only printed.
+    expect(screen.join('\n')).toContain('y yes · n no · r no, with a reason');
+    expect(screen.join('\n')).not.toContain('for the agent');
     expect(screen.join('\n')).not.toContain("don't ask again");
 
     const removed = run.find('- const b = 2;')!;
@@ -224,7 +226,7 @@ describe('editgate edit in a terminal', () => {
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(40);
     // The question and every key are there too, however they wrap.
     const text = run.text();
-    for (const key of ['y yes', 'n no', 'r no, with a reason for the agent', 'v view the whole diff']) {
+    for (const key of ['y yes', 'n no', 'r no, with a reason', 'v view the whole diff']) {
       expect(text).toContain(key);
     }
   });

@@ -60,7 +60,7 @@ describe('an untrusted editgate.config.json in the MCP server (issue #13)', () =
     const read = await call(client, 'read_file', { file_path: 'a.txt' });
     expect(read.isError).toBe(false);
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('editgate.config.json would:');
+    expect(asked[0]).toContain('editgate.config.json, once trusted:');
     expect(asked[0]).toContain('allow every tool on every path');
     expect(read.text).not.toContain('not trusted');
     expect(await isTrusted({ root: root, path: config }, ALLOW_ALL_CONFIG, STATE_DIR)).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * `editgate proxy` as a client starts it: the built CLI as a process, a real SDK client on its stdio, the
  * upstream server a real process (or a real Streamable HTTP server), and `editgate undo` run afterwards as
- * a person would, with the state folder in a temp folder (XDG_STATE_HOME).
+ * a person would, with the state folder in a temp folder (EDITGATE_STATE_DIR).
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +32,7 @@ function environment(state: string): Record<string, string> {
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && key !== 'EDITGATE_STATE_DIR') env[key] = value;
   }
-  return { ...env, XDG_STATE_HOME: state };
+  return { ...env, EDITGATE_STATE_DIR: join(state, 'editgate') };
 }
 
 async function startProxy(args: string[], state: string, answers: string[] = []) {

@@ -301,7 +301,7 @@ describe('a changed schema switches the adapter off', () => {
   });
 });
 
-describe('a client without elicitation and no terminal', () => {
+describe('a client without elicitation, --approve auto (no terminal is asked: #28)', () => {
   it('refuses as no one to ask (DENIED_NO_APPROVER), with advice, never as the user; audited so', async () => {
     const { root, state } = workspace({ 'a.txt': 'a\n' });
     const audit = join(state, 'audit.jsonl');
@@ -321,9 +321,12 @@ describe('a client without elicitation and no terminal', () => {
     for (const refused of [result, moved]) {
       expect(refused.text).toContain('(DENIED_NO_APPROVER)');
       expect(refused.text).toContain('no one could be asked');
-      expect(refused.text).toContain('the client does not support elicitation and there is no terminal');
+      expect(refused.text).toContain(
+        'the client does not support elicitation, no review page is running for the root, and the terminal belongs to the client',
+      );
       expect(refused.text).toContain('editgate trust');
       expect(refused.text).toContain('--approve web');
+      expect(refused.text).toContain('--approve terminal');
       expect(refused.text).not.toMatch(/the user denied|DENIED_USER|DENIED_POLICY/);
     }
     const lines = readFileSync(audit, 'utf8')

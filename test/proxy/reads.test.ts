@@ -92,6 +92,10 @@ describe('reads through the reference filesystem server', () => {
     const result = await call(client, 'read_text_file', { path: outside });
     expect(result.isError).toBe(true);
     expect(result.text).toContain('(OUTSIDE_ROOT)');
+    // Worded for the proxied server, which takes absolute paths: not editgate's "relative to the root".
+    expect(result.text).toContain(`outside the folder ${root}`);
+    expect(result.text).toContain("written as this server's tools take paths");
+    expect(result.text).not.toContain('relative to');
     expect(result.text).not.toContain(SECRET);
   });
 

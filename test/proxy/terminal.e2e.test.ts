@@ -1,21 +1,48 @@
 /**
- * A client without elicitation: the proxy asks at the terminal it was started from. A real pseudo-terminal
- * runs an MCP client (fixtures/terminal-client.mjs) that starts the built `editgate proxy` over pipes; the
- * proxy's questions appear on the terminal and are answered with keys, as a person would.
+ * A client without elicitation: with --approve terminal the proxy asks at the terminal it was started from;
+ * with auto it never does (the terminal is the client's screen, #28). A real pseudo-terminal runs an MCP
+ * client (fixtures/terminal-client.mjs) that starts the built `editgate proxy` over pipes; the proxy's
+ * questions appear on the terminal and are answered with keys, as a person would.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { type PtyRun, spawnInPty } from '../cli/pty.js';
+import { answerOnPage, LINK } from '../web/page-api.js';
 import { FILESYSTEM_SERVER, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
 const runs: PtyRun[] = [];
+const stops: Array<() => void> = [];
 afterEach(() => {
   for (const run of runs.splice(0)) run.kill();
+  for (const stop of stops.splice(0)) stop();
 });
+
+/** `editgate review ROOT` (the built CLI, over pipes): resolves with its printed sign-in link and pid. */
+async function startReview(root: string, state: string): Promise<{ link: string; pid: number }> {
+  const child = spawn(process.execPath, [MAIN, 'review', root], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
+  });
+  stops.push(() => child.kill('SIGKILL'));
+  let output = '';
+  const link = await new Promise<string>((resolve, reject) => {
+    const feed = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = LINK.exec(output);
+      if (match) resolve(match[0]);
+    };
+    child.stdout.on('data', feed);
+    child.stderr.on('data', feed);
+    child.once('close', (code) => reject(new Error(`editgate review ended (${code}): ${output}`)));
+  });
+  return { link, pid: child.pid! };
+}
 
 const CLIENT = join(import.meta.dirname, 'fixtures', 'terminal-client.mjs');
 
@@ -23,10 +50,22 @@ function start(
   root: string,
   state: string,
   calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  approve: string[],
 ) {
   const run = spawnInPty(
     process.execPath,
-    [CLIENT, MAIN, JSON.stringify(calls), '--root', root, '--', process.execPath, FILESYSTEM_SERVER, root],
+    [
+      CLIENT,
+      MAIN,
+      JSON.stringify(calls),
+      '--root',
+      root,
+      ...approve,
+      '--',
+      process.execPath,
+      FILESYSTEM_SERVER,
+      root,
+    ],
     { cwd: root, stateDir: state, cols: 100, rows: 40 },
   );
   runs.push(run);
@@ -36,10 +75,15 @@ function start(
 describe('editgate proxy asking at the terminal', () => {
   it('a diff: y writes it; a card: n refuses it, and the model reads the refusal', async () => {
     const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
-    const run = start(root, state, [
-      { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
-      { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
-    ]);
+    const run = start(
+      root,
+      state,
+      [
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
+      ],
+      ['--approve', 'terminal'],
+    );
     await run.waitForText('Apply this edit to a.txt?');
     expect(run.text()).toContain('2 + TWO');
     await run.answer('y');
@@ -55,5 +99,55 @@ describe('editgate proxy asking at the terminal', () => {
     expect(run.text()).toContain('DENIED_USER');
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
     expect(await run.exited()).toBe(0);
+  });
+});
+
+describe('editgate proxy with --approve auto under a client without elicitation (#28)', () => {
+  it("never asks at the client's terminal: the write and the card are refused with advice, nothing changes", async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const run = start(
+      root,
+      state,
+      [
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
+      ],
+      [],
+    );
+    // On the old code the proxy asked here ("Apply this edit to a.txt?") and waited for a key.
+    await run.waitForText('RESULT move_file error');
+    expect(await run.exited()).toBe(0);
+    const screen = run.text();
+    expect(screen).toContain("approval auto: the client's elicitation if it has it, else refused");
+    expect(screen).toContain('never the terminal, which belongs to the client');
+    expect(screen).not.toContain('Apply this edit');
+    expect(screen).not.toContain('Run it?');
+    expect(screen).toMatch(
+      /RESULT write_file error: .*\(DENIED_NO_APPROVER\): .*needs approval, and no one could be/,
+    );
+    expect(screen).toMatch(
+      /RESULT move_file error: .*\(DENIED_NO_APPROVER\): .*needs approval, and no one could be/,
+    );
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(existsSync(join(root, 'b.txt'))).toBe(false);
+  });
+
+  it('asks a write on the page of an editgate review running for the root, never the terminal', async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const review = await startReview(root, state);
+    const run = start(
+      root,
+      state,
+      [{ name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } }],
+      [],
+    );
+    await run.waitForText(`editgate review (pid ${review.pid})`);
+    expect(run.text()).toContain('else writes on the review page of editgate review');
+    const { answer } = await answerOnPage(review.link, { decision: 'once' });
+    expect(answer.status).toBe(200);
+    await run.waitForText('RESULT write_file ok');
+    expect(await run.exited()).toBe(0);
+    expect(run.text()).not.toContain('Apply this edit');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
   });
 });

@@ -112,6 +112,23 @@ describe('renderDiff, plain', () => {
     expect(rows).toContain('  2 + b [LF]');
   });
 
+  it('says so when a change takes the final newline away, or adds it (as the plain diff does)', () => {
+    const removed = renderDiff({ path: 'a.txt', kind: 'modify', diff: diffLines('x\n', 'y') }, { color: 3 });
+    // In colour too (the coloured view is the one that missed it), rows padded to the width for their tint.
+    expect(removed.map((row) => stripAnsi(row).trimEnd())).toEqual([
+      'a.txt  modified  +1 -1',
+      '@@ -1,1 +1,1 @@',
+      '1   - x',
+      '  1 + y [no newline at end]',
+    ]);
+    const added = renderDiff({ path: 'a.txt', kind: 'modify', diff: diffLines('a\nx', 'a\ny\n') });
+    expect(added).toContain('2   - x [no newline at end]');
+    expect(added).toContain('  2 + y');
+    // Neither side has one: nothing changed about it, nothing to say.
+    const neither = renderDiff({ path: 'a.txt', kind: 'modify', diff: diffLines('x', 'y') });
+    expect(neither.join('\n')).not.toContain('no newline');
+  });
+
   it('expands tabs to tab stops', () => {
     const change: RenderableChange = {
       path: 'Makefile',

@@ -187,6 +187,29 @@ describe('createTerminalApprover', () => {
     expect(await reading.approver({ ...request, kind: 'read' })).toBe('once');
   });
 
+  it('promises no agent a reason where none reads it (a plain CLI command)', async () => {
+    const { input, approver, text } = setup({ sessionGrants: false, agentReadsReasons: false });
+    input.write('n');
+    await approver(request);
+    expect(text()).toContain('r no, with a reason');
+    expect(text()).not.toContain('for the agent');
+  });
+
+  it('asks an undo as an undo, not as an edit to apply', async () => {
+    const undo: ApprovalRequest = { ...request, tool: 'undo_edit', input: { file_path: 'src/app.ts' } };
+    const { input, approver, text } = setup();
+    input.write('n');
+    await approver(undo);
+    expect(text()).toContain('Undo the last change to src/app.ts?');
+    expect(text()).not.toContain('Apply this edit');
+    const created = setup();
+    created.input.write('n');
+    await created.approver({ ...undo, kind: 'delete' });
+    expect(created.text()).toContain(
+      'Undo the last change to src/app.ts (it created the file, so it is deleted)?',
+    );
+  });
+
   it('prints the reason in the answer line', async () => {
     const { input, approver, text } = setup();
     input.write('ruse the helper instead\r');

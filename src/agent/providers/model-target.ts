@@ -38,7 +38,8 @@ export function resolveModelTarget(
   const spec = choice.model ?? config.model;
   if (!spec) {
     throw new ModelSetupError(
-      `No model chosen. Pass --model PROVIDER/MODEL (e.g. --model ollama/qwen2.5-coder:14b or --model anthropic/claude-sonnet-4-5), or set "model" in ${config.path}.`,
+      // No model name of our own here: a named model retires, and the hint would send people to it.
+      `No model chosen. Pass --model PROVIDER/MODEL, MODEL as the provider names it (its models page; \`ollama list\` for Ollama's), or set "model" in ${config.path}. Providers: ${PRESET_NAMES.join(', ')}. In the chat, /model lists the provider's models.`,
     );
   }
   const slash = spec.indexOf('/');

@@ -17,7 +17,7 @@ export const HELP = `Usage: editgate apply [FILE | -]      (or: ... | editgate a
 Run tool calls given as JSON, in order, in one session, and print each result. The calls come from FILE,
 or from standard input ("-", or no FILE when standard input is not a terminal), so a harness in any
 language can use editgate's tools through a pipe. Calls work as they do for a model: read_file, then
-edit_file on the same file (an edit needs a full read first unless the config sets
+edit_file on the same file (an edit needs a read of the region it changes first, unless the config sets
 "requireReadBeforeEdit": false). Each change is shown and approved as with the other commands; when the
 calls come on standard input the question is asked on the terminal (/dev/tty), and where there is no
 terminal, changes are refused unless --yes or a policy rule in editgate.config.json approves them.

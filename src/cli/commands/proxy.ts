@@ -12,10 +12,11 @@ import { httpUpstream, stdioUpstream, type UpstreamConnector } from '../../proxy
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
 import { stateDirFor } from '../../tools/state-dir.js';
+import type { WebApproval } from '../../web/web-approval.js';
 import { proxyTerminal } from '../proxy-terminal.js';
 import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
-import { openWebReview } from '../web-review.js';
+import { findWebReview, openWebReview } from '../web-review.js';
 
 const HELP = `Usage: editgate proxy [--root DIR]... [options] -- COMMAND [ARGS...]
        editgate proxy [--root DIR]... [options] --upstream URL
@@ -40,9 +41,13 @@ Options:
   --upstream URL         the server is at this Streamable HTTP address (instead of -- COMMAND)
   --header 'NAME: VALUE' an HTTP header for --upstream (repeatable), e.g. an Authorization header
   --approve MODE         who is asked (default auto):
-                           auto      the client (MCP elicitation) if it can show a form, else the
-                                     terminal editgate was started from, else every write is refused
-                           elicit    the client only       terminal  the terminal only
+                           auto      the client (MCP elicitation) if it can show a form, else, for
+                                     writes, the review page of an \`editgate review\` already
+                                     running for the root, else the call is refused with advice.
+                                     Never the terminal: the client that starts the proxy owns it
+                           elicit    the client only
+                           terminal  the terminal the client was started from, only: for clients
+                                     that leave it free (not inside a full-screen client)
                            web       writes on the web review page (its link is logged; --open opens
                                      it); other calls at the terminal, else the client
                            policy    no one: only what the config's "allow" rules cover goes ahead
@@ -167,6 +172,14 @@ function parse(args: string[]): Parsed | 'help' {
   };
 }
 
+/** What --approve auto chose, and why, said at start-up (the client's elicitation is known once it connects). */
+function autoChoice(web: WebApproval | undefined, root: string): string {
+  const page = web
+    ? `else writes on the review page of editgate review (pid ${web.sharedWith}) running for ${root}`
+    : `else refused: no editgate review is running for ${root} (start it, or use --approve web)`;
+  return `approval auto: the client's elicitation if it has it, ${page}; never the terminal, which belongs to the client (--approve terminal to ask there)`;
+}
+
 export async function run(args: string[]): Promise<number> {
   let parsed: Parsed;
   try {
@@ -202,15 +215,18 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
 
-  // With --approve web the terminal still asks about calls other than writes (the page shows diffs only).
+  // The terminal is asked only when the person said so: under auto it is the client's own screen (#28).
+  // With --approve web it still asks about calls other than writes (the page shows diffs only).
   const terminal =
-    parsed.approve === 'auto' || parsed.approve === 'terminal' || parsed.approve === 'web'
-      ? proxyTerminal(parsed.display)
-      : undefined;
-  let web: Awaited<ReturnType<typeof openWebReview>> | undefined;
+    parsed.approve === 'terminal' || parsed.approve === 'web' ? proxyTerminal(parsed.display) : undefined;
+  let web: WebApproval | undefined;
   if (parsed.approve === 'web') {
-    web = await openWebReview({ root: parsed.roots[0]!, open: parsed.open }, 'editgate proxy');
-    for (const line of web.announcement) log('info', line.replace(/^editgate: /, ''));
+    const opened = await openWebReview({ root: parsed.roots[0]!, open: parsed.open }, 'editgate proxy');
+    for (const line of opened.announcement) log('info', line.replace(/^editgate: /, ''));
+    web = opened;
+  } else if (parsed.approve === 'auto') {
+    web = await findWebReview(parsed.roots[0]!, 'editgate proxy', (message) => log('warning', message));
+    log('info', autoChoice(web, parsed.roots[0]!));
   }
   const transport = new StdioServerTransport(process.stdin, process.stdout);
   const running = await serveProxy(transport, {

@@ -20,7 +20,7 @@ the page for your decision (allow once, this file or all edits for the session, 
 allow your own edited version), and the terminal that asked stays live too: the first answer counts.
 
 How processes find the page: it writes STATE/review/KEY.json, where STATE is your state folder
-($XDG_STATE_HOME/editgate, or ~/.local/state/editgate; EDITGATE_STATE_DIR overrides it) and KEY a hash of
+(~/.local/state/editgate; EDITGATE_STATE_DIR overrides it) and KEY a hash of
 the root's real path. The file holds the port, the process id, the token changes are sent with and a key
 the page proves itself with; it is readable by you alone (mode 0600, in a 0700 folder). A file owned by
 someone else, readable by others or in a folder others can change is ignored, and so is a page that does

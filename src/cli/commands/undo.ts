@@ -6,8 +6,8 @@ export const HELP = `Usage: editgate undo FILE
 Undo editgate's last change to FILE (made by an editgate command, or by anything else that keeps its
 history in the same state folder), putting back its previous content; a file editgate created is deleted.
 Refused if FILE changed since in any other way. Run again to step further back. The undo is shown and
-approved like any other change. History is kept in $EDITGATE_STATE_DIR, else $XDG_STATE_HOME/editgate
-(~/.local/state/editgate), unless the config file sets "stateDir". The file keeps its encoding.
+approved like any other change. History is kept in $EDITGATE_STATE_DIR, else ~/.local/state/editgate
+(never $XDG_STATE_HOME, which MCP clients drop), unless the config file sets "stateDir". The file keeps its encoding.
 
 Options:`;
 

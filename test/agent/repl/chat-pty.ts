@@ -23,7 +23,6 @@ export function startChat(
       cols: options.cols ?? 80,
       rows: options.rows ?? 40,
       env: {
-        XDG_STATE_HOME: ws.stateDir,
         XDG_CONFIG_HOME: join(ws.stateDir, '..', 'config'),
         ...options.env,
       },

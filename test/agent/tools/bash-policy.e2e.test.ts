@@ -34,7 +34,7 @@ describe('editgate chat -p with an allow rule for git status', () => {
       {
         cwd: ws.root,
         stateDir: ws.stateDir,
-        env: { XDG_STATE_HOME: ws.stateDir, XDG_CONFIG_HOME: config, ANTHROPIC_API_KEY: 'test-key' },
+        env: { XDG_CONFIG_HOME: config, ANTHROPIC_API_KEY: 'test-key' },
       },
     );
     const tools = result.stdout
