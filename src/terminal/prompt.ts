@@ -1,3 +1,4 @@
+import { approvalQuestion } from '../core/approval-question.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { AnsweredElsewhere } from '../gate/first-answer.js';
@@ -424,24 +425,7 @@ async function readLine(asking: Asking, label: string): Promise<string | undefin
 }
 
 export function questionText(request: ApprovalRequest): string {
-  if (request.files)
-    return `Apply this change to ${request.files.length} files (${request.files.map((file) => visibleText(pathInRoot(file.path, file.root))).join(', ')})?`;
-  const path = visibleText(pathInRoot(request.path, request.root));
-  // An undo is a change like any other, but the person asked to undo: the question says so.
-  if (request.tool === 'undo_edit')
-    return request.kind === 'delete'
-      ? `Undo the last change to ${path} (it created the file, so it is deleted)?`
-      : `Undo the last change to ${path}?`;
-  switch (request.kind) {
-    case 'create':
-      return `Create ${path}?`;
-    case 'delete':
-      return `Delete ${path}?`;
-    case 'read':
-      return request.question ? visibleText(request.question) : `Allow reading ${path}?`;
-    default:
-      return `Apply this edit to ${path}?`;
-  }
+  return approvalQuestion(request, { path: visibleText, text: visibleText });
 }
 
 /** The choices, as many to a row as fit the width. */

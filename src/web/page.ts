@@ -6,6 +6,7 @@
  * session's nonce (request-guard.ts). Everything from a model or a file goes through htmlText; the script
  * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
+import { approvalQuestion } from '../core/approval-question.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { Decision } from '../gate/approval.js';
 import {
@@ -180,14 +181,10 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
 }
 
 function questionHtml(item: ReviewItem): string {
+  // The files of a change set are listed below the question, each with its path.
   const { request, files } = item;
-  const path = `<code>${htmlText(pathInRoot(request.path, request.root))}</code>`;
-  if (request.kind === 'read')
-    return request.question ? htmlText(request.question) : `Allow reading ${path}?`;
   if (files.length > 1) return `Apply this change to ${files.length} files?`;
-  if (request.kind === 'create') return `Create ${path}?`;
-  if (request.kind === 'delete') return `Delete ${path}?`;
-  return `Apply this edit to ${path}?`;
+  return approvalQuestion(request, { path: (path) => `<code>${htmlText(path)}</code>`, text: htmlText });
 }
 
 function decisionHtml(read: boolean, stale: boolean): string {

@@ -222,6 +222,22 @@ describe('the diff rows', () => {
     expect(html).toContain('Create <code>n.txt</code>?');
     expect(html).toContain('<span class="kind k-created">created</span>');
   });
+
+  it('an undo is asked as an undo, in the words of the terminal (core/approval-question.ts)', () => {
+    const undone = fileChange('a.txt', 'b\n', 'a\n');
+    const html = changeHtml(itemOf([undone], { tool: 'undo_edit' }), [new FileView(undone)], 'unified');
+    expect(html).toContain('Undo the last change to <code>a.txt</code>?');
+    expect(html).not.toContain('Apply this edit');
+    const created = fileChange('n.txt', 'x\n', '', 'delete');
+    const deleted = changeHtml(
+      itemOf([created], { tool: 'undo_edit', kind: 'delete' }),
+      [new FileView(created)],
+      'unified',
+    );
+    expect(deleted).toContain(
+      'Undo the last change to <code>n.txt</code> (it created the file, so it is deleted)?',
+    );
+  });
 });
 
 describe('the change and its hash', () => {
