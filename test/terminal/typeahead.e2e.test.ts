@@ -170,6 +170,9 @@ describe("the proxy's terminal question", () => {
         ]),
         '--root',
         root,
+        // The terminal is asked only when the person says so (#28: under auto a client owns it).
+        '--approve',
+        'terminal',
         '--',
         process.execPath,
         FILESYSTEM_SERVER,
