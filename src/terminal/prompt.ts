@@ -261,7 +261,8 @@ async function readDecision(asking: Asking): Promise<Decision> {
       }
       case '+': {
         if (!options.notes || request.kind === 'read') break;
-        const note = await readLine(asking, 'Note for the agent (Enter to approve, Esc to go back): ');
+        const noteFor = options.agentReadsReasons === false ? 'Note' : 'Note for the agent';
+        const note = await readLine(asking, `${noteFor} (Enter to approve, Esc to go back): `);
         if (note === BACK) {
           guard?.shown();
           break;

@@ -40,9 +40,9 @@ describe('editgate edit: yes, with a note', () => {
   it('+ then a note: written; the answer line and the result carry the note', async () => {
     const { run, root } = cli([...EDIT, '--json']);
     await run.waitForText(KEYS_SHOWN);
-    expect(run.screen().join('\n')).toContain('+ yes, with a note for the agent');
+    expect(run.screen().join('\n')).toContain('+ yes, with a note');
     await run.answer('+');
-    await run.waitForText('Note for the agent (Enter to approve');
+    await run.waitForText('Note (Enter to approve');
     run.write('rename it next time\r');
     await run.exited();
     expect(run.text()).toContain('✓ Yes: rename it next time');
@@ -57,7 +57,7 @@ describe('editgate edit: yes, with a note', () => {
     const { run, root } = cli(EDIT);
     await run.waitForText(KEYS_SHOWN);
     await run.answer('+');
-    await run.waitForText('Note for the agent');
+    await run.waitForText('Note (Enter to approve');
     run.write('half a thought\x03');
     await run.exited();
     expect(readFileSync(join(root, 'app.ts'), 'utf8')).toBe(APP);
@@ -79,7 +79,7 @@ describe('editgate edit: yes, with a note', () => {
       last = Date.now();
     }
     expect(longestGap, 'the typist itself stalled').toBeLessThan(400);
-    expect(run.text()).not.toContain('Note for the agent');
+    expect(run.text()).not.toContain('Note (Enter to approve');
     await run.answer('n');
     await run.exited();
     expect(run.text()).toContain('✗ No');

@@ -40,8 +40,8 @@ export const claudeCode: AgentClient = {
     mkdirSync(configDir, { recursive: true });
     const key = 'sk-ant-fake-key-for-tests';
     const args = interactive
-      ? ['--model', 'claude-sonnet-5-5']
-      : ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-5-5'];
+      ? ['--model', 'claude-sonnet-4-5']
+      : ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
     if (interactive) {
       // What the first interactive start asks once, answered as a person would have: onboarding done, the
       // project trusted, the API key from the environment approved (it is known by its last 20 characters).
