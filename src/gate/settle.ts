@@ -85,7 +85,11 @@ function textOf(bytes: Buffer | null): string | undefined {
   }
 }
 
-function sameBytes(a: Buffer | null | undefined, b: Buffer | null): boolean {
+/**
+ * Whether two contents of a file are the same bytes; null is "no file". The one comparison of what was
+ * approved, kept or forwarded with what is on disk (settle here, the proxy before it forwards a write).
+ */
+export function sameBytes(a: Buffer | null | undefined, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a?.equals(b) === true;
 }
 

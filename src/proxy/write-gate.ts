@@ -26,6 +26,7 @@ import type { Allowed, Gate, Settled } from '../gate/gate.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import { openGate } from '../gate/open-gate.js';
 import type { Proposal } from '../gate/proposal.js';
+import { sameBytes } from '../gate/settle.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 
 export type { Allowed, Settled } from '../gate/gate.js';
@@ -94,10 +95,6 @@ function encodingNotes(
     );
   }
   return notes;
-}
-
-function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
-  return a === null || b === null ? a === b : a.equals(b);
 }
 
 export class WriteGate {
