@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { diffLines } from '../core/diff.js';
-import { formatUnifiedDiff } from '../core/unified.js';
+import { yourVersion } from '../core/your-version.js';
 import type { ApprovalRequest } from '../gate/approval.js';
 import type { TerminalInput, TerminalOutput } from './tty-modes.js';
 
@@ -77,19 +76,5 @@ export function editInEditor(
 
 /** The request as it would be with the person's version: its diff is theirs, against the file as it is. */
 export function withYourVersion(request: ApprovalRequest, yours: string): ApprovalRequest {
-  const before = request.texts?.before ?? '';
-  const diff = diffLines(before, yours);
-  return {
-    ...request,
-    diff,
-    unifiedDiff: diff.identical
-      ? ''
-      : formatUnifiedDiff(diff, {
-          oldPath: request.kind === 'create' ? '/dev/null' : request.path,
-          newPath: request.path,
-        }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after: yours },
-    note: 'Your version: this is what is written if you allow it.',
-  };
+  return { ...request, ...yourVersion(request, request.texts?.before ?? '', yours) };
 }

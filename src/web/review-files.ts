@@ -2,9 +2,10 @@
  * The files of a change as the review page shows them, the hash that names exactly the diff a person saw,
  * and the person's own version of a change (edit before approve) computed the way the gate computes it.
  */
+
 import { createHash } from 'node:crypto';
-import { diffLines, formatUnifiedDiff } from '../core/diff.js';
 import { adoptLineEnding, summarizeEol } from '../core/lines.js';
+import { yourVersion } from '../core/your-version.js';
 import type { ApprovalFile, ApprovalRequest } from '../gate/approval.js';
 
 /** One file of a change; `binary` (never set by the gate today) is shown as sizes, never as bytes. */
@@ -86,20 +87,6 @@ export function reviseFiles(
     const before = file.texts.before;
     const eol = file.kind === 'create' ? '\n' : summarizeEol(before).dominant;
     const after = adoptLineEnding(edited[file.path]!, eol);
-    const diff = diffLines(before, after);
-    const unifiedDiff = diff.identical
-      ? ''
-      : formatUnifiedDiff(diff, {
-          oldPath: file.kind === 'create' ? '/dev/null' : file.path,
-          newPath: file.path,
-        });
-    return {
-      ...file,
-      diff,
-      unifiedDiff,
-      stats: { added: diff.added, removed: diff.removed },
-      texts: { before, after },
-      note: 'Your version: this is what is written if you allow it.',
-    };
+    return { ...file, ...yourVersion(file, before, after) };
   });
 }
