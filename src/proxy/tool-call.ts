@@ -415,23 +415,8 @@ export class ToolCallHandler {
       ...(shown.note ? { note: shown.note } : {}),
       sessionGrant: shown.sessionGrant,
     };
-    // Never a card cut short: a call the person cannot see whole is refused before anyone is asked.
-    const tooLong = cardTooLongError(question);
-    if (tooLong) {
-      await writeGate.auditCall(tool, paths, {
-        decision: 'deny',
-        decidedBy: 'editgate',
-        code: tooLong.code,
-        reason: tooLong.message,
-      });
-      return refusal(tool, tooLong);
-    }
-    let decision: Awaited<ReturnType<typeof approvals.card>>;
-    try {
-      decision = await approvals.card(question);
-    } catch (error) {
-      // No one could be asked (DENIED_NO_APPROVER): refused before anyone decided.
-      if (!isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
+    // Refused by editgate before anyone decided: audited as editgate's, told to the model as it is.
+    const refusedUnasked = async (error: EditgateError) => {
       await writeGate.auditCall(tool, paths, {
         decision: 'deny',
         decidedBy: 'editgate',
@@ -439,6 +424,17 @@ export class ToolCallHandler {
         reason: error.message,
       });
       return refusal(tool, error);
+    };
+    // Never a card cut short: a call the person cannot see whole is refused before anyone is asked.
+    const tooLong = cardTooLongError(question);
+    if (tooLong) return refusedUnasked(tooLong);
+    let decision: Awaited<ReturnType<typeof approvals.card>>;
+    try {
+      decision = await approvals.card(question);
+    } catch (error) {
+      // No one could be asked (DENIED_NO_APPROVER): refused before anyone decided.
+      if (!isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
+      return refusedUnasked(error);
     }
     if (decision === 'once' || (decision === 'tool' && shown.sessionGrant)) {
       if (decision === 'tool') this.context.grantedTools.add(tool);
