@@ -8,7 +8,7 @@
  */
 import { approvalQuestion } from '../core/approval-question.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { Decision } from '../gate/approval.js';
+import type { Decision, HunkChoices } from '../gate/approval.js';
 import {
   type DiffLayout,
   diffTable,
@@ -222,7 +222,46 @@ export function describeDecision(decision: Decision): string {
   if (decision === 'all') return 'allowed, and every edit for the rest of the session';
   if (decision === 'deny') return 'denied';
   if ('edited' in decision) return 'allowed with your own version of the new text';
-  if ('hunks' in decision) return 'allowed: the hunks chosen';
+  if ('hunks' in decision) return `allowed in part: ${hunkChoicesText(decision.hunks)}`;
   if ('reason' in decision) return `allowed: ${decision.reason}`;
   return `denied: ${decision.deny}`;
+}
+
+/** Reasons quoted in a decision's sentence; the model reads them all. */
+const REASONS_TOLD = 3;
+const REASON_CHARS = 80;
+
+/** Per file, the hunks written and those not (1-based, as the page numbers them), with a few reasons. */
+function hunkChoicesText(choices: HunkChoices): string {
+  let told = 0;
+  const files = Object.entries(choices).map(([path, { accept, reject = [] }]) => {
+    const written = accept.length > 0 ? `${hunkNumbers(accept)} written` : 'nothing written';
+    if (reject.length === 0) return `${path}: ${written}`;
+    const reasons = reject.flatMap(({ reason }) => (reason?.trim() ? [reason.trim()] : []));
+    const quoted = reasons.slice(0, Math.max(0, REASONS_TOLD - told)).map((reason) => {
+      return reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason;
+    });
+    told += quoted.length;
+    const more = reasons.length - quoted.length;
+    const why =
+      quoted.length > 0 || more > 0
+        ? ` (${[...quoted, ...(more > 0 ? [`${more} more reason${more === 1 ? '' : 's'}`] : [])].join('; ')})`
+        : '';
+    return `${path}: ${written}, ${hunkNumbers(reject.map(({ hunk }) => hunk))} not${why}`;
+  });
+  return files.join('; ');
+}
+
+/** 0-based hunk indexes as the page shows them: "hunk 2", "hunks 1, 3 and 5-9". */
+function hunkNumbers(indexes: readonly number[]): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b).map((index) => index + 1);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    runs.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}` : runs[0];
+  return `${sorted.length === 1 ? 'hunk' : 'hunks'} ${list}`;
 }
