@@ -56,10 +56,10 @@ export function pageHtml(options: PageOptions): string {
 <nav class="layouts" aria-label="Diff layout">${viewLink('unified', 'Unified')} ${viewLink('split', 'Side by side')}</nav>
 </header>
 <div class="body">
-<aside id="queue" aria-label="Changes"></aside>
+<details class="changes" id="changes" open><summary>Changes</summary><aside id="queue" aria-label="Changes"></aside></details>
 <main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
-<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
+<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>]</kbd>/<kbd>[</kbd> next/previous hunk · <kbd>x</kbd> write the hunk or leave it out · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>
 </html>
 `;
@@ -158,7 +158,11 @@ export function changeHtml(item: ReviewItem, views: readonly FileView[], layout:
   return parts.join('');
 }
 
-/** Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). */
+/**
+ * Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). A
+ * file whose hunks can be chosen has a checkbox per hunk (diff-html.ts) and, with several hunks or files,
+ * one for the whole file; one that cannot says why (ApprovalFile.wholeOnly).
+ */
 export function filesHtml(views: readonly FileView[], layout: DiffLayout): string {
   return views
     .map((view, index) => {
@@ -167,7 +171,16 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
       const edit = editable
         ? ` <button type="button" class="edit" data-file="${index}" title="Edit the new text (e)">Edit</button>`
         : '';
-      const note = file.note ? `<p class="note">${htmlText(file.note)}</p>` : '';
+      const hunks = file.diff.hunks.length;
+      const pick =
+        view.choosable && (hunks > 1 || views.length > 1)
+          ? `<label class="pick"><input type="checkbox" class="file" data-file="${index}" checked aria-label="Write ${escapeHtml(file.path)} (every hunk)"></label>`
+          : '';
+      const whole =
+        file.wholeOnly && hunks > 0
+          ? `<p class="whole">No hunks to choose here: ${htmlText(file.wholeOnly)}.</p>`
+          : '';
+      const note = `${file.note ? `<p class="note">${htmlText(file.note)}</p>` : ''}${whole}`;
       const editor = editable
         ? `<div class="editor" hidden><textarea spellcheck="false" aria-label="New text of ${escapeHtml(file.path)}"></textarea><p><button type="button" class="preview">Show the diff of my version</button> <button type="button" class="discard">Discard my edits</button></p></div>`
         : '';
@@ -175,7 +188,8 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
       const body = message
         ? `<p class="plain">${htmlText(message)}</p>`
         : diffTable(layout, renderPage(view, index, 0, layout) + nextPageRow(view, index, 0));
-      return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"><h2>${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
+      const choosable = view.choosable ? ` data-hunks="${hunks}"` : '';
+      return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"${choosable}><h2>${pick}${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
     })
     .join('');
 }
@@ -187,17 +201,39 @@ function questionHtml(item: ReviewItem): string {
   return approvalQuestion(request, { path: (path) => `<code>${htmlText(path)}</code>`, text: htmlText });
 }
 
+/** A button's words: in full, and shorter for a phone's width (review.css shows one of them). */
+function label(full: string, short = full): string {
+  return short === full
+    ? `<span class="label">${full}</span>`
+    : `<span class="label long">${full}</span><span class="label short">${short}</span>`;
+}
+
+/**
+ * The decision buttons (sticky at the bottom of the window, touch-sized on a phone) and the line that says
+ * what Allow writes when the person left hunks out (filled by the page's script).
+ */
 function decisionHtml(read: boolean, stale: boolean): string {
   const labels = read
-    ? ['Allow reading once', 'Allow reading this file for the session', 'Allow reading any file this session']
-    : ['Allow once', 'Allow this file for the session', 'Allow all edits this session'];
+    ? [
+        label('Allow reading once'),
+        label('Allow reading this file for the session', 'Allow this file (session)'),
+        label('Allow reading any file this session', 'Allow any file (session)'),
+      ]
+    : [
+        label('Allow once'),
+        label('Allow this file for the session', 'Allow this file (session)'),
+        label('Allow all edits this session', 'Allow all edits (session)'),
+      ];
   const disabled = stale ? ' disabled' : '';
   return `<div class="decide" id="decide">
+<p id="selection" class="selection" role="status" hidden></p>
+<div class="buttons">
 <button type="button" class="allow" data-decision="once"${disabled}><kbd>y</kbd> ${labels[0]}</button>
 <button type="button" class="allow" data-decision="file"${disabled}><kbd>a</kbd> ${labels[1]}</button>
 <button type="button" class="allow" data-decision="all"${disabled}><kbd>A</kbd> ${labels[2]}</button>
-<button type="button" class="deny" data-decision="deny"><kbd>n</kbd> Deny</button>
-<button type="button" class="deny" data-decision="reason"><kbd>r</kbd> Deny with a reason…</button>
+<button type="button" class="deny" data-decision="deny"><kbd>n</kbd> ${label('Deny')}</button>
+<button type="button" class="deny" data-decision="reason"><kbd>r</kbd> ${label('Deny with a reason…', 'Reason or note…')}</button>
+</div>
 <div class="reason" hidden><textarea id="reason" maxlength="4000" placeholder="Why, or what to do instead: the agent reads this (Enter sends the denial, Esc cancels)"></textarea><button type="button" class="deny" data-decision="send-reason">Send the denial</button><button type="button" class="allow" data-decision="send-note"${disabled}>Allow once with this note</button></div>
 </div>`;
 }
