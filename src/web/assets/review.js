@@ -520,7 +520,8 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   showTypingHint(false);
-  const allowed = !document.querySelector('#decide button.allow[disabled]');
+  // Stale: the grants are disabled (the note's button may be disabled for another reason).
+  const allowed = !document.querySelector('#decide button[data-decision="once"][disabled]');
   switch (event.key) {
     case 'j':
       focusFile(fileIndex + 1);
