@@ -10,17 +10,12 @@
 // change and answers keys (html[data-ready]), in Debian's Chromium through playwright-core, for the
 // 10,000-line change and, as the reference in the same run, the same page with nothing pending. "Opened
 // again": the page's own address in the browser already signed in.
-//
-// Hunk by hunk (issue 30): the same change has 1,000 hunks. Target: the page's decision round trip (from the
-// click on Allow until the page shows the answer: the POST, the server's check of the choice against the
-// change with the gate's own rule, the reply, the page closing its decisions) under 200 ms with 999 hunks
-// left out, against the same round trip for a whole approval as the reference; and the page's answer to a
-// key that leaves a hunk out (x) and to the file's checkbox (every hunk, loaded or not), in the page.
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { formatMs, formatRatio, median, printTable, random, timeInProcess } from './lib.mjs';
+import { formatMs, formatRatio, median, printTable, timeInProcess } from './lib.mjs';
+import { reviewChange } from './review-change.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { loadHighlighter } = await import('../dist/core/highlight.js');
@@ -31,36 +26,11 @@ const { startReviewServer } = await import('../dist/web/review-server.js');
 const CHANGED = 10_000;
 const BLOCK = 10;
 const INTERACTIVE_TARGET_MS = 1000;
-const DECISION_TARGET_MS = 200;
-const DECISION_RUNS = 7;
 const RENDER_TARGET = 2;
 const BROWSER_RUNS = 5;
 const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 
-/** TypeScript-like code: blocks of BLOCK changed lines between BLOCK unchanged ones (many hunks, as real). */
-function makeChange() {
-  const next = random(18);
-  const before = [];
-  const after = [];
-  for (let block = 0; block < CHANGED / BLOCK; block++) {
-    for (let i = 0; i < BLOCK; i++) {
-      const n = block * BLOCK + i;
-      const name = `value${n}`;
-      before.push(`  const ${name} = compute(${Math.floor(next() * 1e6)}, '${name}', options.limit);`);
-      after.push(before.at(-1).replace('options.limit', 'options.maxItems ?? 10'));
-    }
-    for (let i = 0; i < BLOCK; i++) {
-      const line = `  if (state${block}.size > ${i}) state${block}.update(${i});`;
-      before.push(line);
-      after.push(line);
-    }
-  }
-  const oldText = `export function run(options: Options) {\n${before.join('\n')}\n}\n`;
-  const newText = `export function run(options: Options) {\n${after.join('\n')}\n}\n`;
-  return { oldText, newText };
-}
-
-const { oldText, newText } = makeChange();
+const { oldText, newText } = reviewChange(CHANGED, BLOCK);
 const diff = diffLines(oldText, newText);
 if (diff.removed !== CHANGED || diff.added !== CHANGED) throw new Error(`expected ${CHANGED} changed lines`);
 const path = 'src/run.ts';
@@ -193,68 +163,9 @@ async function withChange(measure) {
   }
 }
 
-/**
- * In the page: the time from a click on Allow (whole, or with the hunks chosen by `choose`) until the page
- * shows the answer.
- */
-async function timeDecision(url, choose) {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]');
-  const toggles = choose ? await choose(page) : undefined;
-  const ms = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const status = document.getElementById('status');
-        const start = performance.now();
-        new MutationObserver(() => {
-          if (status.textContent.startsWith('Answered')) resolve(performance.now() - start);
-        }).observe(status, { childList: true, characterData: true, subtree: true });
-        document.querySelector('button[data-decision="once"]').click();
-      }),
-  );
-  const text = await page.textContent('#status');
-  await page.close();
-  return { ms, text, toggles };
-}
-
-/** Every hunk left out by the file's checkbox, then hunk 1 taken back; how long each took in the page. */
-async function leaveOutAllButOne(page) {
-  const time = (action) =>
-    page.evaluate((what) => {
-      const start = performance.now();
-      if (what === 'file') document.querySelector('input.file').click();
-      else document.querySelector('input.hunk[data-hunk="0"]').click();
-      return performance.now() - start;
-    }, action);
-  const file = await time('file');
-  const hunk = await time('hunk');
-  // A key: x on the hunk the keys point at (hunk 1, just clicked), after a pause (the typing guard).
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  const key = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const box = document.querySelector('input.hunk[data-hunk="0"]');
-        const start = performance.now();
-        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true }));
-        if (box.checked) throw new Error('x did not leave the hunk out');
-        resolve(performance.now() - start);
-      }),
-  );
-  await page.evaluate(() => document.querySelector('input.hunk[data-hunk="0"]').click());
-  const summary = await page.textContent('#selection');
-  if (!summary.startsWith(`1 of ${diff.hunks.length} hunks checked`))
-    throw new Error(`unexpected: ${summary}`);
-  return { file, hunk, key };
-}
-
 const reference = [];
 const first = [];
 const again = [];
-const wholeDecision = [];
-const hunkDecision = [];
-const toggles = { file: [], hunk: [], key: [] };
-let hunkAnswer = '';
 let shownRows = 0;
 try {
   const empty = await startReviewServer({ root });
@@ -266,17 +177,6 @@ try {
       first.push(opened.ms);
       shownRows = opened.rows;
       again.push((await timeInteractive(`${server.origin}/`)).ms);
-    });
-  }
-  await withChange(async (server) => timeDecision(server.url)); // warm-up
-  for (let run = 0; run < DECISION_RUNS; run++) {
-    // In turn, so load on the machine weighs on both alike.
-    await withChange(async (server) => wholeDecision.push((await timeDecision(server.url)).ms));
-    await withChange(async (server) => {
-      const timed = await timeDecision(server.url, leaveOutAllButOne);
-      hunkDecision.push(timed.ms);
-      hunkAnswer = timed.text;
-      for (const key of Object.keys(toggles)) toggles[key].push(timed.toggles[key]);
     });
   }
   await empty.close();
@@ -309,33 +209,7 @@ console.log(
   `\n${BROWSER_RUNS} runs each, in turn; the first page shows ${shownRows} rows of the diff's ${lineCount.toLocaleString('en')} lines (the rest load as the person scrolls). Target < ${INTERACTIVE_TARGET_MS} ms.`,
 );
 
-printTable(
-  [`page, ${diff.hunks.length.toLocaleString('en')} hunks`, 'median', 'range', 'vs whole approval'],
-  [
-    [
-      'decision round trip, whole approval (reference)',
-      formatMs(median(wholeDecision)),
-      range(wholeDecision),
-      '1.00x',
-    ],
-    [
-      `decision round trip, ${diff.hunks.length - 1} hunks left out`,
-      formatMs(median(hunkDecision)),
-      range(hunkDecision),
-      formatRatio(median(hunkDecision), median(wholeDecision)),
-    ],
-    ["the file's checkbox (every hunk out)", formatMs(median(toggles.file)), range(toggles.file), ''],
-    ['a hunk checkbox (click)', formatMs(median(toggles.hunk)), range(toggles.hunk), ''],
-    ['x on the current hunk (key)', formatMs(median(toggles.key)), range(toggles.key), ''],
-  ],
-);
-console.log(
-  `\n${DECISION_RUNS} runs each, in turn, each on a change just proposed; the page answered "${hunkAnswer.slice(0, 120)}…". Target: decision round trip < ${DECISION_TARGET_MS} ms.`,
-);
-
 const missed = [];
-if (Math.max(...hunkDecision) >= DECISION_TARGET_MS)
-  missed.push(`decision round trip with hunks in up to ${formatMs(Math.max(...hunkDecision))}`);
 if (worstRender > RENDER_TARGET) missed.push(`server render ${worstRender.toFixed(2)}x the terminal's`);
 if (Math.max(...big) >= INTERACTIVE_TARGET_MS)
   missed.push(`interactive in up to ${formatMs(Math.max(...big))}`);

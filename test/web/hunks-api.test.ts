@@ -1,38 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
-import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
+import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { parseRequest } from '../../src/web/wire.js';
-import { reviewWorkspace, signIn } from './review-fixture.js';
+import { fileChange, NUMBERED, reviewWorkspace, signIn, THREE_HUNKS } from './review-fixture.js';
 import { replySchemaFor, wireProblem } from './wire-check.js';
 
 // Part of a change through the review page's JSON API (#30), as a script with curl would send it: `hunks`
 // beside `decision`, 0-based as in the library's Decision; a bad choice is refused with what is wrong and
 // nothing is written.
 
-/** Twenty lines, "line 1" to "line 20". */
-const NUMBERED = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
-/** Three far-apart changes (three hunks): line 2, line 10 and line 19. */
-const THREE = NUMBERED.replace('line 2\n', 'line two\n')
-  .replace('line 10\n', 'line ten\n')
-  .replace('line 19\n', 'line nineteen\n');
-
 async function threeHunks() {
   const review = await reviewWorkspace({ 'a.txt': NUMBERED });
-  const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE });
+  const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE_HUNKS });
   const person = await signIn(review.server);
   return { ...review, change, person };
-}
-
-function fileChange(path: string, before: string, after: string, kind: ApprovalFile['kind']): ApprovalFile {
-  const diff = diffLines(before, after);
-  return {
-    path,
-    kind,
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after },
-  };
 }
 
 describe('hunks through the JSON API', () => {
@@ -158,7 +138,7 @@ describe('hunks through the JSON API', () => {
     const { server } = await reviewWorkspace();
     const person = await signIn(server);
     const files = [
-      fileChange('a.txt', NUMBERED, THREE, 'modify'),
+      fileChange('a.txt', NUMBERED, THREE_HUNKS, 'modify'),
       fileChange('old.txt', 'gone\n', '', 'delete'),
     ].map((file) => ({
       ...file,

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
-import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
+import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { REPO } from '../built-cli.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
-import { reviewWorkspace } from './review-fixture.js';
+import { fileChange, HUNKS_1_AND_3, NUMBERED, reviewWorkspace, THREE_HUNKS } from './review-fixture.js';
 
 // Part of a change on the review page, in a real browser (#30): a checkbox per hunk and per file, a reason
 // per hunk left out, the keys, and what reaches the files and the model.
@@ -21,31 +20,10 @@ const watched = watchedPages(() => browser);
 const { open } = watched;
 afterEach(() => watched.closeAll());
 
-/** Twenty lines, "line 1" to "line 20". */
-const NUMBERED = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
-/** Three far-apart changes (three hunks): line 2, line 10 and line 19. */
-const THREE = NUMBERED.replace('line 2\n', 'line two\n')
-  .replace('line 10\n', 'line ten\n')
-  .replace('line 19\n', 'line nineteen\n');
-/** What is written when hunk 2 (line 10) is left out. */
-const ONE_AND_THREE = NUMBERED.replace('line 2\n', 'line two\n').replace('line 19\n', 'line nineteen\n');
-
 async function threeHunks() {
   const review = await reviewWorkspace({ 'a.txt': NUMBERED });
-  const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE });
+  const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE_HUNKS });
   return { ...review, change };
-}
-
-function fileChange(path: string, before: string, after: string, kind: ApprovalFile['kind']): ApprovalFile {
-  const diff = diffLines(before, after);
-  return {
-    path,
-    kind,
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after },
-  };
 }
 
 describe('hunk by hunk on the review page', () => {
@@ -79,7 +57,7 @@ describe('hunk by hunk on the review page', () => {
       );
     const result = await change.result;
     expect(result.ok, result.message).toBe(true);
-    expect((await ws.bytes('a.txt')).equals(Buffer.from(ONE_AND_THREE))).toBe(true);
+    expect((await ws.bytes('a.txt')).equals(Buffer.from(HUNKS_1_AND_3))).toBe(true);
     expect(result.message).toContain(
       "a.txt hunk 2 of 3 (line 10 as it is now): the user's reason: line 10 is quoted in the docs",
     );
@@ -106,7 +84,7 @@ describe('hunk by hunk on the review page', () => {
     await expect.poll(() => page.textContent('#status')).toContain('Answered');
     const result = await change.result;
     expect(result.ok, result.message).toBe(true);
-    expect(await ws.text('a.txt')).toBe(ONE_AND_THREE);
+    expect(await ws.text('a.txt')).toBe(HUNKS_1_AND_3);
     expect(result.message).toContain("the user's reason: not yet: x and y need a test");
   });
 
@@ -141,7 +119,7 @@ describe('hunk by hunk on the review page', () => {
     const why =
       'this change deletes old.txt, whose text may move into another of its files: its files are accepted or rejected together, whole';
     const files = [
-      fileChange('a.txt', NUMBERED, THREE, 'modify'),
+      fileChange('a.txt', NUMBERED, THREE_HUNKS, 'modify'),
       fileChange('old.txt', 'gone\n', '', 'delete'),
     ].map((file) => ({ ...file, wholeOnly: why }));
     const request: ApprovalRequest = { tool: 'apply_patch', ...files[0]!, files };
@@ -163,7 +141,7 @@ describe('hunk by hunk on the review page', () => {
     const page = await open(review.server.url);
     const typing = page.keyboard.type('fix x box; extra x ]]x[x mixes ', { delay: 90 });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE });
+    const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE_HUNKS });
     await typing;
     await page.waitForSelector('html[data-ready="true"]');
     await page.waitForSelector('input.hunk');
@@ -172,6 +150,6 @@ describe('hunk by hunk on the review page', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     await page.keyboard.press('y');
     expect((await change.result).ok).toBe(true);
-    expect(await review.ws.text('a.txt')).toBe(THREE);
+    expect(await review.ws.text('a.txt')).toBe(THREE_HUNKS);
   });
 });

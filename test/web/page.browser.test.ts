@@ -3,8 +3,7 @@ import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
-import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
+import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { firstAnswer } from '../../src/gate/first-answer.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
 import { PAGE_LINES } from '../../src/web/diff-html.js';
@@ -15,7 +14,7 @@ import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
 import { LINK } from './page-api.js';
-import { reviewWorkspace } from './review-fixture.js';
+import { fileChange, reviewWorkspace } from './review-fixture.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
 // the files and the model.
@@ -45,26 +44,6 @@ export function greet(name: string): string {
   return 'Hello, ' + name;
 }
 `;
-
-function fileChange(
-  path: string,
-  before: string,
-  after: string,
-  kind: ApprovalFile['kind'] = 'modify',
-): ApprovalFile {
-  const diff = diffLines(before, after);
-  return {
-    path,
-    kind,
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, {
-      oldPath: kind === 'create' ? '/dev/null' : path,
-      newPath: kind === 'delete' ? '/dev/null' : path,
-    }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after },
-  };
-}
 
 describe('the review page', () => {
   it('shows the diff of a pending edit; Allow writes exactly that change', async () => {

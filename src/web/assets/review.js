@@ -668,6 +668,8 @@ loadChanges()
   .then(() => {
     shownAt = clock();
     focusFile(0, false);
+    // A change answered before the page came up: its hunks are shown, not offered.
+    if (changeId && !byId('decide')) closeDecisions();
     showSelection();
     observePages();
     listen();
