@@ -14,7 +14,8 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { formatMs, formatRatio, median, printTable, random, timeInProcess } from './lib.mjs';
+import { formatMs, formatRatio, median, printTable, timeInProcess } from './lib.mjs';
+import { reviewChange } from './review-change.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { loadHighlighter } = await import('../dist/core/highlight.js');
@@ -29,30 +30,7 @@ const RENDER_TARGET = 2;
 const BROWSER_RUNS = 5;
 const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 
-/** TypeScript-like code: blocks of BLOCK changed lines between BLOCK unchanged ones (many hunks, as real). */
-function makeChange() {
-  const next = random(18);
-  const before = [];
-  const after = [];
-  for (let block = 0; block < CHANGED / BLOCK; block++) {
-    for (let i = 0; i < BLOCK; i++) {
-      const n = block * BLOCK + i;
-      const name = `value${n}`;
-      before.push(`  const ${name} = compute(${Math.floor(next() * 1e6)}, '${name}', options.limit);`);
-      after.push(before.at(-1).replace('options.limit', 'options.maxItems ?? 10'));
-    }
-    for (let i = 0; i < BLOCK; i++) {
-      const line = `  if (state${block}.size > ${i}) state${block}.update(${i});`;
-      before.push(line);
-      after.push(line);
-    }
-  }
-  const oldText = `export function run(options: Options) {\n${before.join('\n')}\n}\n`;
-  const newText = `export function run(options: Options) {\n${after.join('\n')}\n}\n`;
-  return { oldText, newText };
-}
-
-const { oldText, newText } = makeChange();
+const { oldText, newText } = reviewChange(CHANGED, BLOCK);
 const diff = diffLines(oldText, newText);
 if (diff.removed !== CHANGED || diff.added !== CHANGED) throw new Error(`expected ${CHANGED} changed lines`);
 const path = 'src/run.ts';

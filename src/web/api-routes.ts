@@ -53,6 +53,8 @@ function detail(item: ReviewItem): ChangeDetailReply {
       stats: file.stats,
       unifiedDiff: file.unifiedDiff,
       editable: file.texts !== undefined && file.kind !== 'delete',
+      hunks: file.diff.hunks.length,
+      ...(file.wholeOnly ? { wholeOnly: file.wholeOnly } : {}),
       ...(file.note ? { note: file.note } : {}),
     })),
   };

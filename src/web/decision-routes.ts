@@ -25,7 +25,10 @@ export async function editPreview(context: RouteContext): Promise<void> {
       throw new ReviewConflict(statusText(item) || 'This change is no longer waiting.');
     const revised = state.queue.revise(id, edited);
     const views = await Promise.all(
-      revised.files.map(async (file) => new FileView(file, await loadHighlighter(file.path))),
+      // The person's version is written whole: no hunks to choose in its diff.
+      revised.files.map(
+        async (file) => new FileView(file, await loadHighlighter(file.path), { hunksChoosable: false }),
+      ),
     );
     let kept = state.variants.get(id);
     if (!kept) state.variants.set(id, (kept = new Map()));

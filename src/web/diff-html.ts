@@ -33,11 +33,20 @@ export class FileView {
   private readonly emphasis: Array<HunkEmphasis | undefined> = [];
   private readonly syntax: Array<ScopeSpan[][] | undefined> = [];
   private oldLines: Line[] | undefined;
+  /** Whether the person may choose this file's hunks one by one (a checkbox per hunk). */
+  readonly choosable: boolean;
 
+  /**
+   * `hunksChoosable: false`: the diff shown is not the proposal's (the person's own version, written whole),
+   * so it offers no hunks to choose.
+   */
   constructor(
     readonly file: ReviewFile,
     private readonly highlighter?: LineHighlighter,
+    options: { hunksChoosable?: boolean } = {},
   ) {
+    this.choosable =
+      options.hunksChoosable !== false && !file.wholeOnly && !file.binary && file.diff.hunks.length > 0;
     let count = 0;
     for (const hunk of file.diff.hunks) {
       this.starts.push(count);
@@ -99,15 +108,17 @@ export class FileView {
 }
 
 /**
- * The table a file's rows go in. Its columns are fixed here, not by the first row (often a collapsed region
- * or a hunk header spanning them all): numbers and markers narrow, text taking the rest.
+ * The table a file's row groups go in (renderPage: a `<tbody>` per hunk, and one per collapsed region). Its
+ * columns are fixed here, not by the first row (often a collapsed region or a hunk header spanning them
+ * all): numbers and markers narrow, text taking the rest. The table scrolls sideways inside its own box
+ * when it cannot be narrower (side by side on a phone), never the page.
  */
-export function diffTable(layout: DiffLayout, rows: string): string {
+export function diffTable(layout: DiffLayout, groups: string): string {
   const columns =
     layout === 'unified'
       ? '<col class="n"><col class="n"><col class="m"><col>'
       : '<col class="n"><col><col class="n"><col>';
-  return `<table class="diff ${layout}"><colgroup>${columns}</colgroup><tbody>${rows}</tbody></table>`;
+  return `<div class="diff-box"><table class="diff ${layout}"><colgroup>${columns}</colgroup>${groups}</table></div>`;
 }
 
 /** A plain sentence instead of a diff (binary, no change, empty file), or undefined when there is a diff. */
@@ -128,7 +139,11 @@ export function plainMessage(file: ReviewFile): string | undefined {
   return undefined;
 }
 
-/** One page of a file's diff rows (`<tr>`s), with the expandable regions around its hunks. */
+/**
+ * One page of a file's diff: each hunk's rows in a `<tbody class="hunk">` (a hunk cut by a page boundary
+ * goes on in the next page's), its header with a checkbox when its hunks can be chosen, and the expandable
+ * regions around the hunks, each in a `<tbody>` of its own.
+ */
 export function renderPage(view: FileView, fileIndex: number, page: number, layout: DiffLayout): string {
   const out: string[] = [];
   const hunks = view.file.diff.hunks;
@@ -143,31 +158,51 @@ export function renderPage(view: FileView, fileIndex: number, page: number, layo
     const last = Math.min(to, start + hunk.lines.length) - start;
     if (first === 0) {
       const previous = h > 0 ? hunks[h - 1] : undefined;
-      out.push(gapRow(view, fileIndex, lastLines(previous), firstOldLine(hunk), layout));
-      out.push(
-        `<tr class="hk"><td colspan="${columns}">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`,
-      );
+      out.push(group(gapRow(view, fileIndex, lastLines(previous), firstOldLine(hunk), layout)));
     }
+    out.push(`<tbody class="hunk" data-hunk="${h}">`);
+    if (first === 0) out.push(hunkHeader(view, fileIndex, h, columns));
     const slice: HunkSlice = { hunk, first, last, emphasis: view.emphasisOf(h), syntax: view.syntaxOf(h) };
     if (layout === 'unified') unifiedRows(slice, out);
     else splitRows(slice, out);
+    out.push('</tbody>');
     if (h === hunks.length - 1 && last === hunk.lines.length) {
       const lines = view.unchangedLines();
       if (lines) {
         const end = lastLines(hunk);
-        out.push(gapRow(view, fileIndex, end, lines.length + 1, layout));
+        out.push(group(gapRow(view, fileIndex, end, lines.length + 1, layout)));
       }
     }
   }
   return out.join('');
 }
 
-/** The row that loads the next page, or '' on the last page. */
+/** Rows in a group of their own, or '' for no rows. */
+function group(rows: string): string {
+  return rows ? `<tbody>${rows}</tbody>` : '';
+}
+
+/**
+ * A hunk's header: its place in the old and new text and, when the file's hunks can be chosen, a checkbox
+ * (checked: written) and the box for why it is left out (the page's script shows it when unchecked). The
+ * page numbers hunks from 1; the decision's `hunks` (data-hunk) from 0, as the library does.
+ */
+function hunkHeader(view: FileView, fileIndex: number, index: number, columns: number): string {
+  const hunk = view.file.diff.hunks[index]!;
+  const range = `<span class="at">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`;
+  if (!view.choosable) return `<tr class="hk"><td colspan="${columns}">${range}</td></tr>`;
+  const total = view.file.diff.hunks.length;
+  const name = `hunk ${index + 1} of ${total}`;
+  const data = `data-file="${fileIndex}" data-hunk="${index}"`;
+  return `<tr class="hk"><td colspan="${columns}"><label class="pick"><input type="checkbox" class="hunk" ${data} checked> ${name}</label> ${range}<input type="text" class="why" ${data} maxlength="2000" placeholder="Why not? The agent reads this (optional)" aria-label="Why ${name} is left out" hidden></td></tr>`;
+}
+
+/** The row (in its own group) that loads the next page, or '' on the last page. */
 export function nextPageRow(view: FileView, fileIndex: number, page: number): string {
   if (page + 1 >= view.pageCount) return '';
   const from = (page + 1) * PAGE_LINES + 1;
   const to = Math.min(view.lineCount, (page + 2) * PAGE_LINES);
-  return `<tr class="more"><td colspan="4"><button type="button" class="page" data-file="${fileIndex}" data-page="${page + 1}">Show diff lines ${from.toLocaleString('en')}–${to.toLocaleString('en')} of ${view.lineCount.toLocaleString('en')}</button></td></tr>`;
+  return `<tbody><tr class="more"><td colspan="4"><button type="button" class="page" data-file="${fileIndex}" data-page="${page + 1}">Show diff lines ${from.toLocaleString('en')}–${to.toLocaleString('en')} of ${view.lineCount.toLocaleString('en')}</button></td></tr></tbody>`;
 }
 
 interface Position {

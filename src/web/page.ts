@@ -8,7 +8,7 @@
  */
 import { approvalQuestion } from '../core/approval-question.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { Decision } from '../gate/approval.js';
+import type { Decision, HunkChoices } from '../gate/approval.js';
 import {
   type DiffLayout,
   diffTable,
@@ -56,10 +56,10 @@ export function pageHtml(options: PageOptions): string {
 <nav class="layouts" aria-label="Diff layout">${viewLink('unified', 'Unified')} ${viewLink('split', 'Side by side')}</nav>
 </header>
 <div class="body">
-<aside id="queue" aria-label="Changes"></aside>
+<details class="changes" id="changes" open><summary>Changes</summary><aside id="queue" aria-label="Changes"></aside></details>
 <main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
-<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
+<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>]</kbd>/<kbd>[</kbd> next/previous hunk · <kbd>x</kbd> write the hunk or leave it out · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
 </body>
 </html>
 `;
@@ -158,7 +158,11 @@ export function changeHtml(item: ReviewItem, views: readonly FileView[], layout:
   return parts.join('');
 }
 
-/** Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). */
+/**
+ * Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). A
+ * file whose hunks can be chosen has a checkbox per hunk (diff-html.ts) and, with several hunks or files,
+ * one for the whole file; one that cannot says why (ApprovalFile.wholeOnly).
+ */
 export function filesHtml(views: readonly FileView[], layout: DiffLayout): string {
   return views
     .map((view, index) => {
@@ -167,7 +171,16 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
       const edit = editable
         ? ` <button type="button" class="edit" data-file="${index}" title="Edit the new text (e)">Edit</button>`
         : '';
-      const note = file.note ? `<p class="note">${htmlText(file.note)}</p>` : '';
+      const hunks = file.diff.hunks.length;
+      const pick =
+        view.choosable && (hunks > 1 || views.length > 1)
+          ? `<label class="pick"><input type="checkbox" class="file" data-file="${index}" checked aria-label="Write ${escapeHtml(file.path)} (every hunk)"></label>`
+          : '';
+      const whole =
+        file.wholeOnly && hunks > 0
+          ? `<p class="whole">No hunks to choose here: ${htmlText(file.wholeOnly)}.</p>`
+          : '';
+      const note = `${file.note ? `<p class="note">${htmlText(file.note)}</p>` : ''}${whole}`;
       const editor = editable
         ? `<div class="editor" hidden><textarea spellcheck="false" aria-label="New text of ${escapeHtml(file.path)}"></textarea><p><button type="button" class="preview">Show the diff of my version</button> <button type="button" class="discard">Discard my edits</button></p></div>`
         : '';
@@ -175,7 +188,8 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
       const body = message
         ? `<p class="plain">${htmlText(message)}</p>`
         : diffTable(layout, renderPage(view, index, 0, layout) + nextPageRow(view, index, 0));
-      return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"><h2>${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
+      const choosable = view.choosable ? ` data-hunks="${hunks}"` : '';
+      return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"${choosable}><h2>${pick}${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
     })
     .join('');
 }
@@ -187,17 +201,39 @@ function questionHtml(item: ReviewItem): string {
   return approvalQuestion(request, { path: (path) => `<code>${htmlText(path)}</code>`, text: htmlText });
 }
 
+/** A button's words: in full, and shorter for a phone's width (review.css shows one of them). */
+function label(full: string, short = full): string {
+  return short === full
+    ? `<span class="label">${full}</span>`
+    : `<span class="label long">${full}</span><span class="label short">${short}</span>`;
+}
+
+/**
+ * The decision buttons (sticky at the bottom of the window, touch-sized on a phone) and the line that says
+ * what Allow writes when the person left hunks out (filled by the page's script).
+ */
 function decisionHtml(read: boolean, stale: boolean): string {
   const labels = read
-    ? ['Allow reading once', 'Allow reading this file for the session', 'Allow reading any file this session']
-    : ['Allow once', 'Allow this file for the session', 'Allow all edits this session'];
+    ? [
+        label('Allow reading once'),
+        label('Allow reading this file for the session', 'Allow this file (session)'),
+        label('Allow reading any file this session', 'Allow any file (session)'),
+      ]
+    : [
+        label('Allow once'),
+        label('Allow this file for the session', 'Allow this file (session)'),
+        label('Allow all edits this session', 'Allow all edits (session)'),
+      ];
   const disabled = stale ? ' disabled' : '';
   return `<div class="decide" id="decide">
+<p id="selection" class="selection" role="status" hidden></p>
+<div class="buttons">
 <button type="button" class="allow" data-decision="once"${disabled}><kbd>y</kbd> ${labels[0]}</button>
 <button type="button" class="allow" data-decision="file"${disabled}><kbd>a</kbd> ${labels[1]}</button>
 <button type="button" class="allow" data-decision="all"${disabled}><kbd>A</kbd> ${labels[2]}</button>
-<button type="button" class="deny" data-decision="deny"><kbd>n</kbd> Deny</button>
-<button type="button" class="deny" data-decision="reason"><kbd>r</kbd> Deny with a reason…</button>
+<button type="button" class="deny" data-decision="deny"><kbd>n</kbd> ${label('Deny')}</button>
+<button type="button" class="deny" data-decision="reason"><kbd>r</kbd> ${label('Deny with a reason…', 'Reason or note…')}</button>
+</div>
 <div class="reason" hidden><textarea id="reason" maxlength="4000" placeholder="Why, or what to do instead: the agent reads this (Enter sends the denial, Esc cancels)"></textarea><button type="button" class="deny" data-decision="send-reason">Send the denial</button><button type="button" class="allow" data-decision="send-note"${disabled}>Allow once with this note</button></div>
 </div>`;
 }
@@ -222,7 +258,46 @@ export function describeDecision(decision: Decision): string {
   if (decision === 'all') return 'allowed, and every edit for the rest of the session';
   if (decision === 'deny') return 'denied';
   if ('edited' in decision) return 'allowed with your own version of the new text';
-  if ('hunks' in decision) return 'allowed: the hunks chosen';
+  if ('hunks' in decision) return `allowed in part: ${hunkChoicesText(decision.hunks)}`;
   if ('reason' in decision) return `allowed: ${decision.reason}`;
   return `denied: ${decision.deny}`;
+}
+
+/** Reasons quoted in a decision's sentence; the model reads them all. */
+const REASONS_TOLD = 3;
+const REASON_CHARS = 80;
+
+/** Per file, the hunks written and those not (1-based, as the page numbers them), with a few reasons. */
+function hunkChoicesText(choices: HunkChoices): string {
+  let told = 0;
+  const files = Object.entries(choices).map(([path, { accept, reject = [] }]) => {
+    const written = accept.length > 0 ? `${hunkNumbers(accept)} written` : 'nothing written';
+    if (reject.length === 0) return `${path}: ${written}`;
+    const reasons = reject.flatMap(({ reason }) => (reason?.trim() ? [reason.trim()] : []));
+    const quoted = reasons.slice(0, Math.max(0, REASONS_TOLD - told)).map((reason) => {
+      return reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason;
+    });
+    told += quoted.length;
+    const more = reasons.length - quoted.length;
+    const why =
+      quoted.length > 0 || more > 0
+        ? ` (${[...quoted, ...(more > 0 ? [`${more} more reason${more === 1 ? '' : 's'}`] : [])].join('; ')})`
+        : '';
+    return `${path}: ${written}, ${hunkNumbers(reject.map(({ hunk }) => hunk))} not${why}`;
+  });
+  return files.join('; ');
+}
+
+/** 0-based hunk indexes as the page shows them: "hunk 2", "hunks 1, 3 and 5-9". */
+function hunkNumbers(indexes: readonly number[]): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b).map((index) => index + 1);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    runs.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}` : runs[0];
+  return `${sorted.length === 1 ? 'hunk' : 'hunks'} ${list}`;
 }

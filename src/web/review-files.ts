@@ -27,6 +27,7 @@ export function filesOf(request: ApprovalRequest): ReviewFile[] {
   };
   if (request.texts) file.texts = request.texts;
   if (request.base) file.base = request.base;
+  if (request.wholeOnly) file.wholeOnly = request.wholeOnly;
   const binary = (request as { binary?: ReviewFile['binary'] }).binary;
   if (binary) file.binary = binary;
   return [file];

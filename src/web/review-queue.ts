@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
 import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import { checkHunkChoices, planTakes } from '../gate/hunk-decision.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
@@ -176,8 +177,9 @@ export class ReviewQueue {
         `This change was already answered${item.outcome ? ` ${item.outcome.by}` : ''}; a decision counts once.`,
       );
     }
-    const allow = answer.decision !== 'deny';
     const reason = answer.reason?.trim() ?? '';
+    // A choice of hunks that writes nothing is a denial (with the reasons): a stale change may still get it.
+    const allow = answer.hunks ? hunksWrite(item, answer, reason) : answer.decision !== 'deny';
     let expected = item.hash;
     if (answer.edited) {
       if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
@@ -210,6 +212,7 @@ export class ReviewQueue {
     if (answer.decision === 'deny')
       decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
     else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
+    else if (answer.hunks) decision = { allow: answer.decision, hunks: answer.hunks };
     else decision = reason ? { allow: answer.decision, reason } : answer.decision;
     const outcome: ReviewOutcome = { by, decision, at: Date.now() };
     this.finish(entry, 'answered', outcome);
@@ -291,6 +294,36 @@ export class ReviewQueue {
   private emit(event: ReviewEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * Whether an answer that chooses hunks writes anything, or why it cannot be taken (ReviewInvalid): hunks go
+ * with an approval of the proposed diff, alone, and must fit the change (gate/hunk-decision.ts, the gate's
+ * own rule, so the page refuses what the gate would).
+ */
+function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boolean {
+  if (answer.decision === 'deny') {
+    throw new ReviewInvalid(
+      '"hunks" goes with an approval ("once", "file" or "all"): to refuse the whole change, send "deny" without "hunks".',
+    );
+  }
+  if (answer.edited) {
+    throw new ReviewInvalid(
+      'Choose hunks of the proposed diff or send your own version ("edited"), not both: your version is written whole.',
+    );
+  }
+  if (reason) {
+    throw new ReviewInvalid(
+      'A note does not go with "hunks": give each hunk you leave out its own reason (reject: [{ hunk, reason }]), or approve the whole diff with the note.',
+    );
+  }
+  if (item.request.kind === 'read')
+    throw new ReviewInvalid('A question to read a file has no hunks to choose.');
+  const checked = checkHunkChoices(item.request, answer.hunks);
+  if ('problem' in checked) {
+    throw new ReviewInvalid(`${checked.problem[0]!.toUpperCase()}${checked.problem.slice(1)}.`);
+  }
+  return planTakes(checked.files) !== 'none';
 }
 
 function staleMessage(item: ReviewItem): string {

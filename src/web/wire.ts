@@ -63,6 +63,7 @@ const fileSchema = z.object({
   texts: texts.optional(),
   note: z.string().optional(),
   base: base.optional(),
+  wholeOnly: z.string().max(10_000).optional(),
 });
 
 export const approvalRequestSchema = z.object({
@@ -79,11 +80,25 @@ export const approvalRequestSchema = z.object({
   texts: texts.optional(),
   note: z.string().optional(),
   base: base.optional(),
+  wholeOnly: z.string().max(10_000).optional(),
 });
 
 const edited = z.record(z.string(), z.string());
 
 const grant = z.enum(['once', 'file', 'all']);
+
+/**
+ * Per file (its path as in the change): the hunks of its diff to write and those not to, 0-based, each left
+ * out with an optional reason (gate/approval.ts HunkChoices; gate/hunk-decision.ts checks it against the
+ * change).
+ */
+const hunkChoices = z.record(
+  z.string(),
+  z.strictObject({
+    accept: z.array(count),
+    reject: z.array(z.strictObject({ hunk: count, reason: z.string().max(10_000).optional() })).optional(),
+  }),
+);
 
 /** The library's Decision (gate/approval.ts), every form of it. */
 export const decisionSchema: z.ZodType<Decision> = z.union([
@@ -92,28 +107,21 @@ export const decisionSchema: z.ZodType<Decision> = z.union([
   z.strictObject({ allow: grant, edited }),
   // Hunk by hunk (gate/hunk-decision.ts checks the choice against the change): e.g. answered in the asker's
   // terminal and reported to the page by a withdrawal.
-  z.strictObject({
-    allow: grant,
-    hunks: z.record(
-      z.string(),
-      z.strictObject({
-        accept: z.array(count),
-        reject: z.array(z.strictObject({ hunk: count, reason: z.string().optional() })).optional(),
-      }),
-    ),
-  }),
+  z.strictObject({ allow: grant, hunks: hunkChoices }),
   z.strictObject({ allow: grant, reason: z.string().min(1) }),
 ]);
 
 /**
  * POST /api/changes/ID/decision. `reason` goes with a denial (why, or what to do instead) or with an
- * approval (a note for the model: `{ allow, reason }`); the person's own version (`edited`) carries no note.
+ * approval (a note for the model: `{ allow, reason }`); the person's own version (`edited`) carries no note;
+ * `hunks` (part of the proposed diff, with reasons per hunk left out) goes with an approval, alone.
  */
 export const answerSchema = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{64}$/, 'the hash of the diff you saw (64 hex digits, from the change)'),
   decision: z.enum(['once', 'file', 'all', 'deny']),
   reason: z.string().max(10_000).optional(),
   edited: edited.optional(),
+  hunks: hunkChoices.optional(),
 });
 
 /** POST /api/changes/ID/edit-preview */
@@ -201,6 +209,10 @@ export const changeDetailReply = changeSummary.extend({
       stats,
       unifiedDiff: z.string(),
       editable: z.boolean(),
+      /** How many hunks its diff has (a decision's `hunks` numbers them from 0). */
+      hunks: count,
+      /** Why its hunks cannot be chosen one by one (it is taken whole); absent when they can. */
+      wholeOnly: z.string().optional(),
       note: z.string().optional(),
     }),
   ),

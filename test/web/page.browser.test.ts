@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
-import type { ApprovalFile, ApprovalRequest } from '../../src/gate/approval.js';
+import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { firstAnswer } from '../../src/gate/first-answer.js';
 import { createTerminalApprover } from '../../src/terminal/prompt.js';
 import { PAGE_LINES } from '../../src/web/diff-html.js';
@@ -14,10 +12,9 @@ import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { readAll } from '../tools/workspace-fixture.js';
-import { type Browser, launchBrowser } from './browser.js';
+import { type Browser, launchBrowser, watchedPages } from './browser.js';
 import { LINK } from './page-api.js';
-import { reviewWorkspace } from './review-fixture.js';
-import { replySchemaFor, requestSchemaFor, wireProblem } from './wire-check.js';
+import { fileChange, reviewWorkspace } from './review-fixture.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
 // the files and the model.
@@ -32,42 +29,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => browser?.close());
 
-const pages: Page[] = [];
-/** What the page's script sent or read through the JSON API that the wire schemas do not describe. */
-const wireProblems: string[] = [];
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close();
-  expect(wireProblems.splice(0)).toEqual([]);
-});
-
-/** Checks every JSON API request the page's script sends, and every answer it reads, against wire.ts. */
-function checkWire(page: Page): void {
-  page.on('request', (request) => {
-    const path = new URL(request.url()).pathname;
-    const problem = wireProblem(requestSchemaFor(path), request.postData() ?? '', `sent to ${path}`);
-    if (request.method() === 'POST' && problem) wireProblems.push(problem);
-  });
-  page.on('response', async (response) => {
-    const path = new URL(response.url()).pathname;
-    if (!path.startsWith('/api/')) return;
-    const text = await response.text().catch(() => undefined);
-    if (text === undefined) return;
-    const problem = wireProblem(replySchemaFor(path, response.status()), text, `read from ${path}`);
-    if (problem) wireProblems.push(problem);
-  });
-}
-
-async function open(url: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  pages.push(page);
-  checkWire(page);
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]');
-  expect(errors).toEqual([]);
-  return page;
-}
+const watched = watchedPages(() => browser);
+const { pages, open } = watched;
+afterEach(() => watched.closeAll());
 
 const APP = `import { readFile } from 'node:fs/promises';
 
@@ -80,26 +44,6 @@ export function greet(name: string): string {
   return 'Hello, ' + name;
 }
 `;
-
-function fileChange(
-  path: string,
-  before: string,
-  after: string,
-  kind: ApprovalFile['kind'] = 'modify',
-): ApprovalFile {
-  const diff = diffLines(before, after);
-  return {
-    path,
-    kind,
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, {
-      oldPath: kind === 'create' ? '/dev/null' : path,
-      newPath: kind === 'delete' ? '/dev/null' : path,
-    }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after },
-  };
-}
 
 describe('the review page', () => {
   it('shows the diff of a pending edit; Allow writes exactly that change', async () => {

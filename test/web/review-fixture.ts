@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterEach } from 'vitest';
+import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
+import type { ApprovalFile } from '../../src/gate/approval.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { type ReviewServer, startReviewServer } from '../../src/web/review-server.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
@@ -152,3 +154,36 @@ export function firstQueued(server: Pick<ReviewServer, 'queue'>): Promise<string
     else server.queue.subscribe((event) => resolve(event.item.id));
   });
 }
+
+/** One file of a change as the gate would ask about it: its diff of `before` to `after`, and both texts. */
+export function fileChange(
+  path: string,
+  before: string,
+  after: string,
+  kind: ApprovalFile['kind'] = 'modify',
+): ApprovalFile {
+  const diff = diffLines(before, after);
+  return {
+    path,
+    kind,
+    diff,
+    unifiedDiff: formatUnifiedDiff(diff, {
+      oldPath: kind === 'create' ? '/dev/null' : path,
+      newPath: kind === 'delete' ? '/dev/null' : path,
+    }),
+    stats: { added: diff.added, removed: diff.removed },
+    texts: { before, after },
+  };
+}
+
+/** Twenty lines, "line 1" to "line 20". */
+export const NUMBERED = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+/** Three far-apart changes of NUMBERED (three hunks): line 2, line 10 and line 19. */
+export const THREE_HUNKS = NUMBERED.replace('line 2\n', 'line two\n')
+  .replace('line 10\n', 'line ten\n')
+  .replace('line 19\n', 'line nineteen\n');
+/** What is written of THREE_HUNKS when hunk 2 (line 10) is left out. */
+export const HUNKS_1_AND_3 = NUMBERED.replace('line 2\n', 'line two\n').replace(
+  'line 19\n',
+  'line nineteen\n',
+);

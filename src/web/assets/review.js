@@ -1,5 +1,5 @@
-// The editgate review page's script: keys, decisions, the person's own version, paging and expanding,
-// and live updates. The server renders every piece of HTML (escaped there); this script only inserts what
+// The editgate review page's script: keys, decisions (whole, or hunk by hunk), the person's own version,
+// paging and expanding, and live updates. The server renders every piece of HTML (escaped there); this script only inserts what
 // the server sent, or sets textContent. Hand-written, no dependencies, no build step.
 
 // The session's nonce, kept by sign-in.js when the sign-in link was opened: this origin's storage, which
@@ -51,6 +51,8 @@ function closeDecisions() {
   byId('decide')?.remove();
   for (const button of document.querySelectorAll('button.edit')) button.remove();
   for (const editor of document.querySelectorAll('.editor')) editor.remove();
+  for (const input of document.querySelectorAll('input.hunk, input.file, input.why')) input.disabled = true;
+  showConnection();
 }
 
 function setAllowEnabled(enabled) {
@@ -63,6 +65,10 @@ async function decide(decision, reason) {
   const data = { hash, decision };
   if (reason) data.reason = reason;
   if (edited && decision !== 'deny') data.edited = edited;
+  else if (decision !== 'deny') {
+    const hunks = hunkChoices();
+    if (hunks) data.hunks = hunks;
+  }
   deciding = true;
   try {
     const answer = await post(`/api/changes/${encodeURIComponent(changeId)}/decision`, data);
@@ -75,6 +81,7 @@ async function decide(decision, reason) {
     setStatus(`Could not reach editgate: ${error.message}`, 'refused');
   } finally {
     deciding = false;
+    showConnection();
   }
 }
 
@@ -157,7 +164,11 @@ async function previewEdits() {
   }
   edited = versions;
   hash = answer.json.hash;
+  // The person's version is written whole: choices of the proposal's hunks no longer apply.
+  leftOut.clear();
+  currentHunk = null;
   byId('files').innerHTML = answer.json.html;
+  showSelection();
   observePages();
   body.dataset.edited = 'true';
   setStatus(
@@ -173,6 +184,170 @@ function discardEdits() {
   location.reload();
 }
 
+// --- hunks: which of them are written ---------------------------------------------------------------------
+// Every hunk is written unless the person unchecks it; an unchecked hunk may get a reason, which the agent
+// reads. The choices live here, not in the checkboxes: a huge diff's later pages are loaded as the person
+// scrolls, and the whole file's checkbox covers hunks not loaded yet. The decision names each file with a
+// hunk left out: `{ accept, reject: [{ hunk, reason? }] }`, 0-based, the library's own shape.
+
+/** By file index: the hunks left out, each with the person's reason ('' for none). */
+const leftOut = new Map();
+/** The hunk the keys act on ([ and ] move it, x toggles it): its checkbox, once there is one. */
+let currentHunk = null;
+
+function hunksOf(file) {
+  let found = leftOut.get(file);
+  if (!found) leftOut.set(file, (found = new Map()));
+  return found;
+}
+
+function sectionOf(file) {
+  return document.querySelector(`section.file[data-file="${file}"]`);
+}
+
+/** The checkboxes, the reason boxes and the dimmed rows of `root` as the choices say. */
+function showHunks(root = document) {
+  for (const box of root.querySelectorAll('input.hunk')) {
+    const file = Number(box.dataset.file);
+    const hunk = Number(box.dataset.hunk);
+    const out = leftOut.get(file)?.has(hunk) ?? false;
+    box.checked = !out;
+    const why = box.closest('td').querySelector('input.why');
+    if (why) {
+      why.hidden = !out;
+      if (out && why.value !== leftOut.get(file).get(hunk)) why.value = leftOut.get(file).get(hunk);
+    }
+  }
+  for (const group of root.querySelectorAll('tbody.hunk')) {
+    const file = Number(group.closest('section.file')?.dataset.file);
+    group.classList.toggle('left-out', leftOut.get(file)?.has(Number(group.dataset.hunk)) ?? false);
+  }
+}
+
+function setHunk(file, hunk, written) {
+  const out = hunksOf(file);
+  if (written) out.delete(hunk);
+  else if (!out.has(hunk)) out.set(hunk, '');
+  const section = sectionOf(file);
+  if (section) showHunks(section);
+  showSelection();
+}
+
+/** Every hunk of a file written, or none (the reasons given so far are kept). */
+function setFile(file, written) {
+  const total = Number(sectionOf(file)?.dataset.hunks ?? 0);
+  const out = hunksOf(file);
+  for (let hunk = 0; hunk < total; hunk++) {
+    if (written) out.delete(hunk);
+    else if (!out.has(hunk)) out.set(hunk, '');
+  }
+  const section = sectionOf(file);
+  if (section) showHunks(section);
+  showSelection();
+}
+
+/** What Allow writes, in a line, when hunks are left out; each file's own checkbox; the Allow button's words. */
+function showSelection() {
+  let total = 0;
+  let kept = 0;
+  for (const section of document.querySelectorAll('section.file[data-hunks]')) {
+    const file = Number(section.dataset.file);
+    const count = Number(section.dataset.hunks);
+    const out = leftOut.get(file)?.size ?? 0;
+    total += count;
+    kept += count - out;
+    const box = section.querySelector('input.file');
+    if (box) {
+      box.checked = out < count;
+      box.indeterminate = out > 0 && out < count;
+    }
+  }
+  const line = byId('selection');
+  if (!line) return;
+  const partial = kept < total;
+  line.hidden = !partial;
+  line.textContent = !partial
+    ? ''
+    : kept === 0
+      ? `No hunk is checked: Allow writes nothing, and the agent is told why (as a denial with your reasons).`
+      : `${kept} of ${total} hunks checked: Allow writes only those; the agent is told which were left out and why.`;
+  const once = document.querySelector('#decide button[data-decision="once"] .label');
+  if (once) {
+    once.dataset.whole ??= once.textContent;
+    once.textContent = partial ? 'Apply the checked hunks' : once.dataset.whole;
+  }
+  // A note goes with the whole change; with hunks, each left out has its own reason.
+  const note = document.querySelector('#decide button[data-decision="send-note"]');
+  if (note && !document.querySelector('#decide button.allow[data-decision="once"][disabled]')) {
+    note.disabled = partial;
+    note.title = partial ? 'With hunks left out, give each its own reason beside it' : '';
+  }
+}
+
+/** The decision's `hunks`: each file with a hunk left out; undefined when every hunk is written. */
+function hunkChoices() {
+  const hunks = {};
+  for (const section of document.querySelectorAll('section.file[data-hunks]')) {
+    const out = leftOut.get(Number(section.dataset.file));
+    if (!out || out.size === 0) continue;
+    const accept = [];
+    const reject = [];
+    for (let hunk = 0; hunk < Number(section.dataset.hunks); hunk++) {
+      if (!out.has(hunk)) accept.push(hunk);
+      else {
+        const reason = out.get(hunk).trim();
+        reject.push(reason ? { hunk, reason } : { hunk });
+      }
+    }
+    hunks[section.dataset.path] = { accept, reject };
+  }
+  return Object.keys(hunks).length > 0 ? hunks : undefined;
+}
+
+/** Moves the keys' hunk by `step` among the hunks on the page, and scrolls it into view. */
+function moveHunk(step) {
+  const boxes = [...document.querySelectorAll('input.hunk:not(:disabled)')];
+  if (boxes.length === 0) return;
+  const at = boxes.indexOf(currentHunk);
+  const next =
+    at === -1 ? (step > 0 ? 0 : boxes.length - 1) : Math.max(0, Math.min(boxes.length - 1, at + step));
+  pointAt(boxes[next]);
+  currentHunk.closest('tbody').scrollIntoView({ block: 'center' });
+}
+
+function pointAt(box) {
+  document.querySelector('tbody.hunk.current')?.classList.remove('current');
+  currentHunk = box;
+  box.closest('tbody').classList.add('current');
+  box.focus({ preventScroll: true });
+  const section = box.closest('section.file');
+  focusFile(sections().indexOf(section), false);
+}
+
+function toggleHunk() {
+  if (!currentHunk?.isConnected) {
+    const first = sections()[fileIndex]?.querySelector('input.hunk:not(:disabled)');
+    if (!first) return;
+    pointAt(first);
+  }
+  setHunk(Number(currentHunk.dataset.file), Number(currentHunk.dataset.hunk), !currentHunk.checked);
+}
+
+document.addEventListener('change', (event) => {
+  const box = event.target;
+  if (box.matches?.('input.hunk')) {
+    pointAt(box);
+    setHunk(Number(box.dataset.file), Number(box.dataset.hunk), box.checked);
+  } else if (box.matches?.('input.file')) setFile(Number(box.dataset.file), box.checked);
+});
+
+document.addEventListener('input', (event) => {
+  const why = event.target;
+  if (!why.matches?.('input.why')) return;
+  const out = leftOut.get(Number(why.dataset.file));
+  if (out?.has(Number(why.dataset.hunk))) out.set(Number(why.dataset.hunk), why.value);
+});
+
 // --- the diff: next pages, unchanged regions -----------------------------------------------------------------
 
 function fragmentQuery(params) {
@@ -182,13 +357,16 @@ function fragmentQuery(params) {
 }
 
 async function loadPage(button) {
-  const row = button.closest('tr');
+  const group = button.closest('tbody');
   button.disabled = true;
   const html = await getText(
     `/fragments/page?${fragmentQuery({ file: button.dataset.file, page: button.dataset.page })}`,
   );
-  row.insertAdjacentHTML('beforebegin', html);
-  row.remove();
+  group.insertAdjacentHTML('beforebegin', html);
+  const section = group.closest('section.file');
+  group.remove();
+  if (!byId('decide')) closeDecisions();
+  else showHunks(section);
   observePages();
 }
 
@@ -309,7 +487,14 @@ document.addEventListener('click', (event) => {
   else if (button.classList.contains('expand')) run(expand(button));
 });
 
-const SHORTCUTS = new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's']);
+const SHORTCUTS = new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's', '[', ']', 'x']);
+
+/** Where keys are text: a text box (a checkbox is not one: the page's keys work there). */
+function isTextEntry(target) {
+  if (!target) return false;
+  if (target.isContentEditable || target.tagName === 'TEXTAREA') return true;
+  return target.tagName === 'INPUT' && target.type !== 'checkbox';
+}
 
 document.addEventListener('keydown', (event) => {
   const target = event.target;
@@ -320,8 +505,13 @@ document.addEventListener('keydown', (event) => {
     } else if (event.key === 'Escape') hideReason();
     return;
   }
-  if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable))
+  // A hunk's reason: Enter or Esc go back to its checkbox (the reason is kept as typed).
+  if (target?.matches?.('input.why') && (event.key === 'Enter' || event.key === 'Escape')) {
+    event.preventDefault();
+    target.closest('td').querySelector('input.hunk')?.focus();
     return;
+  }
+  if (isTextEntry(target)) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (!SHORTCUTS.has(event.key)) return;
   if (!keyAnswers()) {
@@ -330,13 +520,23 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   showTypingHint(false);
-  const allowed = !document.querySelector('#decide button.allow[disabled]');
+  // Stale: the grants are disabled (the note's button may be disabled for another reason).
+  const allowed = !document.querySelector('#decide button[data-decision="once"][disabled]');
   switch (event.key) {
     case 'j':
       focusFile(fileIndex + 1);
       break;
     case 'k':
       focusFile(fileIndex - 1);
+      break;
+    case ']':
+      moveHunk(1);
+      break;
+    case '[':
+      moveHunk(-1);
+      break;
+    case 'x':
+      if (byId('decide')) toggleHunk();
       break;
     case 'y':
       if (allowed) decide('once');
@@ -371,12 +571,28 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
+// --- the list of changes: a column, or on a phone's width a line that opens ----------------------------------
+
+const narrow = window.matchMedia('(max-width: 720px)');
+
+function showQueue(html) {
+  byId('queue').innerHTML = html;
+  const waiting = document.querySelectorAll('#queue li.q-pending, #queue li.q-stale').length;
+  const summary = document.querySelector('#changes > summary');
+  if (summary) summary.textContent = `Changes: ${waiting} waiting`;
+}
+
+function fitQueue() {
+  const details = byId('changes');
+  if (details) details.open = !narrow.matches;
+}
+fitQueue();
+narrow.addEventListener('change', fitQueue);
+
 function onChangeEvent(event) {
   const change = JSON.parse(event.data);
   getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`)
-    .then((html) => {
-      byId('queue').innerHTML = html;
-    })
+    .then(showQueue)
     .catch(() => undefined);
   if (!changeId) {
     if (change.type === 'added') location.assign(`/?change=${encodeURIComponent(change.id)}&view=${layout}`);
@@ -395,17 +611,44 @@ function onChangeEvent(event) {
 
 /** Live updates: EventSource sends no header, so the nonce goes in the query (this origin's own request). */
 function listen() {
-  const live = byId('live');
   const events = new EventSource(`/events?${new URLSearchParams({ nonce })}`);
   events.addEventListener('open', () => {
-    live.textContent = 'live';
-    live.className = 'live on';
+    connected = true;
+    showConnection();
   });
   events.addEventListener('error', () => {
-    live.textContent = 'disconnected: the editgate process may have ended';
-    live.className = 'live off';
+    connected = false;
+    showConnection();
   });
   events.addEventListener('change', onChangeEvent);
+}
+
+/** Whether the live updates are flowing; undefined until the stream first opens or fails. */
+let connected;
+
+/**
+ * The stream's state, as it matters to the person: live; or, once this page's change is answered, done (the
+ * process that asked usually ends with its answer: that is no failure); else lost. Said again after a
+ * decision, which may be answered after the stream already closed.
+ */
+function showConnection() {
+  const live = byId('live');
+  if (!live || connected === undefined) return;
+  const done = body.dataset.status === 'answered' || body.dataset.status === 'withdrawn';
+  if (connected) {
+    live.textContent = 'live';
+    live.className = 'live on';
+    live.title = '';
+  } else if (done && !deciding) {
+    live.textContent = 'done';
+    live.className = 'live done';
+    live.title =
+      'This change is answered. The editgate process that asked has finished or cannot be reached; a new change comes with a new link, or on this page when editgate review runs.';
+  } else {
+    live.textContent = 'disconnected: the editgate process may have ended';
+    live.className = 'live off';
+    live.title = '';
+  }
 }
 
 /**
@@ -417,7 +660,7 @@ async function loadChanges() {
     getText(`/fragments/queue?current=${encodeURIComponent(changeId ?? '')}`),
     changeId ? getText(`/fragments/change?${new URLSearchParams({ change: changeId, view: layout })}`) : '',
   ]);
-  byId('queue').innerHTML = queue;
+  showQueue(queue);
   if (changeId) byId('change').innerHTML = change;
 }
 
@@ -425,6 +668,9 @@ loadChanges()
   .then(() => {
     shownAt = clock();
     focusFile(0, false);
+    // A change answered before the page came up: its hunks are shown, not offered.
+    if (changeId && !byId('decide')) closeDecisions();
+    showSelection();
     observePages();
     listen();
   })

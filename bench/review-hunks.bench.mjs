@@ -1,0 +1,171 @@
+// The review page deciding hunk by hunk (issue 30), on a pending change of 1,000 hunks (10,000 changed
+// lines, review-change.mjs, the change `npm run bench -- review` renders), in Debian's Chromium through
+// playwright-core. Target: the page's decision round trip under 200 ms with 999 hunks left out: from the
+// click on Allow until the page shows the answer (the POST with the choice, the server's check of it
+// against the change with the gate's own rule, the reply, the page closing its decisions). Reference in
+// the same run: the same round trip for a whole approval. Also timed in the page: the file's checkbox
+// (every hunk left out, loaded or not), a hunk's checkbox, and the key x on the current hunk.
+// The gate's write of such a choice is `npm run bench -- hunks`.
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { formatMs, formatRatio, median, printTable } from './lib.mjs';
+import { reviewChange } from './review-change.mjs';
+
+const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
+const { startReviewServer } = await import('../dist/web/review-server.js');
+
+const DECISION_TARGET_MS = 200;
+const RUNS = 7;
+const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
+
+const { oldText, newText } = reviewChange(10_000, 10);
+const diff = diffLines(oldText, newText);
+const path = 'src/run.ts';
+const file = {
+  path,
+  kind: 'modify',
+  diff,
+  unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
+  stats: { added: diff.added, removed: diff.removed },
+  texts: { before: oldText, after: newText },
+};
+const HUNKS = diff.hunks.length;
+console.log(
+  `A change of ${HUNKS.toLocaleString('en')} hunks (+${diff.added} -${diff.removed}) in ${path}.\n`,
+);
+
+if (!existsSync(CHROMIUM)) {
+  console.error(
+    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set EDITGATE_CHROMIUM.`,
+  );
+  process.exit(1);
+}
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-bench-review-hunks-')));
+const profile = mkdtempSync(join(tmpdir(), 'editgate-bench-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+  viewport: { width: 1280, height: 900 },
+});
+
+/** A fresh page server with the change just proposed, answered once `measure` is done with it. */
+async function withChange(measure) {
+  const server = await startReviewServer({ root });
+  const pending = server.ask({ tool: 'write_file', ...file });
+  pending.catch(() => undefined);
+  try {
+    return await measure(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * In the page: the time from a click on Allow (whole, or with the hunks chosen by `choose`) until the page
+ * shows the answer.
+ */
+async function timeDecision(url, choose) {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]');
+  const toggles = choose ? await choose(page) : undefined;
+  const ms = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const status = document.getElementById('status');
+        const start = performance.now();
+        new MutationObserver(() => {
+          if (status.textContent.startsWith('Answered')) resolve(performance.now() - start);
+        }).observe(status, { childList: true, characterData: true, subtree: true });
+        document.querySelector('button[data-decision="once"]').click();
+      }),
+  );
+  const text = await page.textContent('#status');
+  await page.close();
+  return { ms, text, toggles };
+}
+
+/** Every hunk left out by the file's checkbox, then hunk 1 taken back; how long each took in the page. */
+async function leaveOutAllButOne(page) {
+  const click = (selector) =>
+    page.evaluate((css) => {
+      const start = performance.now();
+      document.querySelector(css).click();
+      return performance.now() - start;
+    }, selector);
+  const file = await click('input.file');
+  const hunk = await click('input.hunk[data-hunk="0"]');
+  // The key x on the hunk the keys point at (hunk 1, just clicked), after a pause (the typing guard).
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const key = await page.evaluate(() => {
+    const box = document.querySelector('input.hunk[data-hunk="0"]');
+    const start = performance.now();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true }));
+    const ms = performance.now() - start;
+    if (box.checked) throw new Error('x did not leave the hunk out');
+    box.click();
+    return ms;
+  });
+  const summary = await page.textContent('#selection');
+  if (!summary.startsWith(`1 of ${HUNKS} hunks checked`)) throw new Error(`unexpected: ${summary}`);
+  return { file, hunk, key };
+}
+
+const whole = [];
+const partial = [];
+const toggles = { file: [], hunk: [], key: [] };
+let answer = '';
+try {
+  await withChange((server) => timeDecision(server.url, leaveOutAllButOne)); // warm-up
+  for (let run = 0; run < RUNS; run++) {
+    // In turn, so load on the machine weighs on both alike.
+    await withChange(async (server) => whole.push((await timeDecision(server.url)).ms));
+    await withChange(async (server) => {
+      const timed = await timeDecision(server.url, leaveOutAllButOne);
+      partial.push(timed.ms);
+      answer = timed.text;
+      for (const key of Object.keys(toggles)) toggles[key].push(timed.toggles[key]);
+    });
+  }
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
+}
+
+const range = (values) => `${formatMs(Math.min(...values))} - ${formatMs(Math.max(...values))}`;
+printTable(
+  [`page, ${HUNKS.toLocaleString('en')} hunks`, 'median', 'range', 'vs whole approval'],
+  [
+    ['decision round trip, whole approval (reference)', formatMs(median(whole)), range(whole), '1.00x'],
+    [
+      `decision round trip, ${HUNKS - 1} hunks left out`,
+      formatMs(median(partial)),
+      range(partial),
+      formatRatio(median(partial), median(whole)),
+    ],
+    ["the file's checkbox (every hunk out)", formatMs(median(toggles.file)), range(toggles.file), ''],
+    ['a hunk checkbox (click)', formatMs(median(toggles.hunk)), range(toggles.hunk), ''],
+    ['x on the current hunk (key)', formatMs(median(toggles.key)), range(toggles.key), ''],
+  ],
+);
+console.log(
+  `\n${RUNS} runs each, in turn, each on a change just proposed; the page answered "${answer}". Target: the median decision round trip with hunks < ${DECISION_TARGET_MS} ms (the range is the machine's noise as much as the page's).`,
+);
+const judged = median(partial);
+console.log(
+  judged < DECISION_TARGET_MS
+    ? 'Target met.'
+    : `Target missed: median decision round trip with hunks ${formatMs(judged)}.`,
+);
+process.exit(judged < DECISION_TARGET_MS ? 0 : 1);
