@@ -1,5 +1,6 @@
 import type { Diff } from '../core/diff.js';
 import { cancelledError, isEditgateError } from '../core/errors.js';
+import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
@@ -38,6 +39,11 @@ export interface ApprovalRequest {
    * (gate/hunk-decision.ts).
    */
   wholeOnly?: string;
+  /**
+   * What the checks and the change rules found in the change (every file's; core/findings.ts), shown with
+   * the question. A secret is in it masked, never its value. Absent when nothing was found.
+   */
+  findings?: Finding[];
 }
 
 /**
@@ -72,6 +78,8 @@ export interface ApprovalFile {
   base?: ApprovalBase;
   /** Why this file's hunks cannot be accepted one by one (see ApprovalRequest.wholeOnly). */
   wholeOnly?: string;
+  /** What was found in this file's change (see ApprovalRequest.findings). */
+  findings?: Finding[];
 }
 
 /**
@@ -119,14 +127,27 @@ export type Approver = (
 ) => Decision | Promise<Decision>;
 
 const AUTO_NAME = Symbol('editgate.autoApprover');
+const PERSON_BEHIND = Symbol('editgate.personBehind');
 
 /**
  * An approver that says yes to every change without asking anyone (the CLI's and chat's --yes, the gate's
  * `approve: 'allow'`). `name` is how the record names it: approvals it gives say `decidedBy: 'auto'` and
- * `auto: name`, so an audit line or a result tells "nobody was asked" from a person's yes.
+ * `auto: name`, so an audit line or a result tells "nobody was asked" from a person's yes. `person`: who
+ * is asked when a change rule or a check insists on a person (policy.ts, checks.ts), which no automatic yes
+ * answers; without one, such a change is refused for want of someone to ask.
  */
-export function autoApprover(name: string): Approver {
-  return Object.assign((() => 'once') as Approver, { [AUTO_NAME]: name });
+export function autoApprover(name: string, options: { person?: Approver } = {}): Approver {
+  return Object.assign((() => 'once') as Approver, {
+    [AUTO_NAME]: name,
+    ...(options.person ? { [PERSON_BEHIND]: options.person } : {}),
+  });
+}
+
+/** The person an automatic approver hands a question to that it may not answer itself (see autoApprover). */
+export function personBehind(approver: Approver | 'deny'): Approver | undefined {
+  if (typeof approver !== 'function') return undefined;
+  const person = (approver as { [PERSON_BEHIND]?: unknown })[PERSON_BEHIND];
+  return typeof person === 'function' ? (person as Approver) : undefined;
 }
 
 /** The name `autoApprover` gave (undefined for any other approver: a person, a page, a program). */
@@ -160,6 +181,7 @@ export function approvalRequestFor(
   request.base = baseOf(proposal.files[0]!);
   const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
   if (whole) request.wholeOnly = whole;
+  if (proposal.findings && proposal.findings.length > 0) request.findings = proposal.findings;
   if (proposal.files.length > 1)
     request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
   return request;
@@ -179,6 +201,8 @@ function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: strin
   out.base = baseOf(file);
   const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
   if (whole) out.wholeOnly = whole;
+  const found = proposal.findings?.filter((finding) => finding.path === file.path);
+  if (found && found.length > 0) out.findings = found;
   return out;
 }
 
