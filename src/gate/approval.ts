@@ -4,6 +4,7 @@ import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
+import { maskSecretsIn, maskSecretsInDiff, maskSecretsInValue, secretsOf } from './secret-check.js';
 
 /**
  * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
@@ -165,38 +166,45 @@ export function approvalRequestFor(
   proposal: Proposal,
   options: { wholeOnly?: string } = {},
 ): ApprovalRequest {
+  // A secret found in the change is masked in all a person is shown (secret-check.ts).
+  const secrets = secretsOf(proposal);
   const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
     kind: shownKind(proposal),
-    diff: proposal.diff,
-    unifiedDiff: proposal.unifiedDiff,
+    diff: maskSecretsInDiff(proposal.diff, secrets),
+    unifiedDiff: maskSecretsIn(proposal.unifiedDiff, secrets),
     stats: proposal.stats,
-    input: proposal.input,
+    input: maskSecretsInValue(proposal.input, secrets),
   };
   const { rootName } = proposal.files[0]!.change.resolved;
   if (rootName !== undefined) request.root = rootName;
-  if (proposal.texts) request.texts = proposal.texts;
+  if (proposal.texts) request.texts = maskSecretsInValue(proposal.texts, secrets);
   if (proposal.note) request.note = proposal.note;
   request.base = baseOf(proposal.files[0]!);
   const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
   if (whole) request.wholeOnly = whole;
   if (proposal.findings && proposal.findings.length > 0) request.findings = proposal.findings;
   if (proposal.files.length > 1)
-    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
+    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly, secrets));
   return request;
 }
 
-function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
+function approvalFileOf(
+  proposal: Proposal,
+  file: ProposedFile,
+  wholeOnly: string | undefined,
+  secrets: readonly string[],
+): ApprovalFile {
   const out: ApprovalFile = {
     path: file.path,
     kind: shownKind(file),
-    diff: file.diff,
-    unifiedDiff: file.unifiedDiff,
+    diff: maskSecretsInDiff(file.diff, secrets),
+    unifiedDiff: maskSecretsIn(file.unifiedDiff, secrets),
     stats: file.stats,
   };
   if (file.change.resolved.rootName !== undefined) out.root = file.change.resolved.rootName;
-  if (file.texts) out.texts = file.texts;
+  if (file.texts) out.texts = maskSecretsInValue(file.texts, secrets);
   if (file.note) out.note = file.note;
   out.base = baseOf(file);
   const whole = wholeOnly ?? wholeOnlyReason(proposal, file);

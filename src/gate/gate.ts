@@ -25,7 +25,7 @@ import {
   personBehind,
 } from './approval.js';
 import { AuditLog } from './audit.js';
-import { BUILT_IN_CHECKS, type ChangeCheck, runChecks } from './checks.js';
+import { BUILT_IN_CHECKS, type ChangeCheck, findingLine, findingsNote, runChecks } from './checks.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';
@@ -43,6 +43,7 @@ import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
+import { keepSecrets, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -222,7 +223,15 @@ export class Gate {
       throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
     }
     // What the checks find, judged with the change rules: a 'deny' refuses, an 'ask' asks whoever else allows.
-    proposal.findings = await runChecks(this.checks, proposal, { signal });
+    const found = await runChecks(this.checks, proposal, { signal });
+    proposal.findings = [
+      ...found,
+      ...this.policy.changeFindings(
+        proposal,
+        found,
+        (file) => file.change.resolved.ruleRelative ?? file.path,
+      ),
+    ];
     const refusing = proposal.findings.filter((finding) => finding.severity === 'deny');
     if (refusing.length > 0) {
       const refusal = findingsRefusal(proposal, refusing);
@@ -385,7 +394,7 @@ export class Gate {
         const error = noApproverError(
           request,
           `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change, and ${approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)} answers for no one`,
-          'To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.',
+          `To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.${findingsNote(proposal.findings)}`,
         );
         await this.audit.recordRefusal(proposal, error);
         throw error;
@@ -446,8 +455,8 @@ export class Gate {
           ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
             `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
           : reason
-            ? `The user denied this edit: ${reason}`
-            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.`,
+            ? `The user denied this edit: ${reason}${findingsNote(proposal.findings)}`
+            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.${findingsNote(proposal.findings)}`,
         { path: proposal.path, reason: reason || undefined },
       );
     }
@@ -459,6 +468,7 @@ export class Gate {
     if (hunks) {
       throwIfCancelled(signal);
       approval.hunks = await takeHunks(this.workspace, proposal, hunks, signal);
+      carryFindings(proposal, approval.hunks.proposal);
       // The diff of what will be written: only the accepted hunks, diffed again.
       await this.options.onPreview?.(approval.hunks.proposal, {
         ask: false,
@@ -474,6 +484,7 @@ export class Gate {
     // remove).
     if (revised.unifiedDiff === '') return approval;
     approval.edited = revised;
+    carryFindings(proposal, revised.proposal);
     // The diff of what will be written, shown again: it is no longer the one the question showed.
     await this.options.onPreview?.(revised.proposal, { ask: false, approvedBy: 'user', edited: true });
     return approval;
@@ -619,6 +630,15 @@ function policyRefusal(tool: string, path: string, rule: PolicyRule | undefined)
   );
 }
 
+/**
+ * A proposal made from another (a person's version, some of its hunks) is reported with what was found in
+ * the one they were asked about, its secrets masked the same way.
+ */
+function carryFindings(from: Proposal, to: Proposal): void {
+  if (from.findings) to.findings = from.findings;
+  keepSecrets(to, secretsOf(from));
+}
+
 /** The rules and checks that found something, named for a question or a refusal: "rule:lockfile, secret:…". */
 function sourcesOf(findings: readonly Finding[]): string {
   return [...new Set(findings.map((finding) => finding.source))].join(', ');
@@ -629,12 +649,9 @@ function sourcesOf(findings: readonly Finding[]): string {
  * secret's value: findings hold none).
  */
 function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): EditgateError {
-  const found = refusing.map(
-    (finding) => `${finding.path}${finding.line === undefined ? '' : `:${finding.line}`}: ${finding.message}`,
-  );
   return new EditgateError(
     'DENIED_POLICY',
-    `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${found.join('; ')}. Nothing was changed. Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.`,
+    `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed. Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.`,
     { tool: proposal.tool, path: proposal.path, rule: sourcesOf(refusing), findings: refusing },
   );
 }
