@@ -8,6 +8,7 @@
  */
 import { isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
+
 import type { Proposal } from './proposal.js';
 import { secretFindings } from './secret-check.js';
 
@@ -61,16 +62,4 @@ export function strongestSeverity(findings: readonly Finding[]): Finding['severi
   if (findings.some((finding) => finding.severity === 'deny')) return 'deny';
   if (findings.some((finding) => finding.severity === 'ask')) return 'ask';
   return 'info';
-}
-
-/** One finding on one line, as people and the model read it: "src/a.ts:3: … [secret:github]". */
-export function findingLine(finding: Finding): string {
-  const where = finding.line === undefined ? finding.path : `${finding.path}:${finding.line}`;
-  return `${where}: ${finding.message} [${finding.source}]`;
-}
-
-/** What the checks found, for the model's result (written or refused): '' when nothing. */
-export function findingsNote(findings: readonly Finding[] | undefined): string {
-  if (!findings || findings.length === 0) return '';
-  return `\nChecks on this change found:\n${findings.map((finding) => `- ${findingLine(finding)}`).join('\n')}`;
 }

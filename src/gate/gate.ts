@@ -8,6 +8,7 @@
  */
 import { relative, sep } from 'node:path';
 import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors.js';
+import { findingLine, findingsNote } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
@@ -25,7 +26,7 @@ import {
   personBehind,
 } from './approval.js';
 import { AuditLog } from './audit.js';
-import { BUILT_IN_CHECKS, type ChangeCheck, findingLine, findingsNote, runChecks } from './checks.js';
+import { BUILT_IN_CHECKS, type ChangeCheck, runChecks } from './checks.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';

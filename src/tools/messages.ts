@@ -1,6 +1,6 @@
 import type { Diff } from '../core/diff.js';
+import { findingsNote } from '../core/finding-words.js';
 import { markInvisible } from '../core/invisible.js';
-import { findingsNote } from '../gate/checks.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import { placeText, rejectedHunkLines } from '../gate/hunk-decision.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { autoApprover } from '../../src/gate/approval.js';
 import type { PolicyRule } from '../../src/gate/policy.js';
 import { PolicyEngine } from '../../src/gate/policy.js';
+import type { CreateEditToolsOptions } from '../../src/tools/index.js';
 import { allText, fakeGithubToken, freshPrivateKey } from '../secret-fixtures.js';
 import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
@@ -14,7 +15,7 @@ const many = (n: number, word = 'line') =>
 
 async function setup(
   rules: PolicyRule[],
-  approve: Parameters<Awaited<ReturnType<typeof makeWorkspace>>['tools']>[0]['approve'],
+  approve: CreateEditToolsOptions['approve'],
   files: Record<string, string> = {},
 ) {
   const ws = await makeWorkspace({ 'big.txt': many(50), 'a.txt': 'alpha\n', ...files });
@@ -66,9 +67,13 @@ describe('change rules', () => {
     expect(result.ok && result.message).toContain('[rule:large deletion]');
     // The person said "all": a grant, which the rule still asks past.
     expect(tools.session.grants.allChanges).toBe(true);
-    expect((await tools.execute('write_file', { file_path: 'big.txt', content: many(40, 'again') })).ok).toBe(true);
+    expect((await tools.execute('write_file', { file_path: 'big.txt', content: many(40, 'again') })).ok).toBe(
+      true,
+    );
     expect(person.asked).toHaveLength(1);
-    expect((await tools.execute('write_file', { file_path: 'big.txt', content: 'short again\n' })).ok).toBe(true);
+    expect((await tools.execute('write_file', { file_path: 'big.txt', content: 'short again\n' })).ok).toBe(
+      true,
+    );
     expect(person.asked).toHaveLength(2);
     const lines = await audit();
     expect(lines.at(-1)).toMatchObject({ decidedBy: 'user', askedBy: ['rule:large deletion'] });
