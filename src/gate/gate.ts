@@ -394,8 +394,8 @@ export class Gate {
       if (!person) {
         const error = noApproverError(
           request,
-          `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change, and ${approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)} answers for no one`,
-          `To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.${findingsNote(proposal.findings)}`,
+          `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change (${askedBy.map(findingLine).join('; ')}), and ${approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)} answers for no one`,
+          'To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.',
         );
         await this.audit.recordRefusal(proposal, error);
         throw error;
@@ -652,7 +652,11 @@ function sourcesOf(findings: readonly Finding[]): string {
 function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): EditgateError {
   return new EditgateError(
     'DENIED_POLICY',
-    `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed. Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.`,
+    {
+      happened: `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.`,
+      advice:
+        'Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.',
+    },
     { tool: proposal.tool, path: proposal.path, rule: sourcesOf(refusing), findings: refusing },
   );
 }
