@@ -1,3 +1,5 @@
+import { findingsLines } from '../core/finding-words.js';
+import type { Finding } from '../core/findings.js';
 import { describeRule } from '../gate/describe-rule.js';
 import type { PolicyRule } from '../gate/policy.js';
 import type { ToolFailure, ToolSuccess } from '../tools/result.js';
@@ -20,6 +22,8 @@ export function successForPeople(command: string, result: ToolSuccess): string {
     const what = command === 'edit' ? '--old' : 'the text';
     lines.push(`Note: ${what} did not match exactly; it matched after tolerating ${tolerated.join(', ')}.`);
   }
+  const { findings } = result.details;
+  if (Array.isArray(findings)) lines.push(...findingsLines(findings as Finding[]));
   if (typeof hookMessage === 'string' && hookMessage !== '') {
     lines.push('', 'After-change check:', hookMessage);
   }
@@ -43,6 +47,13 @@ function personWording(command: string, { code, details }: ToolFailure): string 
   if (code === 'DENIED_USER') {
     const reason = typeof details.reason === 'string' && details.reason !== '' ? details.reason : undefined;
     return reason ? `you said no to ${what}: ${reason}` : `you said no to ${what}; nothing was changed.`;
+  }
+  if (code === 'DENIED_POLICY' && Array.isArray(details.findings)) {
+    // A change rule or a check refused it: which, and what each found (secrets masked).
+    return [
+      `Policy does not allow ${what}; nothing was changed.`,
+      ...findingsLines(details.findings as Finding[]),
+    ].join('\n');
   }
   if (code === 'DENIED_POLICY') {
     const rule = isRule(details.rule) ? ` (rule: ${describeRule(details.rule)})` : '';

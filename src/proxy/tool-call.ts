@@ -19,6 +19,7 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type EditgateError, isEditgateError } from '../core/errors.js';
+import { findingsNote } from '../core/finding-words.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import type { Approvals } from './approvals.js';
@@ -328,7 +329,12 @@ export class ToolCallHandler {
 
   /** The server's answer, with what editgate found when it compared the file with the diff. */
   private afterWrite(result: CallToolResult, pending: PendingWrite, settled: Settled): CallToolResult {
-    const hook = settled.hookMessage ? [{ type: 'text' as const, text: settled.hookMessage }] : [];
+    // What the checks found in the change is told to the model with the server's answer (secrets masked).
+    const found = findingsNote(pending.proposal.findings).trim();
+    const hook = [
+      ...(found ? [{ type: 'text' as const, text: `editgate proxy: ${found}` }] : []),
+      ...(settled.hookMessage ? [{ type: 'text' as const, text: settled.hookMessage }] : []),
+    ];
     if (settled.matches) return { ...result, content: [...result.content, ...hook] };
     if (!settled.changed && result.isError) return result;
     const path = visibleText(pending.path, { oneLine: true });
