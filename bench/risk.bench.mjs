@@ -41,8 +41,8 @@ const TIER_ONE = new Set([
 const PER_LANGUAGE = Number(process.env.EDITGATE_RISK_PER_LANGUAGE ?? 60);
 const MOST_BYTES = 300_000;
 const here = fileURLToPath(new URL('..', import.meta.url));
-const repos = [here, ...(process.env.EDITGATE_RISK_REPOS ?? '').split(':').filter(Boolean)].filter(
-  (folder) => existsSync(folder),
+const repos = [here, ...(process.env.EDITGATE_RISK_REPOS ?? '').split(':').filter(Boolean)].filter((folder) =>
+  existsSync(folder),
 );
 
 // --- the corpus -----------------------------------------------------------------------------------------
@@ -210,7 +210,9 @@ async function breakings(edit) {
       tokens.filter((t) => (t.type in OPEN || CLOSE.has(t.type)) && t.end - t.start === 1),
       seed,
     );
-    if (bracket && language !== 'html') out.push({ how: 'bracket', after: drop(bracket.start, bracket.end) });
+    // YAML reads `a, b]` and `foo"` as plain text, and HTML's text may hold any bracket: not broken there.
+    const plainText = language === 'yaml' || language === 'html';
+    if (bracket && !plainText) out.push({ how: 'bracket', after: drop(bracket.start, bracket.end) });
     const quote = pick(
       tokens.filter(
         (t) => QUOTES.has(t.type) && after[t.start] !== undefined && `"'\``.includes(after[t.start]),
@@ -218,7 +220,7 @@ async function breakings(edit) {
       seed,
     );
     // The opening quote: the first of its string's delimiters.
-    if (quote) out.push({ how: 'quote', after: drop(quote.start, quote.start + 1) });
+    if (quote && language !== 'yaml') out.push({ how: 'quote', after: drop(quote.start, quote.start + 1) });
     const lineStart = (row) => lines.slice(0, row).reduce((n, line) => n + line.length + 1, 0);
     const withoutRows = (from, to) =>
       `${lines

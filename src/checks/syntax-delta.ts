@@ -97,12 +97,15 @@ export function addedErrors(
 }
 
 /**
- * The line to show for an added error, 1-based: its own first line, or the first changed line when the
- * parser's error began above the change and runs into it (a dropped `}` can make an error of everything
- * from the enclosing block on; the change is where to look).
+ * The line to show for an added error, 1-based: its own line when it is in the changed lines, else the
+ * changed line nearest it. The change caused it, so the change is where to look: a dropped `}` is reported
+ * by the parser as missing at the end of the line above, or at the end of the file, and an error the parser
+ * began above the change can run into it.
  */
 export function lineToShow(site: ErrorSite, lines: ChangedLines): number {
-  const firstChanged = lines.prefix;
-  if (site.row < firstChanged && site.endRow >= firstChanged) return firstChanged + 1;
-  return site.row + 1;
+  const first = lines.prefix;
+  // A change that only removed lines has none in the new text: the line after the removal is shown.
+  const last = Math.max(first, lines.afterLines - lines.suffix - 1);
+  if (site.endRow >= first && site.row <= last) return Math.max(site.row, first) + 1;
+  return Math.min(Math.max(site.row, first), last) + 1;
 }

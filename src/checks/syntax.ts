@@ -1,6 +1,7 @@
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 import type { Finding } from '../core/findings.js';
 import { languageOfPath, parserFor, type SyntaxLanguage } from './grammars.js';
+import { parseText, RecentTrees } from './recent-trees.js';
 import { addedErrors, type ChangedLines, changedLines, type ErrorSite, lineToShow } from './syntax-delta.js';
 
 /**
@@ -15,7 +16,7 @@ const MOST_SHOWN = 5;
 /** Error nodes read per text: a file read with the wrong grammar can be all errors. */
 const MOST_SITES = 500;
 /** Parsing time allowed per text, in ms: a change is not held up by a file the grammar reads slowly. */
-const PARSE_BUDGET_MS = 250;
+const PARSE_BUDGET_MS = 1000;
 /** Characters of an unreadable text shown in the message. */
 const PREVIEW = 40;
 
@@ -39,13 +40,17 @@ export async function syntaxFindings(
   const language = languageOfPath(path);
   if (!language) return [];
   const parser = await parserFor(language);
-  const afterSites = errorSitesOf(parser, after);
-  // Most changes leave the file readable: the old text is parsed only when the new has errors.
-  if (afterSites === undefined || afterSites.length === 0) return [];
-  const beforeSites = before === '' ? [] : errorSitesOf(parser, before);
-  if (beforeSites === undefined) return [];
+  const beforeTree = before === '' ? undefined : treeOf(parser, language, before);
+  if (before !== '' && !beforeTree) return [];
+  const afterTree = treeOf(parser, language, after, beforeTree && { text: before, tree: beforeTree });
+  // Too slow to read in the time allowed: no finding, rather than a guess.
+  if (!afterTree) return [];
+  const afterSites = errorSitesOf(afterTree, language);
+  if (afterSites.length === 0) return [];
+  const beforeSites = beforeTree ? errorSitesOf(beforeTree, language) : [];
   const lines = changedLines(before, after);
-  const added = addedErrors(beforeSites, afterSites, lines);
+  let added = addedErrors(beforeSites, afterSites, lines);
+  if (language === 'c' || language === 'cpp') added = withoutMacroLines(added, after);
   return findingsOf(path, language, added, lines, options.severity ?? 'info');
 }
 
@@ -81,24 +86,34 @@ function quoted(text: string): string {
   return `"${text.replace(/[\p{C}"\\]/gu, (c) => (c === '"' || c === '\\' ? `\\${c}` : '?'))}"`;
 }
 
-/** The ERROR and MISSING nodes of the text's tree, in order; undefined when the parse ran out of time. */
-export function errorSitesOf(parser: Parser, text: string): ErrorSite[] | undefined {
-  const deadline = performance.now() + PARSE_BUDGET_MS;
-  let tree: Tree | null;
-  try {
-    tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
-  } finally {
-    // A cancelled parse would otherwise be resumed by the next text this parser reads.
-    parser.reset();
+const recent = new RecentTrees();
+
+/** The text's tree: a recent one, or read now (from `from`'s tree when given); kept for the next change. */
+function treeOf(
+  parser: Parser,
+  language: SyntaxLanguage,
+  text: string,
+  from?: { text: string; tree: Tree },
+): Tree | undefined {
+  const known = recent.get(language, text);
+  if (known) return known;
+  const tree = parseText(parser, text, PARSE_BUDGET_MS, from);
+  if (tree) recent.keep(language, text, tree);
+  return tree;
+}
+
+/**
+ * The ERROR and MISSING nodes of a tree, in order (and in Python, the blocks whose indentation Python
+ * refuses).
+ */
+export function errorSitesOf(tree: Tree, language: SyntaxLanguage): ErrorSite[] {
+  const sites: ErrorSite[] = [];
+  collect(tree.rootNode, sites);
+  if (language === 'python') {
+    sites.push(...indentationSites(tree.rootNode));
+    sites.sort((a, b) => a.row - b.row || a.column - b.column);
   }
-  if (!tree) return undefined;
-  try {
-    const sites: ErrorSite[] = [];
-    collect(tree.rootNode, sites);
-    return sites;
-  } finally {
-    tree.delete();
-  }
+  return sites;
 }
 
 function collect(node: Node, sites: ErrorSite[]): void {
@@ -124,4 +139,65 @@ function collect(node: Node, sites: ErrorSite[]): void {
 function firstLine(text: string): string {
   const line = text.trimStart().split('\n', 1)[0]!.trimEnd();
   return line.length > PREVIEW ? `${line.slice(0, PREVIEW)}…` : line;
+}
+
+/**
+ * Python's indentation errors, which tree-sitter-python reads past without an error node: a block whose
+ * statements do not all start at one column (an unexpected indent, or a dedent to no enclosing block's
+ * column), a block not indented past its header, and a block with no statement (a header whose body was
+ * lost). Only the first statement of a line counts (`a = 1; b = 2` is one line), and comments do not.
+ */
+export function indentationSites(root: Node): ErrorSite[] {
+  const sites: ErrorSite[] = [];
+  const check = (block: Node, headerRow: number, headerColumn: number) => {
+    let column: number | undefined;
+    let lastRow = -1;
+    let statements = 0;
+    for (const child of block.namedChildren) {
+      if (!child || child.type === 'comment') continue;
+      statements++;
+      const start = child.startPosition;
+      if (start.row === lastRow || start.row === headerRow) {
+        lastRow = child.endPosition.row;
+        continue;
+      }
+      lastRow = child.endPosition.row;
+      const misplaced = column === undefined ? start.column <= headerColumn : start.column !== column;
+      column ??= start.column;
+      if (misplaced)
+        sites.push({ ...siteAt(child), kind: 'error', type: 'indentation', text: 'indentation' });
+    }
+    if (statements === 0 && block.type === 'block')
+      sites.push({ ...siteAt(block), kind: 'missing', type: 'indented block', text: '' });
+  };
+  const visit = (node: Node, headerRow: number, headerColumn: number) => {
+    if (sites.length >= MOST_SITES) return;
+    if (node.type === 'block' || node.type === 'module') check(node, headerRow, headerColumn);
+    for (const child of node.namedChildren) {
+      // Blocks are found in statements and their clauses, never in an expression.
+      if (!child || !/statement|definition|clause|block/.test(child.type)) continue;
+      // A block's header is the statement (or clause) that holds it.
+      const start = node.type === 'block' || node.type === 'module' ? child.startPosition : undefined;
+      visit(child, start?.row ?? headerRow, start?.column ?? headerColumn);
+    }
+  };
+  visit(root, -1, -1);
+  return sites;
+}
+
+function siteAt(node: Node): Pick<ErrorSite, 'row' | 'column' | 'endRow'> {
+  return { row: node.startPosition.row, column: node.startPosition.column, endRow: node.startPosition.row };
+}
+
+/**
+ * C and C++ are read before the preprocessor runs: a macro in a declaration (`int CJSON_CDECL main(void)`)
+ * or a directive that splits a block reads as an error that the compiler, with the headers, would not
+ * report. An added error on a line naming an upper-case macro-like word or holding a directive is left out.
+ */
+function withoutMacroLines(sites: readonly ErrorSite[], after: string): ErrorSite[] {
+  const lines = after.split('\n');
+  return sites.filter((site) => {
+    const line = lines[site.row] ?? '';
+    return !/\b[A-Z_][A-Z0-9_]{2,}\b/.test(line) && !/^\s*#/.test(line) && !site.type.startsWith('#');
+  });
 }
