@@ -5,6 +5,7 @@ export { applySomeHunks, type PlacedHunk } from './core/diff-hunks.js';
 export type { LineEdit, StringEdit, StringEditResult } from './core/edit.js';
 export { applyLineEdits, applyStringEdits } from './core/edit.js';
 export { EditgateError, type ErrorCode, isEditgateError } from './core/errors.js';
+export type { Finding } from './core/findings.js';
 export type { MatchTier } from './core/match.js';
 export { decodeText, defaultCodec, encodeText, type TextCodec } from './core/text.js';
 export type {
@@ -16,6 +17,7 @@ export type {
   HunkChoices,
   HunkDecision,
 } from './gate/approval.js';
+export type { ChangeCheck, CheckContext } from './gate/checks.js';
 export { type AnsweredElsewhere, type AnswerSource, firstAnswer } from './gate/first-answer.js';
 export type { Screening } from './gate/gate.js';
 export { SessionGrants } from './gate/grants.js';

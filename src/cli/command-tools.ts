@@ -95,7 +95,8 @@ export async function openCliSession(
       : undefined;
   if (web) (person?.output ?? process.stderr).write(`${web.announcement.join('\n')}\n`);
   const approve: Approver = globals.yes
-    ? autoApprover('--yes')
+    ? // A change rule that asks is not answered by --yes: the person at the terminal is, when there is one.
+      autoApprover('--yes', terminal ? { person: terminal } : {})
     : web
       ? firstAnswer([
           ...(terminal ? [{ where: 'in the terminal', ask: terminal }] : []),
@@ -162,7 +163,8 @@ function previewNote(screening: Screening, yes: boolean, configFile: string | un
       ? 'Approved by your answer earlier in this session (yes to every edit).'
       : 'Approved by your answer earlier in this session (yes to this file).';
   }
-  return yes ? 'Approved by --yes.' : undefined;
+  // A change rule that asks past --yes puts the question to the person: it shows the diff.
+  return yes && !screening.askedBy ? 'Approved by --yes.' : undefined;
 }
 
 /** A path as the person would type it: relative to the current folder when inside it. */

@@ -1,8 +1,10 @@
 import type { Diff } from '../core/diff.js';
 import { cancelledError, isEditgateError } from '../core/errors.js';
+import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
+import { maskSecretsIn, maskSecretsInDiff, maskSecretsInValue, secretsOf } from './secret-check.js';
 
 /**
  * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
@@ -38,6 +40,11 @@ export interface ApprovalRequest {
    * (gate/hunk-decision.ts).
    */
   wholeOnly?: string;
+  /**
+   * What the checks and the change rules found in the change (every file's; core/findings.ts), shown with
+   * the question. A secret is in it masked, never its value. Absent when nothing was found.
+   */
+  findings?: Finding[];
 }
 
 /**
@@ -72,6 +79,8 @@ export interface ApprovalFile {
   base?: ApprovalBase;
   /** Why this file's hunks cannot be accepted one by one (see ApprovalRequest.wholeOnly). */
   wholeOnly?: string;
+  /** What was found in this file's change (see ApprovalRequest.findings). */
+  findings?: Finding[];
 }
 
 /**
@@ -119,14 +128,27 @@ export type Approver = (
 ) => Decision | Promise<Decision>;
 
 const AUTO_NAME = Symbol('editgate.autoApprover');
+const PERSON_BEHIND = Symbol('editgate.personBehind');
 
 /**
  * An approver that says yes to every change without asking anyone (the CLI's and chat's --yes, the gate's
  * `approve: 'allow'`). `name` is how the record names it: approvals it gives say `decidedBy: 'auto'` and
- * `auto: name`, so an audit line or a result tells "nobody was asked" from a person's yes.
+ * `auto: name`, so an audit line or a result tells "nobody was asked" from a person's yes. `person`: who
+ * is asked when a change rule or a check insists on a person (policy.ts, checks.ts), which no automatic yes
+ * answers; without one, such a change is refused for want of someone to ask.
  */
-export function autoApprover(name: string): Approver {
-  return Object.assign((() => 'once') as Approver, { [AUTO_NAME]: name });
+export function autoApprover(name: string, options: { person?: Approver } = {}): Approver {
+  return Object.assign((() => 'once') as Approver, {
+    [AUTO_NAME]: name,
+    ...(options.person ? { [PERSON_BEHIND]: options.person } : {}),
+  });
+}
+
+/** The person an automatic approver hands a question to that it may not answer itself (see autoApprover). */
+export function personBehind(approver: Approver | 'deny'): Approver | undefined {
+  if (typeof approver !== 'function') return undefined;
+  const person = (approver as { [PERSON_BEHIND]?: unknown })[PERSON_BEHIND];
+  return typeof person === 'function' ? (person as Approver) : undefined;
 }
 
 /** The name `autoApprover` gave (undefined for any other approver: a person, a page, a program). */
@@ -144,41 +166,51 @@ export function approvalRequestFor(
   proposal: Proposal,
   options: { wholeOnly?: string } = {},
 ): ApprovalRequest {
+  // A secret found in the change is masked in all a person is shown (secret-check.ts).
+  const secrets = secretsOf(proposal);
   const request: ApprovalRequest = {
     tool: proposal.tool,
     path: proposal.path,
     kind: shownKind(proposal),
-    diff: proposal.diff,
-    unifiedDiff: proposal.unifiedDiff,
+    diff: maskSecretsInDiff(proposal.diff, secrets),
+    unifiedDiff: maskSecretsIn(proposal.unifiedDiff, secrets),
     stats: proposal.stats,
-    input: proposal.input,
+    input: maskSecretsInValue(proposal.input, secrets),
   };
   const { rootName } = proposal.files[0]!.change.resolved;
   if (rootName !== undefined) request.root = rootName;
-  if (proposal.texts) request.texts = proposal.texts;
+  if (proposal.texts) request.texts = maskSecretsInValue(proposal.texts, secrets);
   if (proposal.note) request.note = proposal.note;
   request.base = baseOf(proposal.files[0]!);
   const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
   if (whole) request.wholeOnly = whole;
+  if (proposal.findings && proposal.findings.length > 0) request.findings = proposal.findings;
   if (proposal.files.length > 1)
-    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
+    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly, secrets));
   return request;
 }
 
-function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
+function approvalFileOf(
+  proposal: Proposal,
+  file: ProposedFile,
+  wholeOnly: string | undefined,
+  secrets: readonly string[],
+): ApprovalFile {
   const out: ApprovalFile = {
     path: file.path,
     kind: shownKind(file),
-    diff: file.diff,
-    unifiedDiff: file.unifiedDiff,
+    diff: maskSecretsInDiff(file.diff, secrets),
+    unifiedDiff: maskSecretsIn(file.unifiedDiff, secrets),
     stats: file.stats,
   };
   if (file.change.resolved.rootName !== undefined) out.root = file.change.resolved.rootName;
-  if (file.texts) out.texts = file.texts;
+  if (file.texts) out.texts = maskSecretsInValue(file.texts, secrets);
   if (file.note) out.note = file.note;
   out.base = baseOf(file);
   const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
   if (whole) out.wholeOnly = whole;
+  const found = proposal.findings?.filter((finding) => finding.path === file.path);
+  if (found && found.length > 0) out.findings = found;
   return out;
 }
 

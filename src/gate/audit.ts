@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EditgateError } from '../core/errors.js';
+import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
@@ -26,6 +27,13 @@ export interface AuditEntry {
   grant?: 'file' | 'all';
   /** The auto-approver that allowed, e.g. '--yes'. */
   auto?: string;
+  /**
+   * The change rules and checks that insisted on a person (their findings' sources), when a grant, an
+   * automatic yes or an allow rule would have let the change through without one.
+   */
+  askedBy?: string[];
+  /** What the checks and change rules found in the change (secrets masked: never a value). */
+  findings?: Finding[];
   /** A refusal's error code (DENIED_USER, DENIED_POLICY, DENIED_HOOK, DENIED_NO_APPROVER, ...). */
   code?: string;
   stats?: { added: number; removed: number };
@@ -73,7 +81,10 @@ export class AuditLog {
 
   async record(
     proposal: Proposal,
-    outcome: Pick<AuditEntry, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason'> & {
+    outcome: Pick<
+      AuditEntry,
+      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'askedBy' | 'code' | 'reason'
+    > & {
       written?: (Fingerprint | null)[];
     },
   ): Promise<void> {
@@ -85,7 +96,9 @@ export class AuditLog {
       hashBefore: file.change.base.fingerprint?.hash ?? null,
       hashAfter: outcome.written?.[i]?.hash ?? null,
     }));
-    await this.recordFiles(proposal.tool, files, outcome);
+    const { written: _written, ...said } = outcome;
+    const findings = proposal.findings ?? [];
+    await this.recordFiles(proposal.tool, files, { ...said, ...(findings.length > 0 ? { findings } : {}) });
   }
 
   /**
@@ -97,7 +110,17 @@ export class AuditLog {
     files: AuditedFile[],
     outcome: Pick<
       AuditEntry,
-      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason' | 'writer' | 'asApproved'
+      | 'decision'
+      | 'decidedBy'
+      | 'rule'
+      | 'grant'
+      | 'auto'
+      | 'askedBy'
+      | 'code'
+      | 'reason'
+      | 'writer'
+      | 'asApproved'
+      | 'findings'
     >,
   ): Promise<void> {
     if (!this.logPath) return;
@@ -112,6 +135,7 @@ export class AuditLog {
       ...(outcome.rule ? { rule: outcome.rule } : {}),
       ...(outcome.grant ? { grant: outcome.grant } : {}),
       ...(outcome.auto ? { auto: outcome.auto } : {}),
+      ...(outcome.askedBy && outcome.askedBy.length > 0 ? { askedBy: outcome.askedBy } : {}),
       ...(outcome.code ? { code: outcome.code } : {}),
       ...(outcome.writer ? { writer: outcome.writer } : {}),
       ...(outcome.asApproved === undefined ? {} : { asApproved: outcome.asApproved }),
@@ -120,6 +144,7 @@ export class AuditLog {
       hashAfter: first.hashAfter,
       reason: outcome.reason,
       ...(files.length > 1 ? { files } : {}),
+      ...(outcome.findings && outcome.findings.length > 0 ? { findings: outcome.findings } : {}),
     });
   }
 

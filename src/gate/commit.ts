@@ -39,6 +39,11 @@ export interface Approval {
   hunks?: TakenHunks;
   /** The person's note given with the approval, for the model. */
   reason?: string;
+  /**
+   * The change rules and checks that made a person be asked although a grant, an automatic yes or an allow
+   * rule would have let the change through (their findings' `source`s, e.g. "rule:removed-over-200").
+   */
+  askedBy?: string[];
 }
 
 /** What became of a proposal. */

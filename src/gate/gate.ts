@@ -8,6 +8,8 @@
  */
 import { relative, sep } from 'node:path';
 import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors.js';
+import { findingLine, findingsNote } from '../core/finding-words.js';
+import type { Finding } from '../core/findings.js';
 import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import { readNow } from '../workspace/written-elsewhere.js';
@@ -21,8 +23,10 @@ import {
   type Decision,
   denialReason,
   grantOf,
+  personBehind,
 } from './approval.js';
 import { AuditLog } from './audit.js';
+import { BUILT_IN_CHECKS, type ChangeCheck, runChecks } from './checks.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';
@@ -35,10 +39,12 @@ import {
   reportRejected,
   takeHunks,
 } from './hunk-decision.js';
+import { noApproverError } from './no-approver.js';
 import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
+import { keepSecrets, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -67,6 +73,8 @@ export interface GateOptions {
   session?: SessionGrants;
   /** How long a staged (preview-mode) change can wait to be applied. Default 10 minutes. */
   stagedTtlMs?: number;
+  /** Checks of a proposed change run after the built-in ones (checks.ts); their findings are shown and judged. */
+  checks?: ChangeCheck[];
 }
 
 /** A change a tool asks for: which file, and how the workspace computes the change. */
@@ -100,7 +108,8 @@ export type FileRequest = Pick<ChangeRequest, 'path' | 'requireRead' | 'prepare'
  * it hunk by hunk, with the change rebuilt from those hunks (`approvedBy: 'user', hunks: true`).
  */
 export type Screening =
-  | { ask: true }
+  /** `askedBy`: the findings that insist on a person, when an allow rule, a grant or --yes would not ask. */
+  | { ask: true; askedBy?: Finding[] }
   | { ask: false; approvedBy: 'policy'; rule?: PolicyRule }
   | { ask: false; approvedBy: 'session'; grant: 'file' | 'all' }
   | { ask: false; approvedBy: 'user'; edited: true }
@@ -117,8 +126,10 @@ export class Gate {
   private readonly reads: ReadApproval;
   private readonly staged: StagedChanges;
   private readonly audit: AuditLog;
+  private readonly checks: readonly ChangeCheck[];
 
   constructor(private readonly options: GateOptions) {
+    this.checks = [...BUILT_IN_CHECKS, ...(options.checks ?? [])];
     this.workspace = options.workspace;
     this.session = options.session ?? new SessionGrants();
     this.policy = new PolicyEngine(options.policy, options.readOnlyTools);
@@ -201,7 +212,7 @@ export class Gate {
    * Hooks, policy and preview, in that order: throws DENIED_HOOK / DENIED_POLICY, else says whether the change
    * is already allowed (by policy or a session grant) or must be asked about.
    */
-  async screen(proposal: Proposal): Promise<Approval | 'ask'> {
+  async screen(proposal: Proposal, signal?: AbortSignal): Promise<Approval | 'ask'> {
     const verdict = await this.options.hooks?.beforeChange?.(proposal);
     if (verdict && typeof verdict === 'object' && 'deny' in verdict) {
       await this.audit.record(proposal, {
@@ -212,6 +223,28 @@ export class Gate {
       });
       throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
     }
+    // What the checks find, judged with the change rules: a 'deny' refuses, an 'ask' asks whoever else allows.
+    const found = await runChecks(this.checks, proposal, { signal });
+    proposal.findings = [
+      ...found,
+      ...this.policy.changeFindings(
+        proposal,
+        found,
+        (file) => file.change.resolved.ruleRelative ?? file.path,
+      ),
+    ];
+    const refusing = proposal.findings.filter((finding) => finding.severity === 'deny');
+    if (refusing.length > 0) {
+      const refusal = findingsRefusal(proposal, refusing);
+      await this.audit.record(proposal, {
+        decision: 'deny',
+        decidedBy: 'policy',
+        code: refusal.code,
+        reason: refusal.message,
+      });
+      throw refusal;
+    }
+    const asking = proposal.findings.filter((finding) => finding.severity === 'ask');
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
     let allowedBy: PolicyRule | undefined;
@@ -231,13 +264,16 @@ export class Gate {
       if (policy.action !== 'allow') allowed = false;
       else allowedBy ??= policy.rule;
     }
-    const screened = allowed
-      ? ({ decision: 'policy', decidedBy: 'policy', ...(allowedBy ? { rule: allowedBy } : {}) } as const)
-      : this.grantCovering(proposal);
+    const screened =
+      asking.length > 0
+        ? 'ask'
+        : allowed
+          ? ({ decision: 'policy', decidedBy: 'policy', ...(allowedBy ? { rule: allowedBy } : {}) } as const)
+          : this.grantCovering(proposal);
     await this.options.onPreview?.(
       proposal,
       screened === 'ask'
-        ? { ask: true }
+        ? { ask: true, ...(asking.length > 0 ? { askedBy: asking } : {}) }
         : screened.decidedBy === 'policy'
           ? { ask: false, approvedBy: 'policy', ...(screened.rule ? { rule: screened.rule } : {}) }
           : { ask: false, approvedBy: 'session', grant: screened.grant },
@@ -347,14 +383,30 @@ export class Gate {
     signal?: AbortSignal,
     options: { wholeOnly?: string } = {},
   ): Promise<Approval> {
-    const screened = await this.screen(proposal);
+    const screened = await this.screen(proposal, signal);
     if (screened !== 'ask') return screened;
-    // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
-    if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
-    let decision: Decision;
     const request = approvalRequestFor(proposal, options);
+    // A change rule or a check that insists on a person is not answered by an automatic yes.
+    const askedBy = (proposal.findings ?? []).filter((finding) => finding.severity === 'ask');
+    let approver = this.approver;
+    if (askedBy.length > 0 && (approver === ALWAYS || autoApproverName(approver) !== undefined)) {
+      const person = personBehind(approver);
+      if (!person) {
+        const error = noApproverError(
+          request,
+          `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change, and ${approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)} answers for no one`,
+          `To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.${findingsNote(proposal.findings)}`,
+        );
+        await this.audit.recordRefusal(proposal, error);
+        throw error;
+      }
+      approver = person;
+    }
+    // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
+    if (typeof approver === 'function' && approver !== ALWAYS) await this.refuseUnseen(proposal);
+    let decision: Decision;
     try {
-      decision = await askApprover(this.approver, request, signal);
+      decision = await askApprover(approver, request, signal);
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
@@ -388,11 +440,13 @@ export class Gate {
     }
     if (grant === 'all') this.session.grantAll();
     const reason = denialReason(decision);
-    const auto = this.approver === 'deny' ? "approve: 'deny'" : autoApproverName(this.approver);
+    const auto = approver === 'deny' ? "approve: 'deny'" : autoApproverName(approver);
+    const insisted = askedBy.length > 0 ? { askedBy: askedBy.map((finding) => finding.source) } : {};
     if (reason !== null) {
       await this.audit.record(proposal, {
         decision: 'deny',
         ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
+        ...insisted,
         code: 'DENIED_USER',
         reason: reason || undefined,
       });
@@ -402,19 +456,20 @@ export class Gate {
           ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
             `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
           : reason
-            ? `The user denied this edit: ${reason}`
-            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.`,
+            ? `The user denied this edit: ${reason}${findingsNote(proposal.findings)}`
+            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.${findingsNote(proposal.findings)}`,
         { path: proposal.path, reason: reason || undefined },
       );
     }
     const approval: Approval = auto
-      ? { decision: grant!, decidedBy: 'auto', auto }
-      : { decision: grant!, decidedBy: 'user' };
+      ? { decision: grant!, decidedBy: 'auto', auto, ...insisted }
+      : { decision: grant!, decidedBy: 'user', ...insisted };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
     if (hunks) {
       throwIfCancelled(signal);
       approval.hunks = await takeHunks(this.workspace, proposal, hunks, signal);
+      carryFindings(proposal, approval.hunks.proposal);
       // The diff of what will be written: only the accepted hunks, diffed again.
       await this.options.onPreview?.(approval.hunks.proposal, {
         ask: false,
@@ -430,6 +485,7 @@ export class Gate {
     // remove).
     if (revised.unifiedDiff === '') return approval;
     approval.edited = revised;
+    carryFindings(proposal, revised.proposal);
     // The diff of what will be written, shown again: it is no longer the one the question showed.
     await this.options.onPreview?.(revised.proposal, { ask: false, approvedBy: 'user', edited: true });
     return approval;
@@ -512,7 +568,7 @@ export class Gate {
     const proposal = await this.propose(request);
     if (proposal.kind === 'noop') return { proposal };
     try {
-      await this.screen(proposal);
+      await this.screen(proposal, request.signal);
       // A staged change is approved in the client from what it was shown: it must be shown whole.
       await this.refuseUnseen(proposal);
       throwIfCancelled(request.signal);
@@ -572,6 +628,32 @@ function policyRefusal(tool: string, path: string, rule: PolicyRule | undefined)
     'DENIED_POLICY',
     `Policy does not allow ${tool}${path ? ` on ${path}` : ''}${rule?.path ? ` (rule: ${rule.path} → deny)` : ''}. Do not retry this change; tell the user if it is needed.`,
     { tool, path: path || undefined, rule },
+  );
+}
+
+/**
+ * A proposal made from another (a person's version, some of its hunks) is reported with what was found in
+ * the one they were asked about, its secrets masked the same way.
+ */
+function carryFindings(from: Proposal, to: Proposal): void {
+  if (from.findings) to.findings = from.findings;
+  keepSecrets(to, secretsOf(from));
+}
+
+/** The rules and checks that found something, named for a question or a refusal: "rule:lockfile, secret:…". */
+function sourcesOf(findings: readonly Finding[]): string {
+  return [...new Set(findings.map((finding) => finding.source))].join(', ');
+}
+
+/**
+ * The refusal of a change a change rule or a check denies: which, and what each found (where, never a
+ * secret's value: findings hold none).
+ */
+function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): EditgateError {
+  return new EditgateError(
+    'DENIED_POLICY',
+    `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed. Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.`,
+    { tool: proposal.tool, path: proposal.path, rule: sourcesOf(refusing), findings: refusing },
   );
 }
 

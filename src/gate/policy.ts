@@ -1,5 +1,8 @@
 import { EditgateError } from '../core/errors.js';
+import type { Finding } from '../core/findings.js';
 import { compileGlob } from '../core/glob.js';
+import { type ChangeCondition, changeRuleFinding, compileChangeRule } from './change-rules.js';
+import type { Proposal } from './proposal.js';
 
 export type PolicyAction = 'allow' | 'ask' | 'deny';
 
@@ -9,6 +12,13 @@ export interface PolicyRule {
   /** Glob over the workspace-relative path ('src/**', '*.md'); every path when absent. */
   path?: string;
   action: PolicyAction;
+  /**
+   * A change rule (change-rules.ts): it matches only a change that does this (removes over N lines,
+   * deletes the file, adds a secret ...), and only asks or denies, past an allow rule, a grant and --yes.
+   */
+  change?: ChangeCondition;
+  /** A change rule's name in questions, refusals and the audit line; default: its condition in words. */
+  name?: string;
 }
 
 export interface Policy {
@@ -28,6 +38,7 @@ export interface PolicyVerdict {
  */
 export class PolicyEngine {
   private readonly compiled: { rule: PolicyRule; matches: (path: string) => boolean }[];
+  private readonly changeRules: ReturnType<typeof compileChangeRule>[];
   private readonly readOnly: ReadonlySet<string>;
 
   /** `readOnlyTools`: the names of the tools that only read (their rules also govern reading a file). */
@@ -36,7 +47,9 @@ export class PolicyEngine {
     if (!policy || !Array.isArray(policy.rules)) {
       throw new EditgateError('INVALID_INPUT', 'policy must be an object with a "rules" array.');
     }
-    this.compiled = policy.rules.map((rule, index) => {
+    this.compiled = [];
+    this.changeRules = [];
+    for (const [index, rule] of policy.rules.entries()) {
       if (!rule || !['allow', 'ask', 'deny'].includes(rule.action)) {
         throw new EditgateError(
           'INVALID_INPUT',
@@ -44,9 +57,40 @@ export class PolicyEngine {
           { rule },
         );
       }
+      if (rule.change !== undefined) {
+        this.changeRules.push(
+          compileChangeRule({ ...rule, action: rule.action as 'ask' | 'deny', change: rule.change }, index),
+        );
+        continue;
+      }
+      if (rule.name !== undefined)
+        throw new EditgateError(
+          'INVALID_INPUT',
+          `policy rule ${index + 1}: "name" is for a rule with "change"; a tool and path rule is named by them.`,
+          { rule },
+        );
       const matcher = rule.path ? compileGlob(rule.path) : () => true;
-      return { rule, matches: matcher };
-    });
+      this.compiled.push({ rule, matches: matcher });
+    }
+  }
+
+  /**
+   * What the change rules find in a proposal, every file's, given what the checks found in it (a rule on
+   * secrets or syntax errors matches their findings). `rulePath`: a file's path as rules see it.
+   */
+  changeFindings(
+    proposal: Proposal,
+    found: readonly Finding[],
+    rulePath: (file: Proposal['files'][number]) => string,
+  ): Finding[] {
+    const findings: Finding[] = [];
+    for (const file of proposal.files) {
+      for (const rule of this.changeRules) {
+        const finding = changeRuleFinding(rule, proposal.tool, file, rulePath(file), found);
+        if (finding) findings.push(finding);
+      }
+    }
+    return findings;
   }
 
   /** The verdict for `tool` on `path`. */

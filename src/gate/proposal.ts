@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Diff, formatUnifiedDiff } from '../core/diff.js';
+import type { Finding } from '../core/findings.js';
 import type { MatchTier } from '../core/match.js';
 import type { ChangeKind, FileChange } from '../workspace/workspace.js';
 
@@ -36,6 +37,11 @@ export interface Proposal extends Omit<ProposedFile, 'change'> {
   /** The tool call's input, for showing the call. */
   input: Record<string, unknown>;
   files: ProposedFile[];
+  /**
+   * What the checks found in the change (gate/checks.ts) and the change rules that matched it (policy.ts),
+   * every file's; set by the gate's screening, before anyone is asked.
+   */
+  findings?: Finding[];
 }
 
 /** A proposal of the changes a tool call computed (one file today). */

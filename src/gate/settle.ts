@@ -21,7 +21,10 @@ import type { Hooks, WrittenChange } from './hooks.js';
 import type { Proposal } from './proposal.js';
 
 /** The decision that let a write through, as the audit line records it. */
-export type Allowed = Pick<Approval, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'reason'>;
+export type Allowed = Pick<
+  Approval,
+  'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'reason' | 'askedBy'
+>;
 
 /**
  * Someone other than editgate wrote (or may have written) a file: which, who, the bytes before, and what was
@@ -316,14 +319,18 @@ export async function runAfterChange(
   return said.length > 0 ? said.join('\n') : undefined;
 }
 
-/** What an approval names beside who decided (the rule, the grant, the auto-approver), for the record. */
+/**
+ * What an approval names beside who decided (the rule, the grant, the auto-approver, what insisted on a
+ * person), for the record.
+ */
 export function decidedWith(
-  approval: Pick<Approval, 'rule' | 'grant' | 'auto'> | undefined,
-): Pick<Approval, 'rule' | 'grant' | 'auto'> {
+  approval: Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy'> | undefined,
+): Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy'> {
   if (!approval) return {};
   return {
     ...(approval.rule ? { rule: approval.rule } : {}),
     ...(approval.grant ? { grant: approval.grant } : {}),
     ...(approval.auto ? { auto: approval.auto } : {}),
+    ...(approval.askedBy && approval.askedBy.length > 0 ? { askedBy: approval.askedBy } : {}),
   };
 }

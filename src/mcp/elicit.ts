@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { findingsLines } from '../core/finding-words.js';
 import { markInvisible } from '../core/invisible.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
@@ -85,6 +86,9 @@ export function promptMessage(request: ApprovalRequest): string {
   }
   const head = `${request.tool} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`;
   const parts = [head];
+  // Which rule or check asked, and what each found (secrets masked), before the diff they are about.
+  const found = findingsLines(request.findings);
+  if (found.length > 0) parts.push(found.join('\n'));
   if (request.note) parts.push(request.note);
   if (request.files) {
     for (const file of request.files) {

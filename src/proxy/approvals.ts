@@ -10,6 +10,7 @@
 
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { isEditgateError } from '../core/errors.js';
+import { findingsLines } from '../core/finding-words.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import { type NoApproverSubject, noApproverError, refuseUnreadAnswer } from '../gate/no-approver.js';
@@ -143,6 +144,7 @@ export function changeMessage(server: string, request: ApprovalRequest): string 
   ];
   if (call?.basis) lines.push(`What it writes is known from ${visibleText(call.basis)}.`);
   for (const note of call?.notes ?? []) lines.push(visibleText(note));
+  for (const line of findingsLines(request.findings)) lines.push(visibleText(line));
   if (request.unifiedDiff) {
     lines.push('', shownDiff(request));
   } else {

@@ -1,3 +1,4 @@
+import { findingsLines } from '../core/finding-words.js';
 import { type LineHighlighter, loadHighlighter } from '../core/highlight.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest } from '../gate/approval.js';
@@ -82,6 +83,8 @@ export async function showPreview(request: ApprovalRequest, options: PreviewOpti
     lines.push(...renderRequestDiff(request, display, display.width, await highlighterFor(request, display)));
   }
   if (request.note) lines.push(paint(visibleText(request.note), palette.note, display.level));
+  for (const line of findingsLines(request.findings))
+    lines.push(paint(visibleText(line), palette.note, display.level));
   if (options.note) lines.push(paint(options.note, palette.note, display.level));
   options.output.write(`${lines.join('\n')}\n`);
 }

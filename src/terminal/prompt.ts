@@ -1,4 +1,5 @@
 import { approvalQuestion } from '../core/approval-question.js';
+import { findingsLines } from '../core/finding-words.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
 import type { AnsweredElsewhere } from '../gate/first-answer.js';
@@ -176,11 +177,15 @@ async function ask(
   }
 }
 
-/** The request's note and its files' notes, one styled line each (wrapped by the terminal). */
+/**
+ * The request's note, its files' notes and what the checks found (which rule asked, each finding), one
+ * styled line each (wrapped by the terminal).
+ */
 function notesOf(request: ApprovalRequest, display: Display, palette: Palette): string[] {
   const notes = request.note ? [request.note] : [];
   for (const file of request.files ?? [])
     if (file.note) notes.push(`${pathInRoot(file.path, file.root)}: ${file.note}`);
+  notes.push(...findingsLines(request.findings));
   return notes.map((note) => paint(visibleText(note), palette.note, display.level));
 }
 

@@ -90,6 +90,7 @@ export function patchRequests(operations: readonly PatchOperation[], context: To
         requireRead: false,
         prepare: async (workspace, resolved, options) => {
           const change: FileChange = await workspace.remove(resolved, options);
+          change.movedTo = operation.moveTo;
           if (!change.texts) {
             throw refuseHuge('apply_patch')!({
               display: change.display,

@@ -4,6 +4,7 @@ import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
+import { describeCondition } from '../gate/change-rules.js';
 import { isSealed, seal, stateKey } from '../workspace/state-key.js';
 import type { EditgateConfig, LoadedConfig } from './config.js';
 import { defaultStateDir } from './state-dir.js';
@@ -113,7 +114,7 @@ export function describeConfig(config: EditgateConfig): string[] {
     lines.push(`runs after every change: ${JSON.stringify(hook.command)}`);
   for (const rule of config.policy?.rules ?? [])
     lines.push(
-      `${rule.action} ${rule.tool ?? 'every tool'} on ${rule.path === undefined ? 'every path' : JSON.stringify(rule.path)}`,
+      `${rule.action} ${rule.tool ?? 'every tool'} on ${rule.path === undefined ? 'every path' : JSON.stringify(rule.path)}${rule.change ? ` when the change has ${describeCondition(rule.change)}` : ''}`,
     );
   if (config.deny)
     lines.push(`denies ${config.deny.map((glob) => JSON.stringify(glob)).join(', ') || 'nothing'}`);

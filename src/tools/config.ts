@@ -27,6 +27,21 @@ const hookSchema = z.strictObject({
   failOpen: z.boolean().optional(),
 });
 
+const count = z.number().int().min(0);
+const changeConditionSchema = z.strictObject({
+  addedOver: count.optional(),
+  removedOver: count.optional(),
+  deleted: z.literal(true).optional(),
+  moved: z.literal(true).optional(),
+  emptied: z.literal(true).optional(),
+  sizeOver: count.optional(),
+  binary: z.literal(true).optional(),
+  generated: z.union([z.literal(true), z.array(z.string().min(1))]).optional(),
+  lockfile: z.literal(true).optional(),
+  secrets: z.literal(true).optional(),
+  syntaxErrors: z.literal(true).optional(),
+});
+
 const configSchema = z.strictObject({
   $schema: z.string().optional(),
   policy: z
@@ -36,6 +51,9 @@ const configSchema = z.strictObject({
           tool: z.string().optional(),
           path: z.string().optional(),
           action: z.enum(['allow', 'ask', 'deny']),
+          /** A change rule (gate/change-rules.ts): what the change does; it asks or denies, never allows. */
+          change: changeConditionSchema.optional(),
+          name: z.string().min(1).optional(),
         }),
       ),
     })

@@ -5,6 +5,7 @@
  * server's log line, the chat's tool line) read it through `readDetails` and `changeDetailsOf`, never by
  * poking at an untyped record. On the wire the details stay an open object: a field added later is no break.
  */
+import type { Finding } from '../core/findings.js';
 import type { MatchTier } from '../core/match.js';
 import type { Approval } from '../gate/gate.js';
 import type { PolicyRule } from '../gate/policy.js';
@@ -69,6 +70,8 @@ export type ChangeDetails = {
   expiresAt?: string;
   /** The file on disk was changed by this call. */
   written: boolean;
+  /** What the checks and change rules found in the change (gate/checks.ts); secrets masked. */
+  findings?: Finding[];
 };
 
 /** The lines a change added and removed, over every file of it (`added`/`removed` count the first only). */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ProgressCallback } from '../core/progress.js';
 import type { Approver } from '../gate/approval.js';
+import type { ChangeCheck } from '../gate/checks.js';
 import type { Gate, Screening } from '../gate/gate.js';
 import { SessionGrants } from '../gate/grants.js';
 import type { Hooks } from '../gate/hooks.js';
@@ -91,6 +92,12 @@ export interface CreateEditToolsOptions {
   onProgress?: ProgressCallback;
   /** Bytes per read/write on the streaming path. Default 1 MiB; tests use a few bytes. */
   streamChunkSize?: number;
+  /**
+   * Checks of every proposed change, run after the built-in ones (gate/checks.ts): what they find is shown
+   * with the question and told to the model; a finding of severity 'ask' asks a person even past a grant,
+   * --yes or an allow rule, one of severity 'deny' refuses the change.
+   */
+  checks?: ChangeCheck[];
 }
 
 export interface ToolDefinition {
@@ -286,6 +293,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         onPreview: options.onPreview,
         session,
         stagedTtlMs: options.stagedTtlMs,
+        checks: options.checks,
       }),
     );
     return gatePromise;

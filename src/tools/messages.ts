@@ -1,8 +1,10 @@
 import type { Diff } from '../core/diff.js';
+import { findingsNote } from '../core/finding-words.js';
 import { markInvisible } from '../core/invisible.js';
 import type { ChangeOutcome } from '../gate/gate.js';
 import { placeText, rejectedHunkLines } from '../gate/hunk-decision.js';
 import type { Proposal, ProposedFile } from '../gate/proposal.js';
+import { maskSecretsIn, maskSecretsInValue, secretsOf } from '../gate/secret-check.js';
 import { decidedWith } from '../gate/settle.js';
 import type { ChangeDetails, HunkOutcome } from './details.js';
 
@@ -216,6 +218,14 @@ function changeSetHeadline(proposal: Proposal): string {
 
 /** The message a model reads after a change was written (or found to be a no-op). */
 export function changeMessage(outcome: ChangeOutcome): string {
+  // A secret a check found is never told back, not even in the changed region (gate/secret-check.ts).
+  return maskSecretsIn(
+    `${unmaskedChangeMessage(outcome)}${findingsNote(outcome.proposal.findings)}`,
+    secretsOf(outcome.proposal),
+  );
+}
+
+function unmaskedChangeMessage(outcome: ChangeOutcome): string {
   const { proposal } = outcome;
   if (proposal.kind === 'noop') return `${changeHeadline(proposal)}${personEditNote(outcome)}`;
   if (outcome.staged) return stagedMessage(outcome);
@@ -259,6 +269,10 @@ function stagedMessage(outcome: ChangeOutcome): string {
 
 /** Details for programs, beside the message (details.ts: every change tool answers with these). */
 export function changeDetails(outcome: ChangeOutcome): ChangeDetails {
+  return maskSecretsInValue(unmaskedChangeDetails(outcome), secretsOf(outcome.proposal));
+}
+
+function unmaskedChangeDetails(outcome: ChangeOutcome): ChangeDetails {
   const { proposal } = outcome;
   return {
     tool: proposal.tool,
@@ -292,6 +306,7 @@ export function changeDetails(outcome: ChangeOutcome): ChangeDetails {
     changeHash: outcome.staged?.hash,
     expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
     written: !outcome.staged && proposal.kind !== 'noop',
+    ...(proposal.findings && proposal.findings.length > 0 ? { findings: proposal.findings } : {}),
   };
 }
 

@@ -47,6 +47,7 @@ function detail(item: ReviewItem): ChangeDetailReply {
     ...summary(item),
     ...(item.request.question ? { question: item.request.question } : {}),
     ...(item.request.note ? { note: item.request.note } : {}),
+    ...(item.request.findings ? { findings: item.request.findings } : {}),
     files: item.files.map((file) => ({
       path: file.path,
       kind: file.kind,

@@ -6,7 +6,10 @@
  * session's nonce (request-guard.ts). Everything from a model or a file goes through htmlText; the script
  * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
+
 import { approvalQuestion } from '../core/approval-question.js';
+import { findingsLines } from '../core/finding-words.js';
+import type { Finding } from '../core/findings.js';
 import { pathInRoot } from '../core/root-named.js';
 import type { Decision } from '../gate/approval.js';
 import {
@@ -135,6 +138,17 @@ export function queueHtml(items: readonly ReviewItem[], currentId?: string): str
   return `<ol class="queue">${rows.join('')}</ol>`;
 }
 
+/**
+ * What the checks found (which rule asked, each finding: core/finding-words.ts), as a list under the
+ * question; '' when nothing. Escaped like every text from a model or a file.
+ */
+function findingsHtml(findings: readonly Finding[] | undefined): string {
+  const lines = findingsLines(findings);
+  if (lines.length === 0) return '';
+  const items = lines.map((line) => `<li>${htmlText(line)}</li>`).join('');
+  return `<ul class="note findings" aria-label="What the checks found">${items}</ul>`;
+}
+
 /** One change: the question, its files, where things stand, and the decision buttons. */
 export function changeHtml(item: ReviewItem, views: readonly FileView[], layout: DiffLayout): string {
   const { request } = item;
@@ -143,6 +157,7 @@ export function changeHtml(item: ReviewItem, views: readonly FileView[], layout:
   parts.push(`<h1>${questionHtml(item)}</h1>`);
   parts.push(`<p class="meta">${htmlText(request.tool)} · asked by ${htmlText(item.source)}</p>`);
   if (request.note) parts.push(`<p class="note">${htmlText(request.note)}</p>`);
+  parts.push(findingsHtml(request.findings));
   const status = statusText(item);
   parts.push(
     `<div id="status" class="status s-${item.status}" role="status"${status ? '' : ' hidden'}>${status ? htmlText(status) : ''}</div>`,

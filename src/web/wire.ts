@@ -194,6 +194,19 @@ export const changeListReply = z.strictObject({ changes: z.array(changeSummary) 
 export const changeDetailReply = changeSummary.extend({
   question: z.string().optional(),
   note: z.string().optional(),
+  /** What the checks found (core/findings.ts); secrets masked. */
+  findings: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['rule', 'secret', 'syntax', 'diagnostic']),
+        path: z.string(),
+        line: z.number().int().optional(),
+        message: z.string(),
+        severity: z.enum(['info', 'ask', 'deny']),
+        source: z.string(),
+      }),
+    )
+    .optional(),
   files: z.array(
     z.strictObject({
       path: z.string(),

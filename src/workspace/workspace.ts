@@ -81,6 +81,8 @@ export interface FileChange {
   partialDiff?: PartialDiff;
   /** How history records it: a step that can be undone, or an undo (history steps back). */
   history: 'record' | 'step-back';
+  /** A deletion that is half of a move (apply_patch's "*** Move to:"): the path the file moves to. */
+  movedTo?: string;
   /**
    * A deletion that can be undone: every byte of the file (its reverse patch from nothing) and its mode,
    * which history keeps (undo creates the file again with them).

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { findingsLines } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
 import { type Approver, approvalRequestFor, type Decision } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
@@ -363,6 +364,8 @@ export class ChatApp implements SessionFrontEnd {
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
     this.print([toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look), ...diff]);
     if (proposal.note) this.print(noteLines(proposal.note, look));
+    const found = findingsLines(request.findings);
+    if (found.length > 0) this.print(noteLines(found.join('\n'), look, 'warning'));
     if (reason === 'edited')
       this.print(noteLines('Approved with your own version: this is what is written.', look));
     if (this.current) {

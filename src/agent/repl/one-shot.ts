@@ -1,8 +1,9 @@
 import { EditgateError } from '../../core/errors.js';
+import { findingsLines } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
 import { approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
-import { toCells } from '../../terminal/cells.js';
+import { toCells, visibleText } from '../../terminal/cells.js';
 import { type ColorLevel, detectColorLevel } from '../../terminal/colors.js';
 import { denyWithoutTerminal } from '../../terminal/no-terminal.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
@@ -71,7 +72,9 @@ export class OneShot implements SessionFrontEnd {
         ...(request.root !== undefined && { root: request.root }),
         kind: proposal.kind,
         approvedBy: reason === 'ask' ? null : reason,
-        diff: proposal.unifiedDiff,
+        // The request's diff: a secret a check found is masked in it (gate/secret-check.ts).
+        diff: request.unifiedDiff,
+        ...(request.findings && { findings: request.findings }),
       });
       return;
     }
@@ -94,6 +97,8 @@ export class OneShot implements SessionFrontEnd {
         requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }
+    const found = findingsLines(request.findings);
+    if (found.length > 0) this.progress(found.map((line) => visibleText(line)));
   }
 
   /** No one is asked: the refusal is DENIED_NO_APPROVER (no one said no), in the CLI's words. The diff was

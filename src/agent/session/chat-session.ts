@@ -120,7 +120,10 @@ export class ChatSession {
     this.editTools = createEditTools({
       ...config,
       root: scope.root,
-      approve: options.yes ? autoApprover('--yes') : (options.approve ?? frontEnd.approve),
+      // A change rule that asks is not answered by --yes: the person at the chat's card is.
+      approve: options.yes
+        ? autoApprover('--yes', { person: options.approve ?? frontEnd.approve })
+        : (options.approve ?? frontEnd.approve),
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
       onPreview: async (proposal: Proposal, screening: Screening) => {
@@ -133,7 +136,7 @@ export class ChatSession {
         }
         // After the person approved their own version, the gate shows what is written: that version.
         const reason: PreviewReason = screening.ask
-          ? options.yes
+          ? options.yes && !screening.askedBy
             ? 'yes'
             : 'ask'
           : screening.approvedBy === 'user'

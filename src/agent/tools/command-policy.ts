@@ -42,7 +42,7 @@ export class CommandPolicy {
 
   constructor(rules: readonly PolicyRule[] = []) {
     const commandRules = rules
-      .filter((rule) => rule.tool === 'bash')
+      .filter((rule) => rule.tool === 'bash' && rule.change === undefined)
       .map(
         (rule): CommandRule => ({
           words: rule.path === undefined ? undefined : rule.path.trim().split(/[ \t]+/),

@@ -1,3 +1,4 @@
+import { askedByLine } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
 import type { ApprovalRequest } from '../../gate/approval.js';
 import { toCells, visibleText, wrapCells } from '../../terminal/cells.js';
@@ -129,6 +130,9 @@ export function renderCard(subject: CardSubject, look: Look): string[] {
         ),
       );
   }
+  // Which rule asked (its findings are in the transcript above, with the diff).
+  const asked = subject.kind === 'change' ? askedByLine(subject.request.findings) : undefined;
+  if (asked) lines.push(paint(fitText(visibleText(asked), look.width - 1), look.palette.note, look.level));
   lines.push(...choiceRows(cardChoices(subject), cardDisplay(look), look.palette));
   return lines;
 }
