@@ -19,7 +19,7 @@
 // Repositories: this one's history always; more with EDITGATE_RISK_REPOS (git folders, ':'-separated).
 // EDITGATE_RISK_PER_LANGUAGE (default 60) real edits per language and repository.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatMs, printTable } from './lib.mjs';
 
@@ -166,10 +166,12 @@ function tokensIn(tree, first, last) {
   return tokens;
 }
 
+/** Whether the tokens' brackets do not pair up: `${`, `#{` and `{$` open a brace a plain `}` closes. */
 function bracketBalance(tokens) {
   const count = { '{': 0, '(': 0, '[': 0 };
   for (const { type } of tokens) {
     if (type in OPEN) count[type]++;
+    else if (type.length > 1 && type.includes('{') && !type.includes('}')) count['{']++;
     else if (CLOSE.has(type)) count[Object.keys(OPEN).find((open) => OPEN[open] === type)]--;
   }
   return Object.values(count).some((n) => n !== 0);
@@ -371,10 +373,16 @@ for (const alarm of falseAlarms.slice(0, 20)) {
     `  false alarm: ${alarm.language} ${alarm.path} @ ${alarm.commit.slice(0, 10)}: ${alarm.findings.map((f) => `line ${f.line} ${f.message}`).join('; ')}`,
   );
 }
-if (process.env.EDITGATE_RISK_SHOW_MISSED) {
-  for (const m of missed.slice(0, Number(process.env.EDITGATE_RISK_SHOW_MISSED))) {
-    console.log(`  missed ${m.how}: ${m.language} ${m.path} @ ${m.commit.slice(0, 10)}`);
-  }
+// EDITGATE_RISK_MISSED=folder: each missed breaking edit's old and broken text written there, to look at.
+if (process.env.EDITGATE_RISK_MISSED) {
+  const folder = process.env.EDITGATE_RISK_MISSED;
+  mkdirSync(folder, { recursive: true });
+  missed.forEach((m, i) => {
+    const name = `${i}-${m.language}-${m.how}-${m.path.replace(/.*\//, '')}`;
+    writeFileSync(`${folder}/${name}.before`, m.before);
+    writeFileSync(`${folder}/${name}.after`, m.brokenAfter);
+  });
+  console.log(`  ${missed.length} missed breaking edits written to ${folder}`);
 }
 
 // --- time on a 60 KB file ---------------------------------------------------------------------------------
@@ -399,16 +407,29 @@ if (timing) {
     lines[brokenLine].replace(/\)(\s*[;{]?\s*)$/, '$1'),
     ...lines.slice(brokenLine + 1),
   ].join('\n');
-  const times = { clean: [], broken: [] };
+  // The first change to a file reads its old text whole (then the new one from that tree); a next change
+  // starts from the tree of the text the last one wrote. Each run's texts are new, so nothing is reused
+  // that a real session would not have.
+  const times = { 'first change, clean': [], 'first change, broken': [], 'next change, clean': [] };
+  let previous = target;
   for (let i = 0; i < 60; i++) {
-    for (const [kind, after] of [
-      ['clean', clean],
-      ['broken', broken],
+    const before = `// run ${i}\n${target}`;
+    for (const [kind, old, after] of [
+      ['first change, clean', before, `// run ${i}\n${clean}`],
+      ['first change, broken', before, `// run ${i}\n${broken}`],
     ]) {
       const start = performance.now();
-      await syntaxFindings(timing.path, target, after);
+      await syntaxFindings(timing.path, old, after);
       times[kind].push(performance.now() - start);
     }
+    const edited = previous.split('\n');
+    const at = (middle + i * 7) % edited.length;
+    edited[at] = `${edited[at]} // ${i}`;
+    const next = edited.join('\n');
+    const start = performance.now();
+    await syntaxFindings(timing.path, previous, next);
+    times['next change, clean'].push(performance.now() - start);
+    previous = next;
   }
   const p95 = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length * 0.95)];
   const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
@@ -418,7 +439,7 @@ if (timing) {
   printTable(
     ['edit', 'median', 'p95', 'max'],
     Object.entries(times).map(([kind, list]) => [
-      kind === 'clean' ? 'clean (one parse)' : 'broken (two parses)',
+      kind,
       formatMs(median(list)),
       formatMs(p95(list)),
       formatMs(Math.max(...list)),

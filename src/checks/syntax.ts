@@ -50,7 +50,7 @@ export async function syntaxFindings(
   const beforeSites = beforeTree ? errorSitesOf(beforeTree, language) : [];
   const lines = changedLines(before, after);
   let added = addedErrors(beforeSites, afterSites, lines);
-  if (language === 'c' || language === 'cpp') added = withoutMacroLines(added, after);
+  if (language === 'c' || language === 'cpp') added = withoutMacroLines(added, before, after);
   return findingsOf(path, language, added, lines, options.severity ?? 'info');
 }
 
@@ -190,14 +190,17 @@ function siteAt(node: Node): Pick<ErrorSite, 'row' | 'column' | 'endRow'> {
 }
 
 /**
- * C and C++ are read before the preprocessor runs: a macro in a declaration (`int CJSON_CDECL main(void)`)
- * or a directive that splits a block reads as an error that the compiler, with the headers, would not
- * report. An added error on a line naming an upper-case macro-like word or holding a directive is left out.
+ * C and C++ are read before the preprocessor runs: a macro the grammar cannot expand (`int CJSON_CDECL
+ * main(void)`) reads as an error that the compiler, with the headers, would not report. An added error is
+ * left out when its line holds a directive, or an upper-case macro-like word the old text never had (a
+ * macro the change brought in); a bracket dropped on a line of known words is still reported.
  */
-function withoutMacroLines(sites: readonly ErrorSite[], after: string): ErrorSite[] {
+function withoutMacroLines(sites: readonly ErrorSite[], before: string, after: string): ErrorSite[] {
   const lines = after.split('\n');
   return sites.filter((site) => {
     const line = lines[site.row] ?? '';
-    return !/\b[A-Z_][A-Z0-9_]{2,}\b/.test(line) && !/^\s*#/.test(line) && !site.type.startsWith('#');
+    if (/^\s*#/.test(line) || site.type.startsWith('#')) return false;
+    const words = line.match(/\b[A-Z_][A-Z0-9_]{2,}\b/g) ?? [];
+    return words.every((word) => new RegExp(`\\b${word}\\b`).test(before));
   });
 }
