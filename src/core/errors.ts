@@ -1,3 +1,5 @@
+import type { ERROR_CODES } from './error-codes.js';
+
 /**
  * The one error type editgate raises. `code` is stable (programs branch on it), `message` is written for
  * the model or person who made the call (what went wrong and what to do next), `details` is for programs.
@@ -8,35 +10,8 @@
  * user"). `message` is both, as a model reads it; a front end that speaks to a person (the CLI) shows
  * `happened` and its own hint instead of the advice.
  */
-export type ErrorCode =
-  | 'NOT_FOUND' // old text not found in the file
-  | 'AMBIGUOUS' // old text found more than once without replace_all
-  | 'NO_CHANGE' // the edit would not change anything
-  | 'FILE_NOT_FOUND'
-  | 'FILE_EXISTS'
-  | 'NOT_READ' // edit or overwrite of a file never read in full
-  | 'PARTIAL_READ' // only part of the file was read
-  | 'STALE' // the file changed since it was read or since the change was computed
-  | 'OUTSIDE_ROOT'
-  | 'DENIED_POLICY'
-  | 'DENIED_USER'
-  | 'DENIED_HOOK'
-  | 'DENIED_NO_APPROVER' // approval was needed and no one could be asked (no terminal): not a person's no
-  | 'BINARY'
-  | 'ENCODING'
-  | 'INVALID_INPUT'
-  | 'INVALID_RANGE'
-  | 'UNKNOWN_TOOL'
-  | 'TOO_LARGE'
-  | 'NOTHING_TO_UNDO'
-  | 'EXPIRED'
-  | 'PERMISSION' // the operating system refused access
-  | 'READ_ONLY' // read-only filesystem
-  | 'DISK_FULL'
-  | 'IS_DIRECTORY'
-  | 'NAME_TOO_LONG'
-  | 'CANCELLED' // the caller cancelled the call; nothing was written
-  | 'IO';
+/** Every code a result can fail with: the keys of core/error-codes.ts, where each says what it means. */
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** An error's words apart: what happened (for anyone), and the advice only a model can follow. */
 export interface ErrorWords {

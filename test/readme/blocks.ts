@@ -1,27 +1,52 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { REPO } from '../built-cli.js';
 
-/** One fenced code block of the README. */
+/** One fenced code block of the README or a page under docs/. */
 export interface Block {
+  /** The page it is on, relative to the repository: README.md, CONTRIBUTING.md, docs/cli.md... */
+  file: string;
   /** The fence's language: ts, sh, json, text... */
   lang: string;
   text: string;
-  /** README line of the block's first line of content (1-based), for messages that point at it. */
+  /** Line of the block's first line of content in its page (1-based), for messages that point at it. */
   line: number;
   /** The heading the block is under. */
   section: string;
+  /** `file:line (section)`: where a failure points. */
+  where: string;
 }
 
 export const README_PATH = join(REPO, 'README.md');
+
+/** The documentation pages every code block of which is tested: the README, CONTRIBUTING and docs/. */
+export function docPages(): string[] {
+  const pages = ['README.md', 'CONTRIBUTING.md'];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) pages.push(relative(REPO, path));
+    }
+  };
+  walk(join(REPO, 'docs'));
+  return pages.sort((a, b) => (a === 'README.md' ? -1 : b === 'README.md' ? 1 : a.localeCompare(b)));
+}
 
 export function readme(): string {
   return readFileSync(README_PATH, 'utf8');
 }
 
-/** The README's fenced blocks (``` fences), in order. */
-export function readmeBlocks(): Block[] {
-  const lines = readme().split('\n');
+/** Every documentation page's text, one after another (for checks on what the docs say anywhere). */
+export function allDocs(): string {
+  return docPages()
+    .map((page) => readFileSync(join(REPO, page), 'utf8'))
+    .join('\n');
+}
+
+/** One page's fenced blocks (``` fences), in order. */
+export function pageBlocks(page: string): Block[] {
+  const lines = readFileSync(join(REPO, page), 'utf8').split('\n');
   const blocks: Block[] = [];
   let section = '';
   for (let i = 0; i < lines.length; i++) {
@@ -32,17 +57,34 @@ export function readmeBlocks(): Block[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    if (end === lines.length) throw new Error(`README.md line ${i + 1}: a code block is never closed`);
-    blocks.push({ lang: fence[1] ?? '', text: lines.slice(start, end).join('\n'), line: start + 1, section });
+    if (end === lines.length) throw new Error(`${page} line ${i + 1}: a code block is never closed`);
+    const line = start + 1;
+    blocks.push({
+      file: page,
+      lang: fence[1] ?? '',
+      text: lines.slice(start, end).join('\n'),
+      line,
+      section,
+      where: `${page}:${line} (${section})`,
+    });
     i = end;
   }
   return blocks;
 }
 
-/** The block's lines with their README line numbers, without blank lines and whole-line comments. */
-export function commandLines(block: Block): Array<{ command: string; line: number }> {
+/** The fenced blocks of every documentation page (docPages), in order. */
+export function docBlocks(): Block[] {
+  return docPages().flatMap(pageBlocks);
+}
+
+/** The block's lines with their page line numbers, without blank lines and whole-line comments. */
+export function commandLines(block: Block): Array<{ command: string; line: number; where: string }> {
   return block.text
     .split('\n')
-    .map((text, i) => ({ command: text.trim(), line: block.line + i }))
+    .map((text, i) => ({
+      command: text.trim(),
+      line: block.line + i,
+      where: `${block.file}:${block.line + i}`,
+    }))
     .filter(({ command }) => command !== '' && !command.startsWith('#'));
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolicyEngine } from '../../src/gate/policy.js';
 import { loadConfig } from '../../src/tools/config.js';
 import { ensureBuilt, REPO } from '../built-cli.js';
-import { type Block, commandLines, readmeBlocks } from './blocks.js';
+import { type Block, commandLines, docBlocks } from './blocks.js';
 
 // The README's JSON: the config file example is one the config loader accepts and whose globs mean what
 // the text says, and each MCP configuration starts a server that serves editgate's tools when its
@@ -25,11 +25,13 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-const jsonBlocks = readmeBlocks().filter((block) => block.lang === 'json');
+const jsonBlocks = docBlocks().filter((block) => block.lang === 'json');
 const parsed = (block: Block) => JSON.parse(block.text) as Record<string, unknown>;
 
-describe('the README’s config file example', () => {
-  const [config] = jsonBlocks.filter((block) => 'policy' in parsed(block));
+describe('the docs’ config file example', () => {
+  const [config] = jsonBlocks.filter(
+    (block) => block.file === 'docs/guides/config-and-trust.md' && 'policy' in parsed(block),
+  );
 
   it('is accepted by the config loader', async () => {
     expect(config, 'a json block with "policy"').toBeDefined();
@@ -37,6 +39,16 @@ describe('the README’s config file example', () => {
     const loaded = await loadConfig(project);
     // As written (no one has trusted it here, so only its tightening parts would apply: issue #13).
     expect(loaded.trust?.written).toEqual(parsed(config!));
+  });
+
+  it('and every other config in the docs, are accepted by the config loader as written', async () => {
+    const configs = jsonBlocks.filter((block) => 'policy' in parsed(block) || 'deny' in parsed(block));
+    expect(configs.length).toBeGreaterThan(1);
+    for (const block of configs) {
+      writeFileSync(join(project, 'editgate.config.json'), block.text);
+      const loaded = await loadConfig(project);
+      expect(loaded.trust?.written, block.where).toEqual(parsed(block));
+    }
   });
 
   it('denies lock files in every folder, and keeps .git denied, as the text says', async () => {
@@ -102,25 +114,22 @@ async function toolsServedBy(command: string, args: string[]): Promise<string[]>
   }
 }
 
-describe('the README’s MCP configurations', () => {
+describe('the docs’ MCP configurations', () => {
   const servers = jsonBlocks.flatMap((block) => {
     const json = parsed(block) as { mcpServers?: Record<string, unknown>; servers?: Record<string, unknown> };
     const entries = Object.values(json.mcpServers ?? json.servers ?? {}) as Array<{
       command: string;
       args: string[];
     }>;
-    return entries.map((entry): [string, { command: string; args: string[] }] => [
-      `README.md:${block.line} (${block.section})`,
-      entry,
-    ]);
+    return entries.map((entry): [string, { command: string; args: string[] }] => [block.where, entry]);
   });
-  const claudeCode = readmeBlocks()
+  const claudeCode = docBlocks()
     .filter((block) => block.lang === 'sh')
     .flatMap((block) => commandLines(block))
     .filter(({ command }) => /^claude mcp add \S+ -- /.test(command))
-    .map(({ command, line }): [string, { command: string; args: string[] }] => {
+    .map(({ command, where }): [string, { command: string; args: string[] }] => {
       const [program, ...args] = command.replace(/^claude mcp add \S+ -- /, '').split(/\s+/);
-      return [`README.md:${line} (claude mcp add)`, { command: program!, args }];
+      return [`${where} (claude mcp add)`, { command: program!, args }];
     });
 
   it('are there: Claude Code, Claude Desktop and Cursor, VS Code', () => {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from '../built-cli.js';
-import { readmeBlocks } from './blocks.js';
+import { docBlocks } from './blocks.js';
 
 // The README's first library example is what a newcomer pastes first: it must not only compile
 // (typescript.test.ts) but work as written. It runs here against a real project folder, with its
@@ -28,9 +28,9 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-describe('the README’s first library example', () => {
+describe('the docs’ first library example', () => {
   it('runs as written and makes its edit', async () => {
-    const block = readmeBlocks().find(
+    const block = docBlocks().find(
       (candidate) => candidate.section === 'The library' && candidate.lang === 'ts',
     );
     expect(block, 'the "The library" section has a ts block').toBeDefined();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../built-cli.js';
-import { readme } from './blocks.js';
+import { allDocs } from './blocks.js';
 
 // Model names in the README go stale (a model retires and the example stops working): each Anthropic or
 // OpenAI name the README uses must be in the model list its provider's AI SDK package ships, so updating
@@ -16,13 +16,13 @@ function shippedIds(pkg: string, typeName: string): Set<string> {
   return new Set([...union[1]!.matchAll(/'([^']+)'/g)].map((match) => match[1]!));
 }
 
-describe('the README’s model names', () => {
+describe('the docs’ model names', () => {
   const anthropic = shippedIds('@ai-sdk/anthropic', 'AnthropicMessagesModelId');
   const openai = new Set([
     ...shippedIds('@ai-sdk/openai', 'OpenAIResponsesModelId'),
     ...shippedIds('@ai-sdk/openai', 'OpenAIChatModelId'),
   ]);
-  const text = readme();
+  const text = allDocs();
   const claude = [...new Set([...text.matchAll(/\bclaude-[a-z0-9.-]*[a-z0-9]/g)].map((match) => match[0]))];
   const gpt = [...new Set([...text.matchAll(/\bgpt-[a-z0-9.-]*[a-z0-9]/g)].map((match) => match[0]))];
 

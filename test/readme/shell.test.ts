@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 import { type CliRun, runWithoutTerminal } from '../cli/run-cli.js';
-import { type Block, commandLines, readme, readmeBlocks } from './blocks.js';
+import { allDocs, type Block, commandLines, docBlocks } from './blocks.js';
 
 // The README's shell commands, run as a reader would run them, where they can run offline and without
 // changing this repository: every `editgate ...` line (in a workspace holding the files the examples
@@ -112,9 +112,9 @@ function shell(command: string, cwd: string, env: Record<string, string>): Promi
   return runWithoutTerminal('bash', ['-c', command], { cwd, env });
 }
 
-const shellBlocks = readmeBlocks().filter((block) => block.lang === 'sh' || block.lang === 'bash');
+const shellBlocks = docBlocks().filter((block) => block.lang === 'sh' || block.lang === 'bash');
 
-describe('the README’s shell commands', () => {
+describe('the docs’ shell commands', () => {
   it('are each run here or listed with where they are checked', () => {
     const unaccounted = shellBlocks.flatMap((block) =>
       commandLines(block)
@@ -123,7 +123,7 @@ describe('the README’s shell commands', () => {
             !/^editgate\s/.test(command) && command !== 'npm link' && !command.startsWith('npm link '),
         )
         .filter(({ command }) => !CHECKED_ELSEWHERE.some(([pattern]) => pattern.test(command)))
-        .map(({ command, line }) => `README.md:${line}: ${command}`),
+        .map(({ command, where }) => `${where}: ${command}`),
     );
     expect(unaccounted).toEqual([]);
   });
@@ -135,12 +135,12 @@ describe('the README’s shell commands', () => {
           ({ command }) => /^(editgate|npm link)\b/.test(command) && !NOT_RUN_HERE.test(command),
         ),
       )
-      .map((block): [string, Block] => [`README.md:${block.line} (${block.section})`, block]),
+      .map((block): [string, Block] => [block.where, block]),
   )('%s runs: exit 0, or 3 where it needs a person to approve', async (_where, block) => {
     const root = workspace();
     const prefix = join(base, `prefix-${folders}`);
     const env = environment(prefix);
-    for (const { command, line } of commandLines(block)) {
+    for (const { command, line, where } of commandLines(block)) {
       if (command.startsWith('npm link')) {
         // Linked into a temporary prefix: the clone's own package, as the reader's npm would link it.
         const linked = await shell(command, REPO, env);
@@ -152,7 +152,7 @@ describe('the README’s shell commands', () => {
       const outcome = { line, command, code: result.code };
       if (result.code === 3) {
         // No terminal to ask (as in CI): the change was computed and shown, then refused for want of a yes.
-        expect(result.stderr, `README.md:${line}`).toContain('there is no terminal to ask');
+        expect(result.stderr, where).toContain('there is no terminal to ask');
       } else {
         expect(outcome, result.stderr).toEqual({ ...outcome, code: 0 });
       }
@@ -169,15 +169,15 @@ describe('the README’s shell commands', () => {
   });
 });
 
-describe('the README’s transcripts', () => {
+describe('the docs’ transcripts', () => {
   /** Text blocks that show commands (lines starting "$ ") and what they print. */
-  const transcripts = readmeBlocks().filter((block) => block.lang === 'text' && block.text.startsWith('$ '));
+  const transcripts = docBlocks().filter((block) => block.lang === 'text' && block.text.startsWith('$ '));
 
   it('exist (the hint example)', () => {
     expect(transcripts.length).toBeGreaterThanOrEqual(1);
   });
 
-  it.each(transcripts.map((block): [string, Block] => [`README.md:${block.line} (${block.section})`, block]))(
+  it.each(transcripts.map((block): [string, Block] => [block.where, block]))(
     '%s prints what it shows ("..." ends a line early)',
     async (_where, block) => {
       const root = workspace();
@@ -197,7 +197,7 @@ describe('the README’s transcripts', () => {
   );
 });
 
-describe('the README', () => {
+describe('the docs', () => {
   it('documents every command of editgate --help', async () => {
     const { stdout } = await run(process.execPath, [MAIN, '--help']);
     const commands = [
@@ -207,11 +207,11 @@ describe('the README', () => {
         .matchAll(/^ {2}(\S+)/gm),
     ].map((match) => match[1]!);
     expect(commands.length).toBeGreaterThan(5);
-    for (const command of commands) expect(readme(), command).toContain(`| \`editgate ${command}`);
+    for (const command of commands) expect(allDocs(), command).toContain(`| \`editgate ${command}`);
   });
 
   it('marks every npx form of editgate as for the published package', () => {
-    const paragraphs = readme().split(/\n\s*\n/);
+    const paragraphs = allDocs().split(/\n\s*\n/);
     const unmarked = paragraphs.filter(
       (paragraph) => /npx (-y )?editgate|"command": "npx"/.test(paragraph) && !/published/.test(paragraph),
     );
@@ -220,7 +220,7 @@ describe('the README', () => {
 
   it('names the tarball npm pack writes for the version in package.json', () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
-    const names = [...readme().matchAll(/editgate-(\d+\.\d+\.\d+[^\s/]*?)\.tgz/g)].map((match) => match[1]);
+    const names = [...allDocs().matchAll(/editgate-(\d+\.\d+\.\d+[^\s/]*?)\.tgz/g)].map((match) => match[1]);
     expect(names.length).toBeGreaterThan(0);
     expect(new Set(names)).toEqual(new Set([version]));
   });

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from '../built-cli.js';
-import { readmeBlocks } from './blocks.js';
+import { docBlocks } from './blocks.js';
 
 // Every TypeScript block of the README compiles under tsc --strict, each as its own module, importing
 // 'editgate' as a dependency resolves it: through node_modules/editgate (a link to this repository, as npm
@@ -46,8 +46,8 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-describe('the README’s TypeScript', () => {
-  const blocks = readmeBlocks().filter((block) => block.lang === 'ts' || block.lang === 'typescript');
+describe('the docs’ TypeScript', () => {
+  const blocks = docBlocks().filter((block) => block.lang === 'ts' || block.lang === 'typescript');
 
   it('has blocks to check (the library, its options, an adapter)', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(3);
@@ -80,10 +80,10 @@ describe('the README’s TypeScript', () => {
       () => '',
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
-    // Errors point at README lines: "block-2.ts(5,3)" becomes "README.md:118:3".
+    // Errors point at README lines: "block-2.ts(5,3)" becomes "docs/library.md:118:3".
     const located = output.replace(/block-(\d+)\.ts\((\d+),(\d+)\)/g, (_all, index, line, column) => {
       const block = files[Number(index) - 1]!.block;
-      return `README.md:${block.line + Number(line) - 1}:${column} (${block.section})`;
+      return `${block.file}:${block.line + Number(line) - 1}:${column} (${block.section})`;
     });
     expect(located).toBe('');
   }, 120_000);

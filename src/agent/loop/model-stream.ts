@@ -10,7 +10,7 @@ import type { AgentTool } from '../tools/agent-tool.js';
 /**
  * One model request, streamed, straight through the provider's LanguageModelV3 interface (the AI SDK's
  * provider spec, which @ai-sdk/anthropic, openai and openai-compatible implement). Measured against
- * `streamText` (bench/chat.bench.mjs, docs/terminal-stack.md): streamText passes every chunk through a
+ * `streamText` (bench/chat.bench.mjs, docs/decisions/terminal-stack.md): streamText passes every chunk through a
  * chain of web streams and validates the whole conversation with zod on every request, which made a
  * 200 KB reply take 39x as long as writing it, and turn times grow with the conversation. Here a message is
  * converted to the provider's prompt once and kept; the chunks are read as they come.
