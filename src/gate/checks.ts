@@ -11,6 +11,7 @@ import type { Finding } from '../core/findings.js';
 
 import type { Proposal } from './proposal.js';
 import { secretFindings } from './secret-check.js';
+import { syntaxErrorFindings } from './syntax-check.js';
 
 export interface CheckContext {
   /** The call's signal: a check that takes time (a language server) stops when it fires. */
@@ -21,7 +22,7 @@ export interface CheckContext {
 export type ChangeCheck = (proposal: Proposal, context: CheckContext) => Finding[] | Promise<Finding[]>;
 
 /** The checks every gate runs, in order, before the ones a caller adds. */
-export const BUILT_IN_CHECKS: readonly ChangeCheck[] = [secretFindings];
+export const BUILT_IN_CHECKS: readonly ChangeCheck[] = [secretFindings, syntaxErrorFindings];
 
 /**
  * Every check's findings, in the order of the checks. The checks run at once (a slow one does not wait for

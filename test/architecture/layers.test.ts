@@ -1,6 +1,6 @@
 /**
  * The layers of ARCHITECTURE.md, enforced: every import in src/ points down the table (or stays in its own
- * folder). core <- workspace <- gate <- tools <- {adapters, terminal, mcp, web, proxy} <- agent <- cli; terminal
+ * folder). core <- {workspace, checks} <- gate <- tools <- {adapters, terminal, mcp, web, proxy} <- agent <- cli; terminal
  * takes only core and gate's types; agent does not take web or mcp; front ends of one rank never import
  * each other. A folder missing from the table fails too: a new layer must be placed before it is used.
  */
@@ -14,6 +14,8 @@ const SRC = resolve(import.meta.dirname, '../../src');
 const RANK: Record<string, number> = {
   core: 0,
   workspace: 1,
+  // What a change would do that a person should know first (the syntax errors it adds): core only.
+  checks: 1,
   gate: 2,
   tools: 3,
   adapters: 4,

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import type { Node, Parser } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
+import { parserFor } from '../../checks/grammars.js';
 
 /**
  * A bash command line as bash's grammar reads it, for the chat's command policy (command-policy.ts). A
@@ -11,7 +8,8 @@ import type { Node, Parser } from 'web-tree-sitter';
  *
  * The grammar is tree-sitter-bash (the tree-sitter project's bash grammar, maintained, used by editors and
  * GitHub to read bash), run by web-tree-sitter (WebAssembly: no native build, works on Node 20), both pinned
- * to exact versions in package.json (the grammar as a devDependency whose .wasm the build ships). The other
+ * to exact versions in package.json (the grammar as a devDependency whose .wasm the build ships; loaded on the
+ * first command, not when the chat starts: checks/grammars.ts). The other
  * candidates: `bash-parser` and its forks are POSIX-only (no `$'...'`, no `<(...)`) and unmaintained;
  * `mvdan-sh` (mvdan/sh through GopherJS) is no longer released; `sh-syntax` (mvdan/sh as WebAssembly) hands
  * back only positions, not the type of a command; `shell-quote` splits words, it does not read bash.
@@ -21,30 +19,6 @@ import type { Node, Parser } from 'web-tree-sitter';
  * grammar cannot read it two ways (no expansion, escape, glob, brace or tilde): anything else is `undefined`,
  * and the policy asks.
  */
-
-let loading: Promise<Parser> | undefined;
-
-function bashParser(): Promise<Parser> {
-  loading ??= (async () => {
-    // Loaded on the first command, not when the chat starts (about 30 ms of import).
-    const { Language, Parser } = await import('web-tree-sitter');
-    await Parser.init();
-    const language = await Language.load(await readFile(grammarFile()));
-    return new Parser().setLanguage(language);
-  })();
-  return loading;
-}
-
-/**
- * The grammar's WebAssembly file. The build copies it next to this module (scripts/copy-bash-grammar.mjs):
- * the grammar package also builds a native module at install time, so it is a devDependency and the
- * published package runs no install script. Run from the sources (tests), it comes from that package.
- */
-function grammarFile(): string {
-  const beside = fileURLToPath(new URL('./tree-sitter-bash.wasm', import.meta.url));
-  if (existsSync(beside)) return beside;
-  return createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-}
 
 /** One command anywhere in the line (in a pipeline, a list, a substitution, a function, a loop). */
 export interface ShellCommand {
@@ -64,7 +38,7 @@ export interface ShellLine {
 }
 
 export async function readShellLine(text: string): Promise<ShellLine> {
-  const parser = await bashParser();
+  const parser = await parserFor('bash');
   const tree = parser.parse(text);
   if (!tree) return { incomplete: true, commands: [], notSimple: 'bash could not be read' };
   try {
