@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../built-cli.js';
 import { answerOnPage, pendingPageHtml } from '../web/page-api.js';
 import { claudeCode } from './clients/claude-code.js';
 import type { Turn } from './fake-models/script.js';
@@ -24,6 +25,8 @@ function readThenEdit(root: string): Turn[] {
     { say: 'Done.' },
   ];
 }
+
+beforeAll(ensureBuilt, 300_000);
 
 const sessions: HookSession[] = [];
 afterEach(async () => {

@@ -84,12 +84,12 @@ async function forwardToPort(port: number): Promise<{ socketPath: string; server
   return { socketPath, server };
 }
 
-/** `editgate review --root ROOT`, until its link is printed. */
+/** `editgate review ROOT`, until its link is printed. */
 async function startReview(
   root: string,
   state: string,
 ): Promise<{ child: ChildProcess; link: string; port: number }> {
-  const child = spawn(process.execPath, [MAIN, 'review', '--root', root], {
+  const child = spawn(process.execPath, [MAIN, 'review', root], {
     cwd: root,
     env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -211,7 +211,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     run.forwards = forwards;
     const installOutput = installHooks(client, workspace, run.env, options.approve);
     if (options.beforePostTool) {
-      const file = /(?:^|\n)\+\+\+ (\S+)/.exec(installOutput)?.[1];
+      const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
       wrapHookCommand(workspace, file, options.beforePostTool);
     }
