@@ -11,9 +11,11 @@ import type { AgentId } from '../../hooks/adapter.js';
 import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import {
   type HookCommand,
+  type HookInstaller,
   type InstallPlace,
   type InstallPlan,
   type InstallScope,
+  planCompanion,
   planInstall,
   planUninstall,
 } from '../../hooks/install.js';
@@ -145,8 +147,11 @@ export async function run(args: string[]): Promise<number> {
       if (line.values.approve !== undefined || line.values['fail-open'])
         throw new UsageError('--approve and --fail-open are for install');
       const plan = planUninstall(installer, file, before);
-      showPlan(plan, 'not installed');
-      await apply(plan, dryRun, `Removed editgate's ${entry.label} hooks from`);
+      const companion = await companionPlan(installer, plan, 'uninstall', scope, place);
+      for (const each of [plan, ...(companion ? [companion] : [])]) {
+        showPlan(each, 'not installed');
+        await apply(each, dryRun, `Removed editgate's ${entry.label} hooks from`);
+      }
       return 0;
     }
     const approve = line.values.approve ?? entry.defaultApprove;
@@ -166,13 +171,28 @@ export async function run(args: string[]): Promise<number> {
         `${file} cannot be read as ${entry.label}'s configuration (${(error as Error).message}); nothing was written. Fix it, or move it aside and install again.`,
       );
     }
-    showPlan(plan, 'installed');
-    await apply(plan, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+    const companion = await companionPlan(installer, plan, 'install', scope, place);
+    for (const each of [plan, ...(companion ? [companion] : [])]) {
+      showPlan(each, 'installed');
+      await apply(each, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+    }
     for (const note of installer.notes?.(scope, place) ?? []) process.stdout.write(`${note}\n`);
     return 0;
   } catch (error) {
     return usageFailure('hooks', error);
   }
+}
+
+async function companionPlan(
+  installer: HookInstaller,
+  main: InstallPlan,
+  action: 'install' | 'uninstall',
+  scope: InstallScope,
+  place: InstallPlace,
+): Promise<InstallPlan | undefined> {
+  if (!installer.companion) return undefined;
+  const file = installer.companion.file(scope, place);
+  return planCompanion(installer, main, action, file, await readIfThere(file));
 }
 
 async function status(name: string | undefined, place: InstallPlace): Promise<number> {
