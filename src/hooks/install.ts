@@ -1,0 +1,114 @@
+/**
+ * `editgate hooks install | uninstall | status`: editgate's entries in an agent's own hook configuration,
+ * and nothing else of it. Each agent says where its configuration lives and how an entry is written
+ * (`HookInstaller`); this file plans a change as the file's text before and after, so the command shows
+ * the diff before it writes, writes nothing when nothing changes (install twice is install once), and
+ * leaves every entry that is not editgate's as it was.
+ */
+import type { AgentId } from './adapter.js';
+
+export type InstallScope = 'project' | 'user';
+
+/** How the hook is run: `editgate hook <agent>` with these options, as the agent's config names it. */
+export interface HookCommand {
+  /** The words of the command line, each one argument. */
+  argv: string[];
+  /** The same as one line for a POSIX shell (what the agents' configs hold). */
+  line: string;
+  /** Seconds the agent should wait for it (the adapter's timeout). */
+  timeoutSeconds: number;
+}
+
+export interface InstallPlace {
+  /** The project's root (the folder the agent runs in). */
+  root: string;
+  /** The person's home folder. */
+  home: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface HookInstaller {
+  agent: AgentId;
+  /** The configuration file editgate's entries go in, for a scope. */
+  file(scope: InstallScope, place: InstallPlace): string;
+  /** The file's text with editgate's entries for `command` (any older entries of editgate replaced). */
+  add(text: string | undefined, command: HookCommand): string;
+  /** The file's text without editgate's entries; undefined when the file held nothing else of value. */
+  remove(text: string): string | undefined;
+  /** editgate's entries in the file, one line each for the person (empty: none). */
+  find(text: string): string[];
+  /** What the person must do besides, one line each. */
+  notes?(scope: InstallScope, place: InstallPlace): string[];
+  /**
+   * A second file that goes with the first (Codex keeps the trust of each hook in config.toml, apart from
+   * hooks.json): changed after it, from the first file's text as it will be.
+   */
+  companion?: CompanionFile;
+}
+
+export interface CompanionFile {
+  file(scope: InstallScope, place: InstallPlace): string;
+  /** Its text for the main file's text `main` (at path `mainFile`), editgate's older entries replaced. */
+  add(text: string | undefined, main: string, mainFile: string): string | undefined;
+  /** Its text without editgate's entries for `mainFile`. */
+  remove(text: string, mainFile: string): string | undefined;
+}
+
+/** A planned change to one configuration file: its text before and after (undefined: no file). */
+export interface InstallPlan {
+  file: string;
+  before: string | undefined;
+  after: string | undefined;
+  /** Nothing to do: the file already is what it would become. */
+  unchanged: boolean;
+}
+
+export function planInstall(
+  installer: HookInstaller,
+  file: string,
+  before: string | undefined,
+  command: HookCommand,
+): InstallPlan {
+  const after = installer.add(before, command);
+  return { file, before, after, unchanged: after === before };
+}
+
+export function planUninstall(
+  installer: HookInstaller,
+  file: string,
+  before: string | undefined,
+): InstallPlan {
+  if (before === undefined || installer.find(before).length === 0)
+    return { file, before, after: before, unchanged: true };
+  const after = installer.remove(before);
+  return { file, before, after, unchanged: after === before };
+}
+
+/** The plans for the companion file, after the main file's plan. */
+export function planCompanion(
+  installer: HookInstaller,
+  main: InstallPlan,
+  action: 'install' | 'uninstall',
+  file: string,
+  before: string | undefined,
+): InstallPlan | undefined {
+  const companion = installer.companion;
+  if (!companion) return undefined;
+  const after =
+    action === 'install'
+      ? companion.add(before, main.after ?? '', main.file)
+      : before === undefined
+        ? undefined
+        : companion.remove(before, main.file);
+  return { file, before, after, unchanged: after === before };
+}
+
+/**
+ * Whether a command line in an agent's config is editgate's hook for `agent`: the words `hook <agent> --approve
+ * <mode>` that every command `editgate hooks install` writes ends with (after whatever runs editgate: a path
+ * to its main.js, a wrapper). The one rule every installer finds its entries by, so an entry of the person's
+ * own is never taken for editgate's.
+ */
+export function isEditgateHookCommand(command: string, agent: AgentId): boolean {
+  return new RegExp(`(^|\\s)hook\\s+${agent}\\s+--approve\\s+(web|agent|policy)(\\s|$)`).test(command);
+}

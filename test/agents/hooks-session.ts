@@ -1,0 +1,421 @@
+/**
+ * A scripted session of a real agent with editgate's hooks in front of its own edit tools (src/hooks/): the
+ * hooks installed by `editgate hooks install AGENT --user` into the agent's isolated HOME, no MCP server, the
+ * fake model calling the agent's own tools. What a hook test then checks: the files on disk, what reached
+ * the model, the audit log, `editgate undo`. Shared by every agent's hooks-<agent>.test.ts.
+ *
+ * The review page (`--approve web`): `editgate review` runs here, outside the agent's network namespace; the
+ * namespace's 127.0.0.1:PORT is forwarded to it through a Unix socket (run-agent.ts `forwards`), so the hook
+ * inside finds it through its discovery file in the shared state folder and reaches it at the same address.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { hookAgent } from '../../src/hooks/agents.js';
+import { ensureBuilt, MAIN } from '../built-cli.js';
+import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
+import type { AgentClient } from './clients/client.js';
+import type { Turn } from './fake-models/script.js';
+import { offersTools, type ScriptedModel, startScriptedModel } from './fake-models/server.js';
+import { installedAgent } from './installed.js';
+import { describeRun, dumpRun, requestText } from './mcp-session.js';
+import { type AgentResult, runAgent } from './run-agent.js';
+import { type AgentWorkspace, makeWorkspace } from './workspace.js';
+
+export { requestText };
+
+export interface HookSessionOptions {
+  client: AgentClient;
+  /** The hook's --approve mode. */
+  approve: 'policy' | 'agent' | 'web';
+  /** Files in the project root before the run. */
+  files: Record<string, string>;
+  /** The model's turns (the agent's own tools, `exact: true`), given the project root. */
+  turns: (root: string) => Turn[];
+  /** editgate.config.json for the root, trusted (default: allow every change). An auditLog is added. */
+  config?: Record<string, unknown>;
+  /** Start `editgate review` for the root before the agent (web mode). */
+  reviewPage?: boolean;
+  /** While the agent runs (answer the review page...). */
+  during?: (session: RunningHookSession) => Promise<void>;
+  /**
+   * A shell command run right before the hook gets a post-tool event (it sees $EDITGATE_ROOT): the file
+   * changed between the tool's write and editgate's look at it.
+   */
+  beforePostTool?: string;
+  /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
+  ownEdits?: boolean;
+  timeoutMs?: number;
+}
+
+export interface RunningHookSession {
+  workspace: AgentWorkspace;
+  model: ScriptedModel;
+  /** The review page's sign-in link (reviewPage). */
+  link?: string;
+}
+
+export interface HookSession extends RunningHookSession {
+  result: AgentResult;
+  /** What the agent did and showed, for the test output and failure messages. */
+  report: string;
+  /** The audit log's lines, parsed. */
+  audit(): Array<Record<string, unknown>>;
+  /** The project file's text now. */
+  file(path: string): string;
+  /** `editgate undo` of a project file, as a person runs it (exit code and output). */
+  undo(path: string): { code: number; output: string };
+  /** What `editgate hooks install` printed. */
+  installOutput: string;
+  close(): Promise<void>;
+}
+
+/** A Unix socket that leads to this machine's 127.0.0.1:port (for a network namespace). */
+async function forwardToPort(port: number): Promise<{ socketPath: string; server: Server }> {
+  const socketPath = join(tmpdir(), `editgate-forward-${process.pid}-${port}-${Date.now()}.sock`);
+  const server = createServer((inside) => {
+    const outside = connect(port, '127.0.0.1');
+    inside.pipe(outside).pipe(inside);
+    inside.on('error', () => outside.destroy());
+    outside.on('error', () => inside.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  return { socketPath, server };
+}
+
+/** `editgate review ROOT`, until its link is printed. */
+async function startReview(
+  root: string,
+  state: string,
+): Promise<{ child: ChildProcess; link: string; port: number }> {
+  const child = spawn(process.execPath, [MAIN, 'review', root], {
+    cwd: root,
+    env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`editgate review printed no link:\n${output}`)), 30_000);
+    const feed = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = LINK.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout!.on('data', feed);
+    child.stderr!.on('data', feed);
+  });
+  return { child, link: match[0], port: Number(match[2]) };
+}
+
+/**
+ * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
+ * post-tool event reaches it (the file changed behind editgate's back).
+ */
+async function wrapHookCommand(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  configFile: string,
+  beforePostTool: string,
+): Promise<void> {
+  const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
+  writeFileSync(
+    wrapper,
+    [
+      '#!/bin/sh',
+      'event=$(cat)',
+      `case "$event" in *PostToolUse*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
+      `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(wrapper, 0o755);
+  const text = readFileSync(configFile, 'utf8');
+  const prefix = `${process.execPath} ${MAIN}`;
+  if (!text.includes(prefix)) throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
+  const wrapped = text.replaceAll(prefix, wrapper);
+  writeFileSync(configFile, wrapped);
+  // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
+  const { installer } = await hookAgent(client.name)!.load();
+  if (installer.companion) {
+    const place = { root: workspace.root, home: workspace.home, env };
+    const file = installer.companion.file('user', place);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    writeFileSync(file, installer.companion.add(before, wrapped, configFile) ?? '');
+  }
+}
+
+/** The configuration file `editgate hooks install AGENT --user` writes, with the agent's HOME as prepared. */
+function installHooks(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  approve: string,
+): string {
+  return execFileSync(
+    process.execPath,
+    [MAIN, 'hooks', 'install', client.name, '--user', '--approve', approve, '--root', workspace.root],
+    { env: { ...process.env, ...env, EDITGATE_STATE_DIR: workspace.state, NO_COLOR: '1' }, encoding: 'utf8' },
+  );
+}
+
+export async function runHookSession(options: HookSessionOptions): Promise<HookSession> {
+  await ensureBuilt();
+  const { client } = options;
+  const command = installedAgent(client.name);
+  const workspace = makeWorkspace(`hooks-${client.name}`);
+  const auditLog = join(workspace.folder, 'audit.jsonl');
+  const config = {
+    ...(options.config ?? { policy: { rules: [{ path: '**', action: 'allow' }] } }),
+    auditLog,
+  };
+  writeFileSync(join(workspace.root, 'editgate.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const editgateEnv = { ...process.env, EDITGATE_STATE_DIR: workspace.state };
+  execFileSync(process.execPath, [MAIN, 'trust', workspace.root, '--yes'], {
+    env: editgateEnv,
+    stdio: 'pipe',
+  });
+  for (const [path, content] of Object.entries(options.files)) {
+    mkdirSync(dirname(join(workspace.root, path)), { recursive: true });
+    writeFileSync(join(workspace.root, path), content);
+  }
+  const cleanups: Array<() => Promise<void> | void> = [() => workspace.remove()];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    let review: Awaited<ReturnType<typeof startReview>> | undefined;
+    const forwards: Array<{ port: number; socketPath: string }> = [];
+    if (options.reviewPage) {
+      review = await startReview(workspace.root, workspace.state);
+      const started = review;
+      cleanups.push(() => {
+        try {
+          process.kill(-started.child.pid!, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      });
+      const forward = await forwardToPort(review.port);
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            forward.server.close(() => resolve());
+            if (existsSync(forward.socketPath)) rmSync(forward.socketPath, { force: true });
+          }),
+      );
+      forwards.push({ port: review.port, socketPath: forward.socketPath });
+    }
+    const turns = options.turns(workspace.root);
+    const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
+    cleanups.push(() => model.close());
+    const run = client.prepare({
+      workspace,
+      model,
+      command,
+      prompt: 'Make the planned changes.',
+      mcp: false,
+      ownEdits: options.ownEdits ?? true,
+    });
+    run.env.EDITGATE_STATE_DIR = workspace.state;
+    run.forwards = forwards;
+    const installOutput = installHooks(client, workspace, run.env, options.approve);
+    if (options.beforePostTool) {
+      const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
+      if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
+      await wrapHookCommand(client, workspace, run.env, file, options.beforePostTool);
+    }
+    const running: RunningHookSession = { workspace, model, ...(review ? { link: review.link } : {}) };
+    const [result] = await Promise.all([
+      runAgent(run, model, options.timeoutMs ?? 120_000),
+      options.during?.(running),
+    ]);
+    const report = describeRun(client, result, model.requests);
+    dumpRun(client, model.requests, result);
+    return {
+      ...running,
+      result,
+      installOutput,
+      report: `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`,
+      audit: () =>
+        existsSync(auditLog)
+          ? readFileSync(auditLog, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as Record<string, unknown>)
+          : [],
+      file: (path) => readFileSync(join(workspace.root, path), 'utf8'),
+      undo: (path) => {
+        try {
+          const output = execFileSync(
+            process.execPath,
+            [MAIN, 'undo', '--root', workspace.root, join(workspace.root, path), '--yes'],
+            {
+              env: { ...editgateEnv, NO_COLOR: '1' },
+              encoding: 'utf8',
+              stdio: ['ignore', 'pipe', 'pipe'],
+            },
+          );
+          return { code: 0, output };
+        } catch (error) {
+          const failed = error as { status: number; stdout: string; stderr: string };
+          return { code: failed.status, output: `${failed.stdout}${failed.stderr}` };
+        }
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** One agent's edit as the shared hook scenarios run it. */
+export interface HookScenarioSpec {
+  client: AgentClient;
+  /** The project file the edit changes, and its text before and after. */
+  file: string;
+  before: string;
+  after: string;
+  /** The model's turns: the edit (and what the agent needs before it), then some text. */
+  turns: (root: string) => Turn[];
+  /** The main-loop request that carries the edit's result (the one after the edit's turn). */
+  resultRequest: number;
+  /** The tool name the audit line records. */
+  tool: string;
+  /** The hook mode for the policy scenarios (default policy). */
+  timeoutMs?: number;
+}
+
+/**
+ * The scenarios of issue #29 for one agent, against its real binary: allowed by policy (written, audited
+ * with the agent as the writer, `editgate undo` restores), denied by policy (not written, the reason in the
+ * next request), approved on the review page (written only after the answer), denied there (the reason
+ * reaches the model), bytes on disk other than the approved ones (reported), no review page (fails closed).
+ */
+export function hookScenarios(spec: HookScenarioSpec): void {
+  const sessions: HookSession[] = [];
+  beforeAll(ensureBuilt, 300_000);
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) await session.close();
+  });
+  const run = async (options: Omit<HookSessionOptions, 'client' | 'files' | 'turns'>) => {
+    const session = await runHookSession({
+      client: spec.client,
+      files: { [spec.file]: spec.before },
+      turns: spec.turns,
+      ...options,
+    });
+    sessions.push(session);
+    console.log(session.report.split('\n--- stdout')[0]);
+    return session;
+  };
+  const result = (session: HookSession) => requestText(session.model.main()[spec.resultRequest]);
+  const writerLine = (session: HookSession) =>
+    session.audit().find((line) => line.writer === spec.client.label && line.tool === spec.tool);
+  const timeout = spec.timeoutMs ?? 180_000;
+
+  it(
+    'an edit allowed by policy is written, audited with the agent as the writer, and undone by editgate undo',
+    async () => {
+      const session = await run({ approve: 'policy' });
+      expect(session.file(spec.file), session.report).toBe(spec.after);
+      expect(writerLine(session), JSON.stringify(session.audit())).toMatchObject({
+        decidedBy: 'policy',
+        asApproved: true,
+      });
+      const undone = session.undo(spec.file);
+      expect(undone.code, undone.output).toBe(0);
+      expect(session.file(spec.file)).toBe(spec.before);
+    },
+    timeout,
+  );
+
+  it(
+    'an edit a policy rule denies is not written, and the rule reaches the model',
+    async () => {
+      const session = await run({
+        approve: 'policy',
+        config: { policy: { rules: [{ path: spec.file, action: 'deny' }] } },
+      });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain(`Policy does not allow`);
+      expect(session.audit().some((line) => line.decision === 'deny' && line.decidedBy === 'policy')).toBe(
+        true,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    'an edit approved on the review page is written only after the answer',
+    async () => {
+      let waiting = '';
+      const session = await run({
+        approve: 'web',
+        config: {},
+        reviewPage: true,
+        during: async ({ link, workspace }) => {
+          await pendingPageHtml(link!);
+          waiting = readFileSync(join(workspace.root, spec.file), 'utf8');
+          await answerOnPage(link!, { decision: 'once' });
+        },
+      });
+      expect(waiting, 'the file while the change waited on the page').toBe(spec.before);
+      expect(session.file(spec.file), session.report).toBe(spec.after);
+      expect(writerLine(session), JSON.stringify(session.audit())).toMatchObject({
+        decidedBy: 'user',
+        asApproved: true,
+      });
+    },
+    timeout,
+  );
+
+  it(
+    'an edit denied on the review page is not written, and the reason reaches the model',
+    async () => {
+      const session = await run({
+        approve: 'web',
+        config: {},
+        reviewPage: true,
+        during: async ({ link }) => {
+          await answerOnPage(link!, { decision: 'deny', reason: 'keep it as it is' });
+        },
+      });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain('keep it as it is');
+    },
+    timeout,
+  );
+
+  it(
+    'bytes on disk that are not the approved ones are reported to the model and the audit log',
+    async () => {
+      const session = await run({
+        approve: 'policy',
+        beforePostTool: `printf 'tampered\\n' >> "$EDITGATE_ROOT/${spec.file}"`,
+      });
+      expect(session.file(spec.file), session.report).toBe(`${spec.after}tampered\n`);
+      expect(result(session), session.report).toContain('is not what was approved');
+      expect(writerLine(session)).toMatchObject({ asApproved: false });
+    },
+    timeout,
+  );
+
+  it(
+    'with no review page to ask, the hook fails closed: nothing is written and the model is told why',
+    async () => {
+      const session = await run({ approve: 'web', config: {} });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain('no editgate review page is running');
+    },
+    timeout,
+  );
+}
