@@ -257,7 +257,8 @@ async function settleUnknown(
 /** The diff from the approved bytes to what the file holds, or a sentence when that is not text. */
 function differenceFrom(approved: Buffer | null, after: Buffer | null, display: string): string {
   if (after === null) return `${display} does not exist after the write.`;
-  if (approved === null) return `${display} still exists (${after.length} bytes); the write approved was its deletion.`;
+  if (approved === null)
+    return `${display} still exists (${after.length} bytes); the write approved was its deletion.`;
   const [shown, found] = [textOf(approved), textOf(after)];
   if (shown === undefined || found === undefined) {
     return `${display} holds ${after.length} bytes that differ from the ${approved.length} approved (not text editgate can show as a diff).`;

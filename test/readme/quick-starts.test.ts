@@ -27,7 +27,9 @@ afterEach(async () => {
 });
 
 /** The app the quick starts edit: `src/app.ts` saying Hello, as the shell quick start's diff shows it. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the file's own template literal, as text
 const APP = 'export function greet(name: string) {\n  return `Hello, ${name}!`;\n}\n';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the file's own template literal, as text
 const EDITED = 'export function greet(name: string) {\n  return `Welcome back, ${name}!`;\n}\n';
 
 function project(): { root: string; stateDir: string } {
