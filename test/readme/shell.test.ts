@@ -95,12 +95,23 @@ function workspace(): string {
 /** The environment of one block's commands: no npm settings of ours, a state folder, PATH with editgate. */
 function environment(prefix: string): Record<string, string> {
   const env: Record<string, string> = {};
+  // The agents' own config folders follow HOME (or these): a `hooks install --user` in the docs must
+  // write into the test's home, never the machine's.
+  const agentHomes = new Set(['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'XDG_CONFIG_HOME', 'GEMINI_CLI_HOME']);
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.toLowerCase().startsWith('npm_') && key !== 'FORCE_COLOR')
+    if (
+      value !== undefined &&
+      !key.toLowerCase().startsWith('npm_') &&
+      key !== 'FORCE_COLOR' &&
+      !agentHomes.has(key)
+    )
       env[key] = value;
   }
+  mkdirSync(join(prefix, 'home'), { recursive: true });
   return {
     ...env,
+    HOME: join(prefix, 'home'),
+    npm_config_cache: join(tmpdir(), 'editgate-readme-npm-cache'),
     EDITGATE_STATE_DIR: join(prefix, 'state'),
     npm_config_prefix: prefix,
     PATH: [join(prefix, 'bin'), shim, env.PATH].join(delimiter),
