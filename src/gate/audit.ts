@@ -2,6 +2,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
+import type { AnsweredFrom } from './approval.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
 
@@ -28,6 +29,8 @@ export interface AuditEntry {
   auto?: string;
   /** A refusal's error code (DENIED_USER, DENIED_POLICY, DENIED_HOOK, DENIED_NO_APPROVER, ...). */
   code?: string;
+  /** A person's answer that came over a network (the review page): the address, browser and way. */
+  answeredFrom?: AnsweredFrom;
   stats?: { added: number; removed: number };
   hashBefore?: string | null;
   hashAfter?: string | null;
@@ -73,7 +76,10 @@ export class AuditLog {
 
   async record(
     proposal: Proposal,
-    outcome: Pick<AuditEntry, 'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason'> & {
+    outcome: Pick<
+      AuditEntry,
+      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason' | 'answeredFrom'
+    > & {
       written?: (Fingerprint | null)[];
     },
   ): Promise<void> {
@@ -97,7 +103,16 @@ export class AuditLog {
     files: AuditedFile[],
     outcome: Pick<
       AuditEntry,
-      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'code' | 'reason' | 'writer' | 'asApproved'
+      | 'decision'
+      | 'decidedBy'
+      | 'rule'
+      | 'grant'
+      | 'auto'
+      | 'code'
+      | 'reason'
+      | 'writer'
+      | 'asApproved'
+      | 'answeredFrom'
     >,
   ): Promise<void> {
     if (!this.logPath) return;
@@ -113,6 +128,7 @@ export class AuditLog {
       ...(outcome.grant ? { grant: outcome.grant } : {}),
       ...(outcome.auto ? { auto: outcome.auto } : {}),
       ...(outcome.code ? { code: outcome.code } : {}),
+      ...(outcome.answeredFrom ? { answeredFrom: outcome.answeredFrom } : {}),
       ...(outcome.writer ? { writer: outcome.writer } : {}),
       ...(outcome.asApproved === undefined ? {} : { asApproved: outcome.asApproved }),
       stats: first.stats,

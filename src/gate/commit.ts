@@ -5,6 +5,7 @@
  */
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { AnsweredFrom } from './approval.js';
 import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
 import type { TakenHunks } from './hunk-decision.js';
@@ -39,6 +40,8 @@ export interface Approval {
   hunks?: TakenHunks;
   /** The person's note given with the approval, for the model. */
   reason?: string;
+  /** decidedBy 'user', answered over a network (the review page): from where. */
+  answeredFrom?: AnsweredFrom;
 }
 
 /** What became of a proposal. */

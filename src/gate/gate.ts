@@ -12,6 +12,7 @@ import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
+  type AnsweredFrom,
   type Approver,
   approvalReason,
   approvalRequestFor,
@@ -353,8 +354,11 @@ export class Gate {
     if (typeof this.approver === 'function' && this.approver !== ALWAYS) await this.refuseUnseen(proposal);
     let decision: Decision;
     const request = approvalRequestFor(proposal, options);
+    let answeredFrom: AnsweredFrom | undefined;
     try {
-      decision = await askApprover(this.approver, request, signal);
+      decision = await askApprover(this.approver, request, signal, (from) => {
+        answeredFrom = from;
+      });
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
@@ -393,6 +397,7 @@ export class Gate {
       await this.audit.record(proposal, {
         decision: 'deny',
         ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
+        ...(answeredFrom ? { answeredFrom } : {}),
         code: 'DENIED_USER',
         reason: reason || undefined,
       });
@@ -412,6 +417,7 @@ export class Gate {
       : { decision: grant!, decidedBy: 'user' };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
+    if (answeredFrom && !auto) approval.answeredFrom = answeredFrom;
     if (hunks) {
       throwIfCancelled(signal);
       approval.hunks = await takeHunks(this.workspace, proposal, hunks, signal);

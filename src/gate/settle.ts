@@ -318,12 +318,13 @@ export async function runAfterChange(
 
 /** What an approval names beside who decided (the rule, the grant, the auto-approver), for the record. */
 export function decidedWith(
-  approval: Pick<Approval, 'rule' | 'grant' | 'auto'> | undefined,
-): Pick<Approval, 'rule' | 'grant' | 'auto'> {
+  approval: Pick<Approval, 'rule' | 'grant' | 'auto' | 'answeredFrom'> | undefined,
+): Pick<Approval, 'rule' | 'grant' | 'auto' | 'answeredFrom'> {
   if (!approval) return {};
   return {
     ...(approval.rule ? { rule: approval.rule } : {}),
     ...(approval.grant ? { grant: approval.grant } : {}),
     ...(approval.auto ? { auto: approval.auto } : {}),
+    ...(approval.answeredFrom ? { answeredFrom: approval.answeredFrom } : {}),
   };
 }

@@ -1,5 +1,5 @@
-import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeSelfSignedCertificate } from '../../src/web/self-signed.js';
 
