@@ -159,6 +159,6 @@ function ipv6Bytes(address: string): Buffer {
   const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
   const all = [...left, ...fill, ...right];
   const bytes = Buffer.alloc(16);
-  all.forEach((group, index) => bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2));
+  for (const [index, group] of all.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
   return bytes;
 }
