@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { describe, expect, it } from 'vitest';
 import { qrCodeLines } from '../../src/terminal/qr-code.js';
 
@@ -7,6 +7,9 @@ import { qrCodeLines } from '../../src/terminal/qr-code.js';
  * SCALE x SCALE square, the terminal's background around it) and read by jsQR, a decoder of its own.
  */
 const SCALE = 4;
+
+// A CommonJS module: its default import is the function itself (the types say it is under .default).
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 function decode(lines: string[], color: boolean): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are what is stripped
