@@ -349,6 +349,7 @@ export const NO_ANSWER_ADVICE =
   'The user can answer sooner (a notification with a link can be set up: "notify" in ~/.config/editgate/config.json), allow more time ("answerTimeoutMinutes"), or answer in the terminal.';
 
 function describeDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
   if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
   return `${Math.round(ms / 1000)} second${Math.round(ms / 1000) === 1 ? '' : 's'}`;
 }
