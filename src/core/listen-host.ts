@@ -31,6 +31,8 @@ export function parseListenAddress(text: string): ListenAddress {
     new ListenAddressError(
       `--listen ${JSON.stringify(text)}: ${why}. Give ADDRESS[:PORT]: an address of this machine that your phone reaches (e.g. 192.168.1.20:8443, [fd00::5]:8443, or a VPN name such as mybox.tail1234.ts.net)`,
     );
+  if (given.includes('://'))
+    throw fail('give the address alone, without a scheme (the page on it is always https://)');
   let host: string;
   let portText: string | undefined;
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(given);

@@ -12,7 +12,6 @@ const SCALE = 4;
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 function decode(lines: string[], color: boolean): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are what is stripped
   const rows = lines.map((line) => [...line.replace(/\x1b\[[0-9;]*m/g, '')]);
   const margin = 4;
   const width = (rows[0]!.length + 2 * margin) * SCALE;
