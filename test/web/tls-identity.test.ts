@@ -21,6 +21,14 @@ describe("the person's certificate", () => {
     const identity = await userTlsIdentity(cert, key, '192.168.1.20');
     expect(identity.source).toEqual({ user: { cert, key } });
     expect(identity.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    // A name's certificate (what `tailscale cert` gives) for that name.
+    const named = files('mybox.tail1234.ts.net');
+    expect((await userTlsIdentity(named.cert, named.key, 'mybox.tail1234.ts.net')).source).toEqual({
+      user: { cert: named.cert, key: named.key },
+    });
+    await expect(userTlsIdentity(named.cert, named.key, '192.168.1.20')).rejects.toThrow(
+      'is for DNS:mybox.tail1234.ts.net, not 192.168.1.20',
+    );
   });
 
   it('is refused, saying what to do, when it cannot be used', async () => {
