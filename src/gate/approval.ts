@@ -120,12 +120,26 @@ export type EditedDecision = Extract<Decision, { edited: Record<string, string> 
 /**
  * Who decides. The gate always passes `context`; `context.signal` (present when the call can be cancelled)
  * fires when the call is cancelled: an approver that can take its question back (close a prompt, withdraw
- * an elicitation) should; its answer no longer counts either way.
+ * an elicitation) should; its answer no longer counts either way. An approver whose answers come over a
+ * network (the review page) tells `context.answeredFrom` where each came from, before it answers: the
+ * audit line records it.
  */
-export type Approver = (
-  request: ApprovalRequest,
-  context?: { signal?: AbortSignal },
-) => Decision | Promise<Decision>;
+export type Approver = (request: ApprovalRequest, context?: ApproverContext) => Decision | Promise<Decision>;
+
+export interface ApproverContext {
+  signal?: AbortSignal;
+  answeredFrom?: (from: AnsweredFrom) => void;
+}
+
+/** Where a person's answer came from, when it came over a network (the review page): for the audit line. */
+export interface AnsweredFrom {
+  /** The address the answer was sent from (the browser's, as the server saw it). */
+  address: string;
+  /** The browser's User-Agent, as it said (cut to 200 characters). */
+  userAgent?: string;
+  /** How it was answered: 'review page' (signed in with the page's link) or 'change link' (one change's). */
+  via: 'review page' | 'change link';
+}
 
 const AUTO_NAME = Symbol('editgate.autoApprover');
 const PERSON_BEHIND = Symbol('editgate.personBehind');
@@ -231,6 +245,7 @@ export async function askApprover(
   approver: Approver | 'deny',
   request: ApprovalRequest,
   signal?: AbortSignal,
+  answeredFrom?: (from: AnsweredFrom) => void,
 ): Promise<Decision> {
   if (approver === 'deny') {
     return {
@@ -240,7 +255,7 @@ export async function askApprover(
   if (signal?.aborted) throw cancelledError();
   let answer: Promise<Decision>;
   try {
-    answer = Promise.resolve(approver(request, { signal }));
+    answer = Promise.resolve(approver(request, { signal, ...(answeredFrom ? { answeredFrom } : {}) }));
   } catch (error) {
     answer = Promise.reject(error);
   }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { EditgateError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
+import type { AnsweredFrom } from './approval.js';
 import type { PolicyRule } from './policy.js';
 import type { Proposal } from './proposal.js';
 
@@ -36,6 +37,8 @@ export interface AuditEntry {
   findings?: Finding[];
   /** A refusal's error code (DENIED_USER, DENIED_POLICY, DENIED_HOOK, DENIED_NO_APPROVER, ...). */
   code?: string;
+  /** A person's answer that came over a network (the review page): the address, browser and way. */
+  answeredFrom?: AnsweredFrom;
   stats?: { added: number; removed: number };
   hashBefore?: string | null;
   hashAfter?: string | null;
@@ -83,7 +86,7 @@ export class AuditLog {
     proposal: Proposal,
     outcome: Pick<
       AuditEntry,
-      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'askedBy' | 'code' | 'reason'
+      'decision' | 'decidedBy' | 'rule' | 'grant' | 'auto' | 'askedBy' | 'code' | 'reason' | 'answeredFrom'
     > & {
       written?: (Fingerprint | null)[];
     },
@@ -121,6 +124,7 @@ export class AuditLog {
       | 'writer'
       | 'asApproved'
       | 'findings'
+      | 'answeredFrom'
     >,
   ): Promise<void> {
     if (!this.logPath) return;
@@ -137,6 +141,7 @@ export class AuditLog {
       ...(outcome.auto ? { auto: outcome.auto } : {}),
       ...(outcome.askedBy && outcome.askedBy.length > 0 ? { askedBy: outcome.askedBy } : {}),
       ...(outcome.code ? { code: outcome.code } : {}),
+      ...(outcome.answeredFrom ? { answeredFrom: outcome.answeredFrom } : {}),
       ...(outcome.writer ? { writer: outcome.writer } : {}),
       ...(outcome.asApproved === undefined ? {} : { asApproved: outcome.asApproved }),
       stats: first.stats,

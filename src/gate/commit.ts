@@ -5,6 +5,7 @@
  */
 import type { Fingerprint } from '../workspace/fingerprint.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { AnsweredFrom } from './approval.js';
 import type { AuditLog } from './audit.js';
 import type { Hooks } from './hooks.js';
 import type { TakenHunks } from './hunk-decision.js';
@@ -44,6 +45,8 @@ export interface Approval {
    * rule would have let the change through (their findings' `source`s, e.g. "rule:removed-over-200").
    */
   askedBy?: string[];
+  /** decidedBy 'user', answered over a network (the review page): from where. */
+  answeredFrom?: AnsweredFrom;
 }
 
 /** What became of a proposal. */

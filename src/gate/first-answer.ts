@@ -4,7 +4,7 @@
  * abort reason, so each can show who answered and how. It lives in the gate because it only combines
  * Approvers: the CLI and the chat agent both use it, and neither may import the web layer.
  */
-import type { Approver, Decision } from './approval.js';
+import type { AnsweredFrom, Approver, Decision } from './approval.js';
 
 /** The abort reason that tells a front end its question was answered on another one. */
 export interface AnsweredElsewhere {
@@ -57,12 +57,22 @@ export function firstAnswer(sources: readonly AnswerSource[]): Approver {
         outer?.removeEventListener('abort', cancel);
       };
       sources.forEach((source, index) => {
+        // Where this source's answer came from: passed on only if it is the one that counts.
+        let from: AnsweredFrom | undefined;
         Promise.resolve()
-          .then(() => source.ask(request, { signal: controllers[index]!.signal }))
+          .then(() =>
+            source.ask(request, {
+              signal: controllers[index]!.signal,
+              answeredFrom: (where) => {
+                from = where;
+              },
+            }),
+          )
           .then(
             (decision) => {
               if (settled) return;
               settle();
+              if (from) context.answeredFrom?.(from);
               const answered: AnsweredElsewhere = { by: source.where, decision };
               controllers.forEach((controller, other) => {
                 if (other !== index) controller.abort(answered);

@@ -14,6 +14,7 @@ import type { ResolvedPath } from '../workspace/guard.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
+  type AnsweredFrom,
   type Approver,
   approvalReason,
   approvalRequestFor,
@@ -405,8 +406,11 @@ export class Gate {
     // Only a person (an Approver function) is shown the diff; 'allow' and 'deny' look at nothing.
     if (typeof approver === 'function' && approver !== ALWAYS) await this.refuseUnseen(proposal);
     let decision: Decision;
+    let answeredFrom: AnsweredFrom | undefined;
     try {
-      decision = await askApprover(approver, request, signal);
+      decision = await askApprover(approver, request, signal, (from) => {
+        answeredFrom = from;
+      });
     } catch (error) {
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
@@ -447,6 +451,7 @@ export class Gate {
         decision: 'deny',
         ...(auto ? { decidedBy: 'auto', auto } : { decidedBy: 'user' }),
         ...insisted,
+        ...(answeredFrom ? { answeredFrom } : {}),
         code: 'DENIED_USER',
         reason: reason || undefined,
       });
@@ -466,6 +471,7 @@ export class Gate {
       : { decision: grant!, decidedBy: 'user', ...insisted };
     const note = approvalReason(decision);
     if (note) approval.reason = note;
+    if (answeredFrom && !auto) approval.answeredFrom = answeredFrom;
     if (hunks) {
       throwIfCancelled(signal);
       approval.hunks = await takeHunks(this.workspace, proposal, hunks, signal);

@@ -327,13 +327,14 @@ export async function runAfterChange(
  * person), for the record.
  */
 export function decidedWith(
-  approval: Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy'> | undefined,
-): Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy'> {
+  approval: Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy' | 'answeredFrom'> | undefined,
+): Pick<Approval, 'rule' | 'grant' | 'auto' | 'askedBy' | 'answeredFrom'> {
   if (!approval) return {};
   return {
     ...(approval.rule ? { rule: approval.rule } : {}),
     ...(approval.grant ? { grant: approval.grant } : {}),
     ...(approval.auto ? { auto: approval.auto } : {}),
     ...(approval.askedBy && approval.askedBy.length > 0 ? { askedBy: approval.askedBy } : {}),
+    ...(approval.answeredFrom ? { answeredFrom: approval.answeredFrom } : {}),
   };
 }

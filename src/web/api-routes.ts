@@ -1,11 +1,13 @@
 /** The JSON API's reads: the changes listed, one change, one file's texts (shapes: wire.ts). */
 import { HttpError, sendJson } from './http-reply.js';
 import type { ReviewItem } from './review-queue.js';
-import { mustGet, type RouteContext } from './route-context.js';
+import { mustGet, type RouteContext, visibleTo } from './route-context.js';
 import type { ChangeDetailReply, ChangeListReply, ChangeSummary, FileTextsReply } from './wire.js';
 
-export function listChanges({ res, state }: RouteContext): void {
-  sendJson(res, 200, { changes: state.queue.list().map(summary) } satisfies ChangeListReply);
+export function listChanges({ res, state, session }: RouteContext): void {
+  sendJson(res, 200, {
+    changes: visibleTo(session, state.queue.list()).map(summary),
+  } satisfies ChangeListReply);
 }
 
 export function changeDetail({ res, state, params }: RouteContext): void {

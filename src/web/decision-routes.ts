@@ -8,7 +8,7 @@ import { FileView } from './diff-html.js';
 import { HttpError, parseBody, readJson, sendJson } from './http-reply.js';
 import { filesHtml, outcomeText, statusText } from './page.js';
 import { ReviewConflict, ReviewInvalid } from './review-queue.js';
-import { mustGet, type RouteContext } from './route-context.js';
+import { answeredFrom, mustGet, type RouteContext } from './route-context.js';
 import { answerSchema, type DecisionReply, type EditPreviewReply, editPreviewSchema } from './wire.js';
 
 /** The person's versions of one change kept at once (each one's pages and regions can be loaded). */
@@ -47,11 +47,15 @@ export async function editPreview(context: RouteContext): Promise<void> {
   });
 }
 
-export async function decide({ req, res, state, params }: RouteContext): Promise<void> {
+export async function decide({ req, res, state, params, session }: RouteContext): Promise<void> {
   const body = await readJson(req, state.maxBody);
   await answering(async () => {
     const answer = parseBody(answerSchema, body);
-    const outcome = await state.queue.decide(params.id!, answer);
+    const scoped = session?.change !== undefined;
+    const outcome = await state.queue.decide(params.id!, answer, undefined, {
+      from: answeredFrom(req, scoped),
+      scoped,
+    });
     sendJson(res, 200, { status: 'answered', text: outcomeText(outcome) } satisfies DecisionReply);
   });
 }

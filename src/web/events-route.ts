@@ -9,10 +9,10 @@ import type { RouteContext } from './route-context.js';
 
 const EVENTS_PING_MS = 20_000;
 
-export function openEvents({ res, state }: RouteContext): void {
+export function openEvents({ res, state, session }: RouteContext): void {
   res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream' });
   res.write('retry: 2000\n\n');
-  state.eventStreams.add(res);
+  state.eventStreams.set(res, session?.change);
   state.openResponses.add(res);
   const ping = setInterval(() => res.write(': ping\n\n'), EVENTS_PING_MS);
   ping.unref();
@@ -33,7 +33,8 @@ export function broadcastChanges(state: ReviewState): void {
       status: item.status,
       text: statusText(item),
     });
-    for (const stream of state.eventStreams) stream.write(`event: change\ndata: ${data}\n\n`);
+    for (const [stream, only] of state.eventStreams)
+      if (only === undefined || only === item.id) stream.write(`event: change\ndata: ${data}\n\n`);
     if (item.status === 'answered' || item.status === 'withdrawn') state.variants.delete(item.id);
   });
 }

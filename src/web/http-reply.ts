@@ -14,6 +14,8 @@ export class HttpError extends Error {
     message: string,
     /** A browser navigating here is shown a page with this title and the message, not JSON. */
     readonly pageTitle?: string,
+    /** Answered only after this long (a bad token from an address that sent many: bad-token-throttle.ts). */
+    readonly delayMs = 0,
   ) {
     super(message);
   }

@@ -6,7 +6,7 @@ import { type DiffLayout, expandRows, nextPageRow, renderPage } from './diff-htm
 import { HttpError, integer, sendHtml } from './http-reply.js';
 import { changeHtml, pageHtml, queueHtml } from './page.js';
 import { SECURITY_HEADERS } from './request-guard.js';
-import { mustGet, type RouteContext, viewsOf } from './route-context.js';
+import { mustGet, type RouteContext, viewsOf, visibleTo } from './route-context.js';
 
 function layoutOf(url: URL): DiffLayout {
   return url.searchParams.get('view') === 'split' ? 'split' : 'unified';
@@ -26,9 +26,10 @@ export function asset({ res, url, state }: RouteContext): void {
 }
 
 /** The page's frame: the change asked for, or the first one waiting. */
-export function page({ res, url, state }: RouteContext): void {
-  const items = state.queue.list();
-  const wanted = url.searchParams.get('change');
+export function page({ res, url, state, session }: RouteContext): void {
+  const items = visibleTo(session, state.queue.list());
+  // A change's link opens its change (the session sees no other).
+  const wanted = url.searchParams.get('change') ?? session?.change;
   const item = wanted
     ? state.queue.get(wanted)
     : items.find((entry) => entry.status === 'pending' || entry.status === 'stale');
@@ -37,8 +38,11 @@ export function page({ res, url, state }: RouteContext): void {
   sendHtml(res, pageHtml({ root: state.root, layout: layoutOf(url), ...(item ? { current: item } : {}) }));
 }
 
-export function queueFragment({ res, url, state }: RouteContext): void {
-  sendHtml(res, queueHtml(state.queue.list(), url.searchParams.get('current') ?? undefined));
+export function queueFragment({ res, url, state, session }: RouteContext): void {
+  sendHtml(
+    res,
+    queueHtml(visibleTo(session, state.queue.list()), url.searchParams.get('current') ?? undefined),
+  );
 }
 
 export async function changeFragment({ res, url, state }: RouteContext): Promise<void> {

@@ -7,9 +7,11 @@
  * page shows that.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { AnsweredFrom, ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import { noApproverError } from '../gate/no-approver.js';
 import type { ReviewDiscovery } from './discovery.js';
 import { newSecret } from './request-guard.js';
+import { NO_ANSWER_ADVICE } from './review-queue.js';
 import { proofHolds } from './server-proof.js';
 import { errorReply, helloReply, linkReply, submitEventSchema } from './wire.js';
 
@@ -94,7 +96,7 @@ export async function requestSignInLink(target: ReviewTarget, ttlMs?: number): P
 
 /** An approver that puts each question on the remote page. */
 export function remoteApprover(target: ReviewTarget, source: string): Approver {
-  return (request, context = {}) => submit(target, request, source, context.signal);
+  return (request, context = {}) => submit(target, request, source, context.signal, context.answeredFrom);
 }
 
 async function submit(
@@ -102,6 +104,7 @@ async function submit(
   request: ApprovalRequest,
   source: string,
   signal?: AbortSignal,
+  answeredFrom?: (from: AnsweredFrom) => void,
 ): Promise<Decision> {
   signal?.throwIfAborted();
   await mustProve(target);
@@ -171,9 +174,15 @@ async function submit(
             finish(new Error('the review page sent an answer it did not sign; it is not taken'));
             continue;
           }
+          if (event.from) answeredFrom?.(event.from);
           finish(undefined, event.decision);
         } else if (event.type === 'closed')
-          finish(new Error(`the review page gave no answer: ${event.message}`));
+          finish(
+            event.noApprover
+              ? // No one answered in the time allowed: no one's no, and never a yes.
+                noApproverError(request, event.noApprover, NO_ANSWER_ADVICE)
+              : new Error(`the review page gave no answer: ${event.message}`),
+          );
       }
     });
     response.on('end', () => finish(new Error('the review page closed before the change was answered')));

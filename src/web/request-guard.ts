@@ -67,14 +67,26 @@ const MAX_SESSIONS = 64;
 export interface Session {
   readonly cookie: string;
   readonly nonce: string;
+  /** Where it signed in: this machine (127.0.0.1), or the listening address (`--listen`, HTTPS). */
+  readonly face: Face;
+  /** Made by a change's link: the one change it may see and answer (route-access.ts). */
+  readonly change?: string;
 }
+
+/** Which of the server's addresses a request came to. */
+export type Face = 'loopback' | 'listen';
 
 /** The signed-in sessions, by cookie value. */
 export class Sessions {
   private readonly sessions: Session[] = [];
 
-  create(): Session {
-    const session = { cookie: newSecret(), nonce: newSecret() };
+  create(options: { face: Face; change?: string | undefined } = { face: 'loopback' }): Session {
+    const session: Session = {
+      cookie: newSecret(),
+      nonce: newSecret(),
+      face: options.face,
+      ...(options.change === undefined ? {} : { change: options.change }),
+    };
     this.sessions.push(session);
     // The oldest go first; a person signing in again gets a new session.
     while (this.sessions.length > MAX_SESSIONS) this.sessions.shift();

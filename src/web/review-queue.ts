@@ -7,8 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { AnsweredFrom, ApprovalRequest, Decision } from '../gate/approval.js';
 import { checkHunkChoices, planTakes } from '../gate/hunk-decision.js';
+import { noApproverError } from '../gate/no-approver.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
@@ -21,6 +22,8 @@ export interface ReviewOutcome {
   by: string;
   decision: Decision;
   at: number;
+  /** Where the answer came from, when over the network (the audit line records it). */
+  from?: AnsweredFrom;
 }
 
 export interface ReviewItem {
@@ -54,6 +57,8 @@ interface Entry {
   watch?: StaleWatch;
   views?: Promise<FileView[]>;
   deciding: boolean;
+  /** Tells the asker where the answer came from (before it resolves). */
+  answeredFrom?: (from: AnsweredFrom) => void;
 }
 
 export interface ReviewQueueOptions {
@@ -61,6 +66,18 @@ export interface ReviewQueueOptions {
   locate(path: string): string | undefined;
   /** How many answered changes stay listed. Default 20. */
   keepAnswered?: number;
+  /**
+   * A change no one answers within this long is refused: DENIED_NO_APPROVER, saying so (no one said no, and
+   * nothing is ever allowed for want of an answer). Default: it waits until answered or withdrawn.
+   */
+  answerTimeoutMs?: number;
+}
+
+/** How a decision came: from a change's link (scoped: that change, once, no wider grant) or the page. */
+export interface DecideOptions {
+  from?: AnsweredFrom;
+  /** Answered through a change's link: a grant for the file or the session is not its to give. */
+  scoped?: boolean;
 }
 
 export const STALE_DENIAL =
@@ -76,7 +93,12 @@ export class ReviewQueue {
   /** Puts a change on the page; resolves with the person's decision (or one given elsewhere, see `signal`). */
   add(
     request: ApprovalRequest,
-    options: { source: string; signal?: AbortSignal; onQueued?: (item: ReviewItem) => void },
+    options: {
+      source: string;
+      signal?: AbortSignal;
+      onQueued?: (item: ReviewItem) => void;
+      answeredFrom?: (from: AnsweredFrom) => void;
+    },
   ): Promise<Decision> {
     if (this.closed) return Promise.reject(new Error('the review page has closed'));
     const { signal } = options;
@@ -93,7 +115,19 @@ export class ReviewQueue {
     };
     return new Promise<Decision>((resolve, reject) => {
       const entry: Entry = { item, settle: resolve, fail: reject, deciding: false };
+      if (options.answeredFrom) entry.answeredFrom = options.answeredFrom;
       this.entries.set(item.id, entry);
+      const timeoutMs = this.options.answerTimeoutMs;
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              if (item.status !== 'pending' && item.status !== 'stale') return;
+              const why = `no one answered it on the review page within ${describeDuration(timeoutMs)}`;
+              this.finish(entry, 'withdrawn', undefined, `Refused: ${why} (nothing was written).`);
+              entry.fail(noApproverError(request, why, NO_ANSWER_ADVICE));
+            }, timeoutMs);
+      timer?.unref();
       const onAbort = () => {
         // Answered on another front end (the terminal): shown as such; anything else withdraws it.
         const reason = signal!.reason as { by?: unknown; decision?: unknown } | undefined;
@@ -109,10 +143,12 @@ export class ReviewQueue {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       entry.settle = (decision) => {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(decision);
       };
       entry.fail = (error) => {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         reject(error);
       };
@@ -168,9 +204,18 @@ export class ReviewQueue {
   }
 
   /** Accepts the person's answer, or throws ReviewConflict / ReviewInvalid saying why not. */
-  async decide(id: string, answer: ReviewAnswer, by = 'in the browser'): Promise<ReviewOutcome> {
+  async decide(
+    id: string,
+    answer: ReviewAnswer,
+    by = 'in the browser',
+    options: DecideOptions = {},
+  ): Promise<ReviewOutcome> {
     const entry = this.entries.get(id);
     if (!entry) throw new ReviewInvalid(`There is no change ${id}.`);
+    if (options.scoped && (answer.decision === 'file' || answer.decision === 'all'))
+      throw new ReviewInvalid(
+        `A change's link answers that change alone: allow it once, or deny it. Allowing ${answer.decision === 'file' ? 'every change to this file' : 'every change'} for the session is done on the review page of this machine.`,
+      );
     const { item } = entry;
     if (item.status === 'answered' || item.status === 'withdrawn' || entry.deciding) {
       throw new ReviewConflict(
@@ -214,8 +259,14 @@ export class ReviewQueue {
     else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
     else if (answer.hunks) decision = { allow: answer.decision, hunks: answer.hunks };
     else decision = reason ? { allow: answer.decision, reason } : answer.decision;
-    const outcome: ReviewOutcome = { by, decision, at: Date.now() };
+    const outcome: ReviewOutcome = {
+      by,
+      decision,
+      at: Date.now(),
+      ...(options.from ? { from: options.from } : {}),
+    };
     this.finish(entry, 'answered', outcome);
+    if (options.from) entry.answeredFrom?.(options.from);
     entry.settle(decision);
     return outcome;
   }
@@ -324,6 +375,16 @@ function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boo
     throw new ReviewInvalid(`${checked.problem[0]!.toUpperCase()}${checked.problem.slice(1)}.`);
   }
   return planTakes(checked.files) !== 'none';
+}
+
+/** What would let a change that timed out through: said with its refusal. */
+export const NO_ANSWER_ADVICE =
+  'The user can answer sooner (a notification with a link can be set up: "notify" in ~/.config/editgate/config.json), allow more time ("answerTimeoutMinutes"), or answer in the terminal.';
+
+function describeDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  return `${Math.round(ms / 1000)} second${Math.round(ms / 1000) === 1 ? '' : 's'}`;
 }
 
 function staleMessage(item: ReviewItem): string {

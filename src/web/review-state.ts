@@ -3,7 +3,9 @@
  * the person's own versions, the open streams, and the secrets other editgate processes use.
  */
 import type { ServerResponse } from 'node:http';
+import type { ListenAddress } from '../core/listen-host.js';
 import type { Asset } from './assets.js';
+import type { BadTokenThrottle } from './bad-token-throttle.js';
 import type { FileView } from './diff-html.js';
 import type { Sessions } from './request-guard.js';
 import type { ReviewQueue } from './review-queue.js';
@@ -26,8 +28,12 @@ export interface ReviewState {
   readonly maxBody: number;
   /** The person's own versions, by change and hash, so their pages and regions can be loaded too. */
   readonly variants: Map<string, Map<string, FileView[]>>;
-  /** The page's live event streams. */
-  readonly eventStreams: Set<ServerResponse>;
+  /** The page's live event streams, each with the one change its session may see (undefined: all). */
+  readonly eventStreams: Map<ServerResponse, string | undefined>;
+  /** The listening address (`--listen`, HTTPS) and the port it got; undefined: 127.0.0.1 only. */
+  readonly listen: { readonly address: ListenAddress; readonly port: number } | undefined;
+  /** Bad tokens on the listening address, by the address they came from. */
+  readonly throttle: BadTokenThrottle;
   /** Changes sent by other processes, by id: aborting one withdraws it from the page. */
   readonly withdrawals: Map<string, AbortController>;
   /** Answers still streaming (events, submissions): ended when the server closes. */

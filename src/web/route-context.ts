@@ -3,9 +3,10 @@
  * of a change several handlers share.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnsweredFrom } from '../gate/approval.js';
 import type { FileView } from './diff-html.js';
 import { HttpError } from './http-reply.js';
-import type { Session } from './request-guard.js';
+import type { Face, Session } from './request-guard.js';
 import type { ReviewItem } from './review-queue.js';
 import type { ReviewState } from './review-state.js';
 
@@ -18,6 +19,13 @@ export interface RouteContext {
   readonly state: ReviewState;
   /** The session the checks found (or, for a sign-in link, made); undefined on routes that need none. */
   readonly session: Session | undefined;
+  /** The address the request came to: 127.0.0.1, or the listening address (HTTPS). */
+  readonly face: Face;
+}
+
+/** The changes a session may see: all of them, or its change's link's one. */
+export function visibleTo(session: Session | undefined, items: ReviewItem[]): ReviewItem[] {
+  return session?.change === undefined ? items : items.filter((item) => item.id === session.change);
 }
 
 export type Handler = (context: RouteContext) => void | Promise<void>;
@@ -42,4 +50,14 @@ export async function viewsOf(
       'That version of the change is no longer held; show the diff of your version again.',
     );
   return views;
+}
+
+/** Where an answer came from, for its audit line: the address, the browser as it says, which link. */
+export function answeredFrom(req: IncomingMessage, scoped: boolean): AnsweredFrom {
+  const agent = req.headers['user-agent'];
+  return {
+    address: req.socket.remoteAddress ?? 'unknown',
+    ...(typeof agent === 'string' && agent !== '' ? { userAgent: agent.slice(0, 200) } : {}),
+    via: scoped ? 'change link' : 'review page',
+  };
 }

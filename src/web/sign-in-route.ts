@@ -12,8 +12,9 @@ import { cookieName } from './review-state.js';
 import type { RouteContext } from './route-context.js';
 import type { SignInReply } from './wire.js';
 
-export function signIn({ req, res, state, session }: RouteContext): void {
-  const cookie = `${cookieName(state)}=${session!.cookie}; HttpOnly; SameSite=Strict; Path=/`;
+export function signIn({ req, res, state, session, face }: RouteContext): void {
+  // Over HTTPS (the listening address) the cookie is never sent over plain HTTP.
+  const cookie = `${cookieName(state)}=${session!.cookie}; HttpOnly; SameSite=Strict; Path=/${face === 'listen' ? '; Secure' : ''}`;
   if (wantsJson(req)) {
     res.writeHead(200, {
       ...SECURITY_HEADERS,

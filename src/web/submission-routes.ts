@@ -5,7 +5,8 @@
  * streams back the answer, signed; withdraw takes a change back; link makes a sign-in link. Who may ask is
  * checked before any of these runs (route-access.ts).
  */
-import type { ApprovalRequest } from '../gate/approval.js';
+import { isEditgateError } from '../core/errors.js';
+import type { AnsweredFrom, ApprovalRequest } from '../gate/approval.js';
 import { HttpError, parseBody, readJson, sendJson } from './http-reply.js';
 import { SECURITY_HEADERS } from './request-guard.js';
 import type { RouteContext } from './route-context.js';
@@ -57,9 +58,13 @@ export async function submit({ req, res, state }: RouteContext): Promise<void> {
       state.withdrawals.get(id)?.abort(controller.signal.reason ?? new Error('the asker stopped waiting'));
   });
   try {
+    let from: AnsweredFrom | undefined;
     const decision = await state.queue.add(request as ApprovalRequest, {
       source,
       signal: controller.signal,
+      answeredFrom: (where) => {
+        from = where;
+      },
       onQueued: (item) => {
         id = item.id;
         state.withdrawals.set(item.id, controller);
@@ -67,9 +72,16 @@ export async function submit({ req, res, state }: RouteContext): Promise<void> {
       },
     });
     const proof = serverProof(state.serverKey!, 'decision', challenge, JSON.stringify(decision));
-    send({ type: 'decision', decision, proof });
+    send({ type: 'decision', decision, proof, ...(from ? { from } : {}) });
   } catch (error) {
-    send({ type: 'closed', message: error instanceof Error ? error.message : String(error) });
+    const noApprover = isEditgateError(error, 'DENIED_NO_APPROVER')
+      ? String((error.details as { reason?: unknown } | undefined)?.reason ?? '')
+      : undefined;
+    send({
+      type: 'closed',
+      message: error instanceof Error ? error.message : String(error),
+      ...(noApprover ? { noApprover } : {}),
+    });
   } finally {
     if (id) state.withdrawals.delete(id);
     res.end();

@@ -73,7 +73,11 @@ export async function openWebApproval(options: WebApprovalOptions): Promise<WebA
   }
   const server = await startReviewServer({ root: options.root, source: options.source });
   return {
-    ask: (request, ask = {}) => server.ask(request, ask.signal ? { signal: ask.signal } : {}),
+    ask: (request, ask = {}) =>
+      server.ask(request, {
+        ...(ask.signal ? { signal: ask.signal } : {}),
+        ...(ask.answeredFrom ? { answeredFrom: ask.answeredFrom } : {}),
+      }),
     url: server.url,
     signInLink: async (ttlMs) => server.signInLink(ttlMs),
     close: () => server.close(),

@@ -155,11 +155,28 @@ export const withdrawSchema = z.strictObject({
 // --- what the server sends ---------------------------------------------------------------------------
 
 /** One line of the answer stream of /api/submit (newline-delimited JSON). */
+const answeredFromSchema = z.strictObject({
+  address: z.string().max(100),
+  userAgent: z.string().max(200).optional(),
+  via: z.enum(['review page', 'change link']),
+});
+
 export const submitEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('queued'), id: z.string().min(1) }),
   z.strictObject({ type: z.literal('ping') }),
-  z.strictObject({ type: z.literal('decision'), decision: decisionSchema, proof: z.string() }),
-  z.strictObject({ type: z.literal('closed'), message: z.string() }),
+  z.strictObject({
+    type: z.literal('decision'),
+    decision: decisionSchema,
+    proof: z.string(),
+    /** Where the answer came from (for the asker's audit line). */
+    from: answeredFromSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('closed'),
+    message: z.string(),
+    /** No one answered in the time allowed: the asker refuses it as DENIED_NO_APPROVER, saying this. */
+    noApprover: z.string().optional(),
+  }),
 ]);
 export type SubmitEvent = z.infer<typeof submitEventSchema>;
 

@@ -33,6 +33,8 @@ export interface UserConfig {
   model?: string;
   providers: Record<string, ProviderSettings>;
   prices: Record<string, ModelPrice>;
+  /** `editgate review`'s settings (listening address, notifications), checked by web/review-settings.ts. */
+  review?: unknown;
 }
 
 export class UserConfigError extends Error {}
@@ -87,10 +89,12 @@ export function parseUserConfig(raw: unknown, path: string): UserConfig {
           throw fail(`prices.${model}`, 'must be { "input": dollars per million tokens, "output": ... }');
         config.prices[model] = { input: price.input, output: price.output };
       }
+    } else if (key === 'review') {
+      config.review = value;
     } else if (SECRET_NAMES.test(key)) {
       throw fail(key, secretMessage());
     } else {
-      throw fail(key, 'unknown setting (known: model, providers, prices)');
+      throw fail(key, 'unknown setting (known: model, providers, prices, review)');
     }
   }
   return config;
