@@ -49,7 +49,9 @@ async function eliciting(root: string, answers: ElicitResult[]) {
 describe('editgate mcp and change rules', () => {
   it('a change rule asks past an allow rule; the question names it', async () => {
     const root = workspace({ 'big.txt': 'a\nb\nc\nd\n', 'editgate.config.json': CONFIG });
-    const { client, asked } = await eliciting(root, [{ action: 'accept', content: { decision: 'Allow once' } }]);
+    const { client, asked } = await eliciting(root, [
+      { action: 'accept', content: { decision: 'Allow once' } },
+    ]);
     await call(client, 'read_file', { file_path: 'big.txt' });
     const small = await call(client, 'edit_file', {
       file_path: 'big.txt',
@@ -82,7 +84,9 @@ describe('editgate mcp and change rules', () => {
   it('a secret is asked about masked, and its value is in no question, result text or _meta', async () => {
     const token = fakeGithubToken();
     const root = workspace({ 'app.ts': 'const a = 1;\n', 'editgate.config.json': CONFIG });
-    const { client, asked } = await eliciting(root, [{ action: 'accept', content: { decision: 'Allow once' } }]);
+    const { client, asked } = await eliciting(root, [
+      { action: 'accept', content: { decision: 'Allow once' } },
+    ]);
     const result = await call(client, 'write_file', {
       file_path: 'new.ts',
       content: `export const t = "${token}";\n`,
