@@ -45,7 +45,7 @@ import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
-import { keepSecrets, secretsOf } from './secret-check.js';
+import { keepSecrets, prepareSecretCheck, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -177,6 +177,8 @@ export class Gate {
    */
   async propose(request: ChangeRequest, options: { writeAhead?: boolean } = {}): Promise<Proposal> {
     throwIfCancelled(request.signal);
+    // The secret check's rules load while the change is computed, not after.
+    prepareSecretCheck();
     // A dead process's half-renamed change set goes back first (its kept originals are second links).
     await this.workspace.recover();
     const changes: FileChange[] = [];
