@@ -15,6 +15,7 @@ import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspa
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
   type AnsweredFrom,
+  type ApprovalRequest,
   type Approver,
   approvalReason,
   approvalRequestFor,
@@ -45,7 +46,7 @@ import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
-import { keepSecrets, secretsOf } from './secret-check.js';
+import { keepSecrets, prepareSecretCheck, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -177,6 +178,8 @@ export class Gate {
    */
   async propose(request: ChangeRequest, options: { writeAhead?: boolean } = {}): Promise<Proposal> {
     throwIfCancelled(request.signal);
+    // The secret check's rules load while the change is computed, not after.
+    prepareSecretCheck();
     // A dead process's half-renamed change set goes back first (its kept originals are second links).
     await this.workspace.recover();
     const changes: FileChange[] = [];
@@ -390,14 +393,13 @@ export class Gate {
     // A change rule or a check that insists on a person is not answered by an automatic yes.
     const askedBy = (proposal.findings ?? []).filter((finding) => finding.severity === 'ask');
     let approver = this.approver;
+    // Set when an automatic yes handed a rule's question on: a refusal for want of a person then says so.
+    let handedOnBy: string | undefined;
     if (askedBy.length > 0 && (approver === ALWAYS || autoApproverName(approver) !== undefined)) {
+      handedOnBy = approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)!;
       const person = personBehind(approver);
       if (!person) {
-        const error = noApproverError(
-          request,
-          `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change (${askedBy.map(findingLine).join('; ')}), and ${approver === ALWAYS ? "approve: 'allow'" : autoApproverName(approver)} answers for no one`,
-          'To let it through, the user can make the change without --yes and answer the question, or change the rule in editgate.config.json.',
-        );
+        const error = ruleAskedNoOne(request, askedBy, handedOnBy);
         await this.audit.recordRefusal(proposal, error);
         throw error;
       }
@@ -411,7 +413,11 @@ export class Gate {
       decision = await askApprover(approver, request, signal, (from) => {
         answeredFrom = from;
       });
-    } catch (error) {
+    } catch (caught) {
+      let error = caught;
+      // The person behind --yes could not be reached (chat -p has no terminal): the rule asked, no one could.
+      if (handedOnBy && isEditgateError(error, 'DENIED_NO_APPROVER'))
+        error = ruleAskedNoOne(request, askedBy, handedOnBy, error.details.reason);
       // No one could be asked (DENIED_NO_APPROVER), or the front end could not show the change whole
       // (TOO_LARGE): refused before anyone decided. A cancelled call decided nothing.
       if (isEditgateError(error) && error.code !== 'CANCELLED')
@@ -459,7 +465,7 @@ export class Gate {
         'DENIED_USER',
         auto
           ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
-            `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
+            `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.${findingsNote(proposal.findings)}`
           : reason
             ? `The user denied this edit: ${reason}${findingsNote(proposal.findings)}`
             : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.${findingsNote(proposal.findings)}`,
@@ -644,6 +650,28 @@ function policyRefusal(tool: string, path: string, rule: PolicyRule | undefined)
 function carryFindings(from: Proposal, to: Proposal): void {
   if (from.findings) to.findings = from.findings;
   keepSecrets(to, secretsOf(from));
+}
+
+/**
+ * DENIED_NO_APPROVER for a change a rule or check asks a person about, when an automatic yes (--yes,
+ * approve: 'allow') was all there was, or the person behind it could not be reached (`unreached`: why).
+ */
+function ruleAskedNoOne(
+  request: ApprovalRequest,
+  askedBy: readonly Finding[],
+  automatic: string,
+  unreached?: unknown,
+): EditgateError {
+  const rules = `${sourcesOf(askedBy)} ${askedBy.length === 1 ? 'asks' : 'ask'} a person about this change (${askedBy.map(findingLine).join('; ')})`;
+  const nobody =
+    typeof unreached === 'string'
+      ? `, ${automatic} answers for no one, and no person could be asked (${unreached})`
+      : `, and ${automatic} answers for no one`;
+  return noApproverError(
+    request,
+    `${rules}${nobody}`,
+    'To let it through, the user can make the change where they can answer the question (without --yes, at a terminal), or change the rule in editgate.config.json.',
+  );
 }
 
 /** The rules and checks that found something, named for a question or a refusal: "rule:lockfile, secret:…". */

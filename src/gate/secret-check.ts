@@ -49,6 +49,14 @@ function loadSecretlint(): Promise<(path: string, content: string) => Promise<Se
 }
 
 /**
+ * Start loading secretlint now (it takes a few hundred milliseconds cold), so it is ready by the time a
+ * change is computed and screened. A failure to load is reported by the check itself.
+ */
+export function prepareSecretCheck(): void {
+  loadSecretlint().catch(() => undefined);
+}
+
+/**
  * The check: secrets in the lines each file's change adds. A line is taken with the added lines next to it
  * (a private key spans several). secretlint's "secretlint-disable" comments are not obeyed: the text comes
  * from a model, and a comment it wrote must not switch off the check of what it wrote.

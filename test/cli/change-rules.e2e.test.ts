@@ -45,7 +45,7 @@ describe('editgate and change rules', () => {
     expect(screen).toContain('big.txt: removes 4 lines (more than 2): asked by rule big deletion');
     await run.answer('y');
     await run.exited();
-    expect(readFileSync(join(ws.root, 'big.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(ws.root, 'big.txt'), 'utf8')).toBe('x\n');
     const raw = run.raw();
     const result = JSON.parse(raw.slice(raw.indexOf('{"tool"')).split(/\r?\n/)[0]!);
     expect(result.details).toMatchObject({ decidedBy: 'user', askedBy: ['rule:big deletion'] });
