@@ -10,7 +10,7 @@
 //     edge-line the changed lines' last line lost when it only closes brackets (`}`, `});`, `end`), or
 //               their first when it opens a block (`if x:` whose body follows; `{`-ending lines);
 //     indent    Python: a line in a block of the change indented one space deeper than the line above it,
-//               or dedented to a column no enclosing block has;
+//               or one space shallower (a column no enclosing block has);
 //     truncated the changed lines cut after a line that opens a block, the rest of the change lost, when
 //               that leaves brackets unpaired (or, in Python, a block header with no body).
 //   The check should flag every one (goal: at least 99% for the tier-one languages).
@@ -244,7 +244,11 @@ async function breakings(edit) {
       first < last &&
       language === 'python' &&
       /:\s*$/.test(lines[first]) &&
-      indentOf(lines[first + 1]) > indentOf(lines[first])
+      indentOf(lines[first + 1]) > indentOf(lines[first]) &&
+      // Without its header the body must be an unexpected indent: deeper than the statement above it.
+      indentOf(lines[first + 1]) >
+        indentOf(lines.slice(0, first).findLast((line) => line.trim() !== '') ?? '') &&
+      !/[:\\,([{]\s*$/.test(lines.slice(0, first).findLast((line) => line.trim() !== '') ?? '')
     )
       out.push({ how: 'edge-line', after: withoutRows(first, first) });
     else if (first < last && /\{\s*$/.test(lines[first]) && bracketBalance(rowTokens(first, first)))
@@ -293,7 +297,8 @@ function pythonIndentBreak(lines, first, last, rowTokens, seed) {
   if (row === undefined) return undefined;
   const line = lines[row];
   const indent = indentOf(line);
-  const changed = seed % 2 === 0 ? ` ${line}` : `${' '.repeat(indent - 2)}${line.trimStart()}`;
+  // One column out: no block can start there when blocks step by two or more.
+  const changed = seed % 2 === 0 ? ` ${line}` : `${' '.repeat(indent - 1)}${line.trimStart()}`;
   return [...lines.slice(0, row), changed, ...lines.slice(row + 1)].join('\n');
 }
 

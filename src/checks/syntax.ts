@@ -154,7 +154,8 @@ export function indentationSites(root: Node): ErrorSite[] {
     let lastRow = -1;
     let statements = 0;
     for (const child of block.namedChildren) {
-      if (!child || child.type === 'comment') continue;
+      // An error node is the parser's own error, already a site.
+      if (!child || child.type === 'comment' || child.isError) continue;
       statements++;
       const start = child.startPosition;
       if (start.row === lastRow || start.row === headerRow) {
@@ -167,7 +168,8 @@ export function indentationSites(root: Node): ErrorSite[] {
       if (misplaced)
         sites.push({ ...siteAt(child), kind: 'error', type: 'indentation', text: 'indentation' });
     }
-    if (statements === 0 && block.type === 'block')
+    // A body the parser could not read is its error, not a second one.
+    if (statements === 0 && block.type === 'block' && !block.parent?.hasError)
       sites.push({ ...siteAt(block), kind: 'missing', type: 'indented block', text: '' });
   };
   const visit = (node: Node, headerRow: number, headerColumn: number) => {
