@@ -141,6 +141,8 @@ describe("Claude Code's settings.json", () => {
     argv: [],
     line: '/usr/bin/node /opt/editgate/dist/cli/main.js hook claude-code --approve agent',
     timeoutSeconds: 600,
+    approve: 'agent',
+    failOpen: false,
   };
   const mine = JSON.stringify({
     model: 'opus',
@@ -154,8 +156,18 @@ describe("Claude Code's settings.json", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[1]).toEqual({
       matcher: 'Edit|MultiEdit|Write|NotebookEdit',
-      hooks: [{ type: 'command', command: command.line, timeout: 600 }],
+      hooks: [
+        {
+          type: 'command',
+          command: command.line,
+          timeout: 600,
+          onFailure: 'block',
+          statusMessage: 'editgate: checking the change',
+        },
+      ],
     });
+    const open = JSON.parse(installer.add(undefined, { ...command, failOpen: true }));
+    expect(open.hooks.PreToolUse[0].hooks[0].onFailure).toBeUndefined();
     expect(settings.hooks.PostToolUse).toHaveLength(1);
     expect(installer.add(added, command)).toBe(added);
     expect(installer.find(added)).toHaveLength(2);

@@ -121,6 +121,8 @@ describe("Codex's hooks.json and the trust it needs", () => {
     argv: [],
     line: '/usr/bin/node /opt/e/main.js hook codex --approve web',
     timeoutSeconds: 600,
+    approve: 'web',
+    failOpen: false,
   };
   const file = '/home/p/.codex/hooks.json';
 

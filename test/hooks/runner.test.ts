@@ -10,6 +10,9 @@ import { trustConfig } from '../trusted-config.js';
 // One hook event through the runner, with Claude Code's adapter (the shapes of its protocol are in
 // claude-code.test.ts): the gate's modes, what crosses from pre to post, and every way the hook fails closed.
 
+// biome-ignore lint/suspicious/noExplicitAny: a hook's JSON answer, which each test reads field by field.
+type HookJson = any;
+
 interface Setup {
   root: string;
   state: string;
@@ -17,7 +20,7 @@ interface Setup {
   run(
     event: Record<string, unknown>,
     options?: Partial<HookRunOptions>,
-  ): Promise<{ out: any; exitCode: number }>;
+  ): Promise<{ out: HookJson; exitCode: number }>;
   pre(input: Record<string, unknown>, call?: string): Record<string, unknown>;
   post(input: Record<string, unknown>, call?: string): Record<string, unknown>;
 }
@@ -60,8 +63,8 @@ function setup(
 }
 
 const EDIT = { old_string: 'beta', new_string: 'BETA' };
-const decision = (out: any) => out?.hookSpecificOutput?.permissionDecision;
-const reason = (out: any) => String(out?.hookSpecificOutput?.permissionDecisionReason ?? '');
+const decision = (out: HookJson) => out?.hookSpecificOutput?.permissionDecision;
+const reason = (out: HookJson) => String(out?.hookSpecificOutput?.permissionDecisionReason ?? '');
 const auditLines = (s: Setup) =>
   readFileSync(s.audit, 'utf8')
     .split('\n')
