@@ -23,7 +23,13 @@ describe('the docs’ model names', () => {
     ...shippedIds('@ai-sdk/openai', 'OpenAIChatModelId'),
   ]);
   const text = allDocs();
-  const claude = [...new Set([...text.matchAll(/\bclaude-(?:opus|sonnet|haiku|instant|\d)[a-z0-9.-]*[a-z0-9]/g)].map((match) => match[0]))];
+  const claude = [
+    ...new Set(
+      [...text.matchAll(/\bclaude-(?:opus|sonnet|haiku|instant|\d)[a-z0-9.-]*[a-z0-9]/g)].map(
+        (match) => match[0],
+      ),
+    ),
+  ];
   const gpt = [...new Set([...text.matchAll(/\bgpt-[a-z0-9.-]*[a-z0-9]/g)].map((match) => match[0]))];
 
   it('finds the lists and the names (a test that reads nothing would pass anything)', () => {
