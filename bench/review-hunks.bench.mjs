@@ -6,19 +6,17 @@
 // the same run: the same round trip for a whole approval. Also timed in the page: the file's checkbox
 // (every hunk left out, loaded or not), a hunk's checkbox, and the key x on the current hunk.
 // The gate's write of such a choice is `npm run bench -- hunks`.
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { formatMs, formatRatio, median, printTable } from './lib.mjs';
-import { reviewChange } from './review-change.mjs';
+import { launchChromium, reviewChange } from './review-page.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
 
 const DECISION_TARGET_MS = 200;
 const RUNS = 7;
-const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 
 const { oldText, newText } = reviewChange(10_000, 10);
 const diff = diffLines(oldText, newText);
@@ -36,27 +34,9 @@ console.log(
   `A change of ${HUNKS.toLocaleString('en')} hunks (+${diff.added} -${diff.removed}) in ${path}.\n`,
 );
 
-if (!existsSync(CHROMIUM)) {
-  console.error(
-    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set EDITGATE_CHROMIUM.`,
-  );
-  process.exit(1);
-}
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-bench-review-hunks-')));
-const profile = mkdtempSync(join(tmpdir(), 'editgate-bench-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-  viewport: { width: 1280, height: 900 },
-});
+const browser = await launchChromium();
+const { context } = browser;
 
 /** A fresh page server with the change just proposed, answered once `measure` is done with it. */
 async function withChange(measure) {
@@ -138,8 +118,7 @@ try {
     });
   }
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   rmSync(root, { recursive: true, force: true });
 }
 
