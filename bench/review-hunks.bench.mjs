@@ -3,22 +3,20 @@
 // playwright-core. Target: the page's decision round trip under 200 ms with 999 hunks left out: from the
 // click on Allow until the page shows the answer (the POST with the choice, the server's check of it
 // against the change with the gate's own rule, the reply, the page closing its decisions). Reference in
-// the same run: the same round trip for a whole approval. Also timed in the page: the file's checkbox
-// (every hunk left out, loaded or not), a hunk's checkbox, and the key x on the current hunk.
+// the same run: the same round trip for a whole approval. Also timed in the page, until it has painted the
+// result: the file's checkbox (every hunk left out, loaded or not), a hunk's checkbox, and the key x.
 // The gate's write of such a choice is `npm run bench -- hunks`.
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { formatMs, formatRatio, median, printTable } from './lib.mjs';
-import { reviewChange } from './review-change.mjs';
+import { launchChromium, reviewChange } from './review-page.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
 
 const DECISION_TARGET_MS = 200;
 const RUNS = 7;
-const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 
 const { oldText, newText } = reviewChange(10_000, 10);
 const diff = diffLines(oldText, newText);
@@ -36,27 +34,9 @@ console.log(
   `A change of ${HUNKS.toLocaleString('en')} hunks (+${diff.added} -${diff.removed}) in ${path}.\n`,
 );
 
-if (!existsSync(CHROMIUM)) {
-  console.error(
-    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set EDITGATE_CHROMIUM.`,
-  );
-  process.exit(1);
-}
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-bench-review-hunks-')));
-const profile = mkdtempSync(join(tmpdir(), 'editgate-bench-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-  viewport: { width: 1280, height: 900 },
-});
+const browser = await launchChromium();
+const { context } = browser;
 
 /** A fresh page server with the change just proposed, answered once `measure` is done with it. */
 async function withChange(measure) {
@@ -97,23 +77,27 @@ async function timeDecision(url, choose) {
 
 /** Every hunk left out by the file's checkbox, then hunk 1 taken back; how long each took in the page. */
 async function leaveOutAllButOne(page) {
+  // Each from the click (or key) until the page has painted the result (the second animation frame after).
   const click = (selector) =>
-    page.evaluate((css) => {
+    page.evaluate(async (css) => {
       const start = performance.now();
       document.querySelector(css).click();
+      await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
       return performance.now() - start;
     }, selector);
   const file = await click('input.file');
   const hunk = await click('input.hunk[data-hunk="0"]');
   // The key x on the hunk the keys point at (hunk 1, just clicked), after a pause (the typing guard).
   await new Promise((resolve) => setTimeout(resolve, 600));
-  const key = await page.evaluate(() => {
+  const key = await page.evaluate(async () => {
     const box = document.querySelector('input.hunk[data-hunk="0"]');
     const start = performance.now();
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true }));
+    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
     const ms = performance.now() - start;
     if (box.checked) throw new Error('x did not leave the hunk out');
     box.click();
+    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
     return ms;
   });
   const summary = await page.textContent('#selection');
@@ -138,8 +122,7 @@ try {
     });
   }
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   rmSync(root, { recursive: true, force: true });
 }
 

@@ -10,12 +10,11 @@
 // change and answers keys (html[data-ready]), in Debian's Chromium through playwright-core, for the
 // 10,000-line change and, as the reference in the same run, the same page with nothing pending. "Opened
 // again": the page's own address in the browser already signed in.
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { formatMs, formatRatio, median, printTable, timeInProcess } from './lib.mjs';
-import { reviewChange } from './review-change.mjs';
+import { launchChromium, reviewChange } from './review-page.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { loadHighlighter } = await import('../dist/core/highlight.js');
@@ -28,7 +27,6 @@ const BLOCK = 10;
 const INTERACTIVE_TARGET_MS = 1000;
 const RENDER_TARGET = 2;
 const BROWSER_RUNS = 5;
-const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 
 const { oldText, newText } = reviewChange(CHANGED, BLOCK);
 const diff = diffLines(oldText, newText);
@@ -118,27 +116,9 @@ console.log(
 
 // --- interactive in headless Chromium -------------------------------------------------------------------------
 
-if (!existsSync(CHROMIUM)) {
-  console.error(
-    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set EDITGATE_CHROMIUM.`,
-  );
-  process.exit(1);
-}
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'editgate-bench-review-')));
-const profile = mkdtempSync(join(tmpdir(), 'editgate-bench-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-  viewport: { width: 1280, height: 900 },
-});
+const browser = await launchChromium();
+const { context } = browser;
 
 async function timeInteractive(url) {
   const page = await context.newPage();
@@ -181,8 +161,7 @@ try {
   }
   await empty.close();
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   rmSync(root, { recursive: true, force: true });
 }
 const range = (values) => `${formatMs(Math.min(...values))} - ${formatMs(Math.max(...values))}`;

@@ -8,11 +8,9 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const DOCS = join(REPO, 'docs');
-const CHROMIUM = process.env.EDITGATE_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENS = [
   { width: 320, height: 568 },
   { width: 390, height: 844 },
@@ -23,12 +21,7 @@ if (!existsSync(join(REPO, 'dist', 'web', 'review-server.js'))) {
   console.error('No dist/: run `npm run build` first.');
   process.exit(1);
 }
-if (!existsSync(CHROMIUM)) {
-  console.error(
-    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set EDITGATE_CHROMIUM.`,
-  );
-  process.exit(1);
-}
+const { launchChromium } = await import('../bench/review-page.mjs');
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
 
@@ -92,22 +85,8 @@ pending.catch(() => undefined);
 
 try {
   for (const { width, height } of SCREENS) {
-    const profile = mkdtempSync(join(tmpdir(), 'editgate-screenshots-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-      viewport: { width, height },
-      hasTouch: true,
-      isMobile: true,
-      colorScheme: 'light',
-    });
+    const browser = await launchChromium({ width, height, touch: true });
+    const { context } = browser;
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(server.signInLink());
@@ -123,8 +102,7 @@ try {
       await page.screenshot({ path: file });
       console.log(`wrote ${file}`);
     } finally {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     }
   }
 } finally {

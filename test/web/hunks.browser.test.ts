@@ -61,8 +61,11 @@ describe('hunk by hunk on the review page', () => {
     expect(result.message).toContain(
       "a.txt hunk 2 of 3 (line 10 as it is now): the user's reason: line 10 is quoted in the docs",
     );
-    // Nothing more to choose once answered.
+    // Nothing more to choose once answered, here or on the change's page opened again.
     expect(await page.locator('input.hunk:not(:disabled)').count()).toBe(0);
+    const again = await open(`${server.origin}/?change=${change.id}`);
+    expect(await again.locator('input.hunk').count()).toBe(3);
+    expect(await again.locator('input.hunk:not(:disabled)').count()).toBe(0);
   });
 
   it('by keys: ] and [ move between hunks, x leaves one out, Tab to its reason, Enter back, y applies', async () => {
