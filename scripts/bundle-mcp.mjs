@@ -4,18 +4,26 @@
 // that hold from dist/cli/ as from their own folders.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: [new URL('../dist/cli/mcp-entry.js', import.meta.url).pathname],
-  outfile: new URL('../dist/cli/mcp-server.bundle.mjs', import.meta.url).pathname,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // Dependencies written as CommonJS call require(): give the bundle one (ESM has none).
-  banner: {
-    js: "import { createRequire as editgateCreateRequire } from 'node:module';\nconst require = editgateCreateRequire(import.meta.url);",
-  },
-  // The dependencies' licence comments stay in the file, gathered at its end.
-  legalComments: 'eof',
-  logLevel: 'warning',
-});
+// And dist/cli/hook.bundle.mjs from dist/cli/commands/hook.js: `editgate hook`, which a coding agent starts
+// for every tool call (src/hooks/), so its start-up is paid per edit.
+const entries = [
+  ['../dist/cli/mcp-entry.js', '../dist/cli/mcp-server.bundle.mjs'],
+  ['../dist/cli/commands/hook.js', '../dist/cli/hook.bundle.mjs'],
+];
+
+for (const [entry, outfile] of entries)
+  await build({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    outfile: new URL(outfile, import.meta.url).pathname,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Dependencies written as CommonJS call require(): give the bundle one (ESM has none).
+    banner: {
+      js: "import { createRequire as editgateCreateRequire } from 'node:module';\nconst require = editgateCreateRequire(import.meta.url);",
+    },
+    // The dependencies' licence comments stay in the file, gathered at its end.
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });

@@ -22,6 +22,8 @@ const COMMANDS: Record<string, string> = {
   proxy: 'Wrap another MCP server: a diff and a question before each of its writes',
   trust:
     "Show what a folder's editgate.config.json would do, and ask to trust it (--revoke: take trust back)",
+  hooks: "Put editgate in front of an agent's own edit tools: editgate hooks install claude-code",
+  hook: 'What an agent runs before and after its own edits (written by editgate hooks install)',
 };
 
 /** Commands that may write a file (and so leave a temp file if interrupted); diff, read, help load less. */
@@ -153,6 +155,12 @@ async function runCommand(command: string, args: string[]): Promise<number> {
   const bundle = new URL('./mcp-server.bundle.mjs', import.meta.url);
   if (command === 'mcp' && existsSync(bundle)) {
     const module = (await import(bundle.href)) as { run: (args: string[]) => Promise<number> };
+    return module.run(args);
+  }
+  // An agent starts `editgate hook` for every tool call: one bundled file, as for the MCP server.
+  const hookBundle = new URL('./hook.bundle.mjs', import.meta.url);
+  if (command === 'hook' && existsSync(hookBundle)) {
+    const module = (await import(hookBundle.href)) as { run: (args: string[]) => Promise<number> };
     return module.run(args);
   }
   if (WRITING_COMMANDS.has(command)) {

@@ -37,10 +37,11 @@ export interface WrittenElsewhere {
   /** The file's bytes before the write: null, it did not exist; undefined, not known (then no undo). */
   before: Buffer | null | undefined;
   /**
-   * What was approved: the bytes the file was to hold, and who let them through. Absent when nothing was
+   * What was approved: the bytes the file was to hold (null: it was
+   * to be deleted), and who let them through. Absent when nothing was
    * approved as a diff (a shell command's change to a file).
    */
-  approved?: { bytes: Buffer; by: Allowed };
+  approved?: { bytes: Buffer | null; by: Allowed };
 }
 
 export interface Settled {
@@ -251,8 +252,9 @@ async function settleUnknown(
 }
 
 /** The diff from the approved bytes to what the file holds, or a sentence when that is not text. */
-function differenceFrom(approved: Buffer, after: Buffer | null, display: string): string {
+function differenceFrom(approved: Buffer | null, after: Buffer | null, display: string): string {
   if (after === null) return `${display} does not exist after the write.`;
+  if (approved === null) return `${display} still exists (${after.length} bytes); the write approved was its deletion.`;
   const [shown, found] = [textOf(approved), textOf(after)];
   if (shown === undefined || found === undefined) {
     return `${display} holds ${after.length} bytes that differ from the ${approved.length} approved (not text editgate can show as a diff).`;

@@ -20,13 +20,12 @@
  * editgate's own reads) and hiddenFromListing (the guard and read policy's deny rules, for listings).
  */
 import { EditgateError, isEditgateError } from '../core/errors.js';
-import { decodeText, encodeText, type TextCodec } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
 import type { Allowed, Gate, Settled } from '../gate/gate.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import { openGate } from '../gate/open-gate.js';
 import type { Proposal } from '../gate/proposal.js';
-import { sameBytes } from '../gate/settle.js';
+import { prepareWholeWrite, type WholeWrite } from '../gate/whole-write.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 
 export type { Allowed, Settled } from '../gate/gate.js';
@@ -73,30 +72,6 @@ export interface PendingWrite {
   readonly expected: Buffer;
 }
 
-function encodingNotes(
-  base: { exists: boolean; text: string; codec: TextCodec },
-  written: { text: string; codec: TextCodec },
-): string[] {
-  if (!base.exists) return [];
-  const notes: string[] = [];
-  if (base.codec.encoding !== written.codec.encoding) {
-    notes.push(`The file is ${base.codec.encoding} now; the server writes it as ${written.codec.encoding}.`);
-  }
-  if (base.codec.bom !== written.codec.bom) {
-    notes.push(`The server ${written.codec.bom ? 'adds a' : 'removes the'} byte-order mark.`);
-  }
-  // Only between texts that both have line endings: a one-line file has no style to change.
-  const eol = (codec: TextCodec) =>
-    codec.mixedEol ? 'mixed' : codec.eol === '\r\n' ? 'CRLF' : codec.eol === '\r' ? 'CR' : 'LF';
-  const breaks = /[\r\n]/;
-  if (breaks.test(base.text) && breaks.test(written.text) && eol(base.codec) !== eol(written.codec)) {
-    notes.push(
-      `The server turns the file's ${eol(base.codec)} line endings into ${eol(written.codec)} (the diff marks CR as ␍).`,
-    );
-  }
-  return notes;
-}
-
 export class WriteGate {
   private constructor(
     private readonly gate: Gate,
@@ -130,36 +105,13 @@ export class WriteGate {
    * (BINARY, ENCODING: no diff can be shown) or `call.expected` throws.
    */
   async propose(call: WriteCall): Promise<PendingWrite> {
-    let before: Buffer | null = null;
-    let expected: Buffer = Buffer.alloc(0);
-    const notes: string[] = [];
+    const found: WholeWrite = { before: null, expected: null, notes: [] };
     const proposal = await this.gate.propose({
       tool: call.tool,
       path: call.path,
       input: call.input,
       requireRead: false,
-      prepare: async (workspace, resolved, options) => {
-        let same = false;
-        const change = await workspace.edit(
-          resolved,
-          {
-            compute: (base) => {
-              before = base.exists ? (base.bytes ?? encodeText(base.text, base.codec)) : null;
-              expected = call.expected(before);
-              // The new bytes as editgate reads text: BINARY or ENCODING if they are not text it can show.
-              const written = decodeText(expected);
-              notes.push(...encodingNotes(base, written));
-              same = sameBytes(before, expected);
-              return { text: written.text };
-            },
-          },
-          options,
-        );
-        // Bytes that differ under the same text (an encoding or byte-order mark the server changes) are
-        // still a change; the notes say what the diff of the text cannot show.
-        if (!same && change.kind === 'noop') change.kind = 'modify';
-        return change;
-      },
+      prepare: prepareWholeWrite(call.expected, found, 'the server'),
     });
     // editgate never commits it: the upstream server writes the file.
     await this.gate.discard(proposal);
@@ -172,10 +124,10 @@ export class WriteGate {
       kind: proposal.kind === 'noop' ? 'noop' : proposal.kind === 'create' ? 'create' : 'modify',
       unifiedDiff: proposal.unifiedDiff,
       stats: proposal.stats,
-      notes,
+      notes: found.notes,
       proposal,
-      before,
-      expected,
+      before: found.before ?? null,
+      expected: found.expected ?? Buffer.alloc(0),
     };
   }
 

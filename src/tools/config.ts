@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
+import { shellLine, shellWord } from '../core/shell-word.js';
 import {
   type AfterChangeHook,
   type BeforeChangeHook,
@@ -206,11 +207,7 @@ async function linkedConfigError(path: string): Promise<EditgateError> {
 export function trustCommand(root: string, explicitPath?: string): string {
   const args = ['editgate', 'trust', resolve(root)];
   if (explicitPath) args.push('--config', resolve(explicitPath));
-  return args.map(shellWord).join(' ');
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  return shellLine(args);
 }
 
 function untrustedNotice(path: string, ignored: string[], command: string): string {

@@ -24,7 +24,7 @@ export const KEY_FILE = 'state.key';
 const KEY_BYTES = 32;
 
 /** What a MAC is for: a key typed for one purpose never answers another. */
-export type SealPurpose = 'change-set journal' | 'config trust record';
+export type SealPurpose = 'change-set journal' | 'config trust record' | 'hook approval';
 
 const keys = new Map<string, Buffer>();
 

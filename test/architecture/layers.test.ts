@@ -21,6 +21,7 @@ const RANK: Record<string, number> = {
   mcp: 4,
   web: 4,
   proxy: 4,
+  hooks: 4,
   'index.ts': 4,
   agent: 5,
   cli: 6,
@@ -33,6 +34,8 @@ const ONLY: Record<string, (target: string, typeOnly: boolean) => boolean> = {
   agent: (target) => target !== 'web' && target !== 'mcp' && target !== 'proxy',
   // Another server writes, the gate settles it (gate/settle.ts): nothing under the gate is the proxy's.
   proxy: (target) => target !== 'workspace',
+  // The agent's own tool writes, the gate settles it; the hooks keep their approvals in the state folder.
+  hooks: (target) => target !== 'workspace',
 };
 
 /**

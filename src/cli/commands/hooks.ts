@@ -1,0 +1,203 @@
+// `editgate hooks install | uninstall | status`: editgate's entries in a coding agent's own hook
+// configuration (src/hooks/install.ts plans each change as the file before and after). Each change is shown as
+// a diff before it is written; entries that are not editgate's are left as they are.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { diffLines, formatUnifiedDiff } from '../../core/diff.js';
+import { shellLine } from '../../core/shell-word.js';
+import type { AgentId } from '../../hooks/adapter.js';
+import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
+import {
+  type HookCommand,
+  type InstallPlace,
+  type InstallPlan,
+  type InstallScope,
+  planInstall,
+  planUninstall,
+} from '../../hooks/install.js';
+import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
+import { commandHelp, usageFailure } from '../file-command.js';
+import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
+
+const OPTIONS = {
+  project: { type: 'boolean' },
+  user: { type: 'boolean' },
+  approve: { type: 'string' },
+  'fail-open': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+} as const;
+const GLOBALS: readonly GlobalOptionName[] = ['root'];
+
+export const HELP = `Usage: editgate hooks install AGENT [--project | --user] [--approve MODE] [--fail-open] [--dry-run]
+       editgate hooks uninstall AGENT [--project | --user] [--dry-run]
+       editgate hooks status [AGENT]
+
+Put editgate in front of a coding agent's own edit tools through the agent's hooks: before each edit
+the change is worked out as that tool would make it, then editgate's policy, deny globs, hooks and
+approval decide; after it, the file is compared with what was approved and recorded, so editgate
+undo FILE puts it back. AGENT: ${hookAgentNames().join(', ')}.
+
+install writes editgate's entries into the agent's hook configuration and nothing else of it; it
+shows the change as a diff first, and running it again changes nothing. uninstall removes them.
+status lists what is installed where.
+
+  --project        the project's configuration, in --root (default: the current folder) (default)
+  --user           your own configuration, for every project
+  --approve MODE   who decides what no policy rule decides (default: what suits the agent):
+                     agent   the agent asks you in its own prompt, with editgate's summary
+                     web     the review page of an editgate review running for the root
+                     policy  no one: only the config's "allow" rules let a change through
+  --fail-open      when the hook itself fails, let the call go ahead (default: refuse it)
+  --dry-run        show the change, write nothing`;
+
+function scopeOf(values: { project?: boolean; user?: boolean }): InstallScope {
+  if (values.project && values.user) throw new UsageError('give --project or --user, not both');
+  return values.user ? 'user' : 'project';
+}
+
+function agentNamed(name: string | undefined): { id: AgentId; entry: HookAgentEntry } {
+  if (name === undefined) throw new UsageError(`name the agent: ${hookAgentNames().join(', ')}`);
+  const entry = hookAgent(name);
+  if (!entry)
+    throw new UsageError(`no hooks for "${name}"; editgate has them for ${hookAgentNames().join(', ')}`);
+  return { id: name as AgentId, entry };
+}
+
+/** The command the agent runs: this Node and this editgate, by absolute path, so no PATH can change them. */
+export function hookCommand(
+  agent: AgentId,
+  approve: HookApproveMode,
+  failOpen: boolean,
+  timeoutSeconds: number,
+): HookCommand {
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const argv = [
+    process.execPath,
+    main,
+    'hook',
+    agent,
+    '--approve',
+    approve,
+    ...(failOpen ? ['--fail-open'] : []),
+  ];
+  return { argv, line: shellLine(argv), timeoutSeconds };
+}
+
+async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function showPlan(plan: InstallPlan, verb: string): void {
+  if (plan.unchanged) {
+    process.stdout.write(`${plan.file}: nothing to change (${verb} already).\n`);
+    return;
+  }
+  const diff = formatUnifiedDiff(diffLines(plan.before ?? '', plan.after ?? ''), {
+    oldPath: plan.before === undefined ? '/dev/null' : plan.file,
+    newPath: plan.file,
+  });
+  process.stdout.write(`${diff}${diff.endsWith('\n') ? '' : '\n'}`);
+}
+
+async function apply(plan: InstallPlan, dryRun: boolean, done: string): Promise<void> {
+  if (plan.unchanged) return;
+  if (dryRun) {
+    process.stdout.write('Dry run: nothing was written.\n');
+    return;
+  }
+  await mkdir(dirname(plan.file), { recursive: true });
+  await writeFile(plan.file, plan.after ?? '');
+  process.stdout.write(`${done} ${plan.file}\n`);
+}
+
+export async function run(args: string[]): Promise<number> {
+  let line: ReturnType<typeof parseCommandLine<typeof OPTIONS>>;
+  try {
+    line = parseCommandLine(args, OPTIONS, GLOBALS);
+    if (line.help) {
+      process.stdout.write(commandHelp(HELP, GLOBALS));
+      return 0;
+    }
+  } catch (error) {
+    return usageFailure('hooks', error);
+  }
+  const [action, name, ...extra] = line.positionals;
+  const place: InstallPlace = { root: resolve(line.globals.root), home: homedir(), env: process.env };
+  try {
+    if (extra.length > 0) throw new UsageError(`unexpected ${extra[0]}`);
+    if (action === 'status') return await status(name, place);
+    if (action !== 'install' && action !== 'uninstall')
+      throw new UsageError('say what to do: install, uninstall or status');
+    const { id, entry } = agentNamed(name);
+    const scope = scopeOf(line.values);
+    const { adapter, installer } = await entry.load();
+    const file = installer.file(scope, place);
+    const before = await readIfThere(file);
+    const dryRun = line.values['dry-run'] === true;
+    if (action === 'uninstall') {
+      if (line.values.approve !== undefined || line.values['fail-open'])
+        throw new UsageError('--approve and --fail-open are for install');
+      const plan = planUninstall(installer, file, before);
+      showPlan(plan, 'not installed');
+      await apply(plan, dryRun, `Removed editgate's ${entry.label} hooks from`);
+      return 0;
+    }
+    const approve = line.values.approve ?? entry.defaultApprove;
+    if (!(APPROVE_MODES as readonly string[]).includes(approve))
+      throw new UsageError(`--approve must be one of ${APPROVE_MODES.join(', ')} (got "${approve}")`);
+    const command = hookCommand(
+      id,
+      approve as HookApproveMode,
+      line.values['fail-open'] === true,
+      adapter.timeoutSeconds,
+    );
+    let plan: InstallPlan;
+    try {
+      plan = planInstall(installer, file, before, command);
+    } catch (error) {
+      throw new UsageError(
+        `${file} cannot be read as ${entry.label}'s configuration (${(error as Error).message}); nothing was written. Fix it, or move it aside and install again.`,
+      );
+    }
+    showPlan(plan, 'installed');
+    await apply(plan, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+    for (const note of installer.notes?.(scope, place) ?? []) process.stdout.write(`${note}\n`);
+    return 0;
+  } catch (error) {
+    return usageFailure('hooks', error);
+  }
+}
+
+async function status(name: string | undefined, place: InstallPlace): Promise<number> {
+  const agents = name === undefined ? hookAgentNames() : [agentNamed(name).id];
+  for (const agent of agents) {
+    const entry = hookAgent(agent)!;
+    const { installer } = await entry.load();
+    for (const scope of ['project', 'user'] as const) {
+      const file = installer.file(scope, place);
+      const text = await readIfThere(file);
+      let found: string[];
+      try {
+        found = text === undefined ? [] : installer.find(text);
+      } catch (error) {
+        process.stdout.write(
+          `${entry.label} (${scope}): ${file} cannot be read (${(error as Error).message})\n`,
+        );
+        continue;
+      }
+      process.stdout.write(
+        found.length === 0
+          ? `${entry.label} (${scope}): not installed (${file})\n`
+          : `${entry.label} (${scope}): installed in ${file}\n${found.map((entry) => `  ${entry}`).join('\n')}\n`,
+      );
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,274 @@
+/**
+ * Claude Code's hooks (2.1.332): a command hook gets the event as JSON on standard input
+ * (`{ session_id, cwd, hook_event_name, tool_name, tool_input, tool_use_id, tool_response? }`) and answers
+ * on standard output. PreToolUse: `hookSpecificOutput.permissionDecision` allow | deny | ask, with
+ * `permissionDecisionReason` (shown to the model for deny, to the person for ask), `updatedInput` (the input
+ * the tool runs with) and `additionalContext` (for the model). PostToolUse: `decision: "block"` with a
+ * `reason` the model reads, and `systemMessage` the person sees. Exit code 2 blocks the tool whatever
+ * standard output says; any other failure lets it run, so every failure here is answered as a deny.
+ *
+ * Gated: Edit, MultiEdit (still in this version), Write. NotebookEdit is refused with a reason: editgate
+ * cannot yet show a notebook cell's change as the bytes written. Every other tool passes (no answer): Claude
+ * Code's own permission rules decide.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type {
+  CallKey,
+  HookAdapter,
+  HookEvent,
+  HookReply,
+  PostFeedback,
+  PreVerdict,
+  ProposedFile,
+  ReviseInput,
+} from '../adapter.js';
+import { type HookInstaller, isEditgateHookCommand } from '../install.js';
+import { uniqueReplacement } from '../replacement.js';
+import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
+
+export const GATED_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as const;
+
+/** Seconds Claude Code waits for the hook, as installed: long enough for a person on the review page. */
+const TIMEOUT_SECONDS = 600;
+
+interface ClaudeEvent {
+  session_id?: unknown;
+  cwd?: unknown;
+  hook_event_name?: unknown;
+  tool_name?: unknown;
+  tool_input?: unknown;
+  tool_use_id?: unknown;
+  tool_response?: unknown;
+}
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new Error(`Claude Code's hook event has no ${what}`);
+  return value;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function edits(input: Record<string, unknown>): ClaudeEdit[] {
+  const list = input.edits;
+  if (!Array.isArray(list)) throw new Error('MultiEdit has no edits');
+  return list.map((edit) => {
+    const item = record(edit);
+    return {
+      old_string: text(item.old_string, 'old_string'),
+      new_string: text(item.new_string, 'new_string'),
+      ...(item.replace_all === true ? { replace_all: true } : {}),
+    };
+  });
+}
+
+function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
+  if (tool === 'Write') {
+    const content = text(input.content, 'content');
+    return { path, expected: () => Buffer.from(content, 'utf8') };
+  }
+  const list =
+    tool === 'MultiEdit'
+      ? edits(input)
+      : [
+          {
+            old_string: text(input.old_string, 'old_string'),
+            new_string: text(input.new_string, 'new_string'),
+            ...(input.replace_all === true ? { replace_all: true } : {}),
+          },
+        ];
+  return { path, expected: (current) => applyClaudeEdits(path, current, list) };
+}
+
+function parse(event: unknown): HookEvent {
+  const body = record(event) as ClaudeEvent;
+  const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
+  const phase = body.hook_event_name;
+  if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
+  const tool = text(body.tool_name, 'tool_name');
+  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
+    return phase === 'PreToolUse'
+      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
+      : { phase: 'post', cwd, read: { kind: 'pass' } };
+  }
+  const input = record(body.tool_input);
+  const key: CallKey = {
+    session: text(body.session_id, 'session_id'),
+    call: text(body.tool_use_id, 'tool_use_id'),
+  };
+  const given = text(input.file_path ?? input.notebook_path, 'file_path');
+  const path = isAbsolute(given) ? given : resolve(cwd, given);
+  if (phase === 'PostToolUse')
+    return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths: [path] } };
+  if (tool === 'NotebookEdit') {
+    return {
+      phase: 'pre',
+      cwd,
+      read: {
+        kind: 'refuse',
+        reason: `editgate refuses NotebookEdit: it cannot show a notebook cell's change as the bytes that would be written, so nothing was changed in ${given}. Change the notebook's JSON with Edit instead (read it first), or ask the user to change it.`,
+      },
+    };
+  }
+  return {
+    phase: 'pre',
+    cwd,
+    read: { kind: 'write', tool, key, input, files: [proposedFile(tool, path, input)] },
+  };
+}
+
+/** The person's version back into the call: Write takes the whole text, Edit and MultiEdit one replacement. */
+const revise: ReviseInput = (input, files) => {
+  const file = files[0];
+  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
+  // Claude Code reads the file with LF line ends and writes its CRLF back itself.
+  const before = file.before.replaceAll('\r\n', '\n');
+  const approved = file.approved.replaceAll('\r\n', '\n');
+  if (typeof input.content === 'string') return { ...input, content: approved };
+  const replacement = uniqueReplacement(before, approved);
+  if (!replacement) return { refuse: 'the file was empty, so there is no text to anchor an edit on' };
+  const edit = { old_string: replacement.old, new_string: replacement.new };
+  if (Array.isArray(input.edits)) return { file_path: input.file_path, edits: [edit] };
+  return { file_path: input.file_path, ...edit };
+};
+
+function json(body: unknown): HookReply {
+  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
+}
+
+function pre(verdict: PreVerdict): HookReply {
+  if (verdict.kind === 'pass') return { stdout: '', exitCode: 0 };
+  const output: Record<string, unknown> = {
+    hookEventName: 'PreToolUse',
+    permissionDecision: verdict.kind,
+  };
+  if (verdict.kind !== 'allow' || verdict.reason) output.permissionDecisionReason = verdict.reason;
+  if (verdict.kind === 'allow') {
+    if (verdict.updatedInput) output.updatedInput = verdict.updatedInput;
+    if (verdict.context) output.additionalContext = verdict.context;
+  }
+  return json({ hookSpecificOutput: output });
+}
+
+function post(feedback: PostFeedback): HookReply {
+  if (feedback.matches) {
+    return feedback.message
+      ? json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message } })
+      : { stdout: '', exitCode: 0 };
+  }
+  return json({
+    decision: 'block',
+    reason: feedback.message,
+    systemMessage: feedback.message,
+    hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message },
+  });
+}
+
+export const adapter: HookAdapter = {
+  agent: 'claude-code',
+  label: 'Claude Code',
+  timeoutSeconds: TIMEOUT_SECONDS,
+  parse,
+  revise,
+  pre,
+  post,
+  // A deny the model reads. (Exit code 2 would block too, but reaches the model only as stderr.)
+  failed: (reason) => pre({ kind: 'deny', reason }),
+};
+
+/** The matcher for both events: the gated tools, one regular expression as Claude Code reads it. */
+const MATCHER = GATED_TOOLS.join('|');
+const EVENTS = ['PreToolUse', 'PostToolUse'] as const;
+
+interface HookGroup {
+  matcher?: string;
+  hooks?: Array<{ type?: string; command?: string; timeout?: number }>;
+}
+
+function settingsOf(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  const parsed: unknown = JSON.parse(text);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('the settings file is not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+function groupsOf(settings: Record<string, unknown>, event: string): HookGroup[] {
+  const hooks = record(settings.hooks);
+  return Array.isArray(hooks[event]) ? (hooks[event] as HookGroup[]) : [];
+}
+
+const ours = (group: HookGroup) =>
+  (group.hooks ?? []).some(
+    (hook) => typeof hook.command === 'string' && isEditgateHookCommand(hook.command, 'claude-code'),
+  );
+
+/** settings.json without editgate's hook groups; empty lists and an empty `hooks` are removed too. */
+function without(settings: Record<string, unknown>): Record<string, unknown> {
+  if (settings.hooks === undefined) return settings;
+  const hooks = { ...record(settings.hooks) };
+  for (const event of EVENTS) {
+    const kept = groupsOf(settings, event).filter((group) => !ours(group));
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  const rest = { ...settings };
+  if (Object.keys(hooks).length > 0) rest.hooks = hooks;
+  else delete rest.hooks;
+  return rest;
+}
+
+const format = (settings: Record<string, unknown>) => `${JSON.stringify(settings, null, 2)}\n`;
+
+export const installer: HookInstaller = {
+  agent: 'claude-code',
+  file(scope, place) {
+    if (scope === 'project') return resolve(place.root, '.claude', 'settings.json');
+    const configDir = place.env.CLAUDE_CONFIG_DIR || resolve(place.home, '.claude');
+    return resolve(configDir, 'settings.json');
+  },
+  add(before, command) {
+    const settings = without(settingsOf(before));
+    const hooks = { ...record(settings.hooks) };
+    for (const event of EVENTS) {
+      const entry: HookGroup = {
+        matcher: MATCHER,
+        hooks: [{ type: 'command', command: command.line, timeout: command.timeoutSeconds }],
+      };
+      hooks[event] = [...groupsOf(settings, event), entry];
+    }
+    const after = format({ ...settings, hooks });
+    // Installing again with the same command changes nothing (the groups are put back where they were
+    // only if they were last; otherwise the file is rewritten once, with them last).
+    return before !== undefined && sameSettings(before, after) ? before : after;
+  },
+  remove(before) {
+    return format(without(settingsOf(before)));
+  },
+  find(text) {
+    const settings = settingsOf(text);
+    return EVENTS.flatMap((event) =>
+      groupsOf(settings, event)
+        .filter(ours)
+        .flatMap((group) =>
+          (group.hooks ?? [])
+            .filter(
+              (hook) =>
+                typeof hook.command === 'string' && isEditgateHookCommand(hook.command, 'claude-code'),
+            )
+            .map((hook) => `${event} (${group.matcher ?? 'every tool'}): ${hook.command}`),
+        ),
+    );
+  },
+};
+
+function sameSettings(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * One hook call, whatever the agent: the event read by the agent's adapter, then the gate as for every change
+ * editgate makes (config trust, deny globs, policy, before-change hooks, the approval, the audit line), then
+ * the answer worded by the adapter. The agent starts one process per event:
+ *
+ *   pre-tool    the tool's change worked out with its own semantics (the adapter's ProposedFiles), proposed
+ *               through the gate as a whole write someone else makes (gate/whole-write.ts), decided by the
+ *               mode's approver, never committed by editgate; what was allowed is kept in the state folder
+ *               (pending.ts) for the post-tool process
+ *   post-tool   `gate.settle` for each file against what was kept: history (so `editgate undo` restores),
+ *               the audit line naming the agent and who decided, the after-change hooks; the model is told
+ *               when the bytes on disk are not the approved ones. A call the pre-tool hook never allowed is
+ *               settled as unreviewed, never as approved.
+ *
+ * Modes (`--approve`): `policy` (rules only: what they do not allow is refused), `agent` (what the rules do
+ * not decide goes back to the agent as "ask", with editgate's summary, so the agent's own prompt asks the
+ * person), `web` (the review page of an `editgate review` running for the root; none: refused). Whatever
+ * goes wrong (a crash, the page unreachable, no answer before the agent's hook time-out) is a denial saying
+ * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
+ */
+import { isEditgateError } from '../core/errors.js';
+import { encodeText } from '../core/text.js';
+import type { Approver } from '../gate/approval.js';
+import type { Allowed, Approval, Gate, Settled } from '../gate/gate.js';
+import { noApproverError } from '../gate/no-approver.js';
+import { openGate } from '../gate/open-gate.js';
+import type { Proposal } from '../gate/proposal.js';
+import { prepareWholeDelete, prepareWholeWrite, type WholeWrite } from '../gate/whole-write.js';
+import { type LoadedConfig, loadConfig } from '../tools/config.js';
+import { type KeptFile, keepApproval, takeKeptApproval } from '../tools/kept-approval.js';
+import { defaultStateDir, stateDirFor } from '../tools/state-dir.js';
+import type {
+  AgentId,
+  HookAdapter,
+  HookReply,
+  PostFeedback,
+  PostToolRead,
+  PreToolRead,
+  PreVerdict,
+  RevisedFile,
+} from './adapter.js';
+
+export const APPROVE_MODES = ['web', 'agent', 'policy'] as const;
+export type HookApproveMode = (typeof APPROVE_MODES)[number];
+
+export interface HookRunOptions {
+  adapter: HookAdapter;
+  approve: HookApproveMode;
+  /** The workspace root; default the folder the agent runs in (the event's cwd). */
+  root?: string;
+  /** A config file instead of ROOT/editgate.config.json. */
+  config?: string;
+  /** Let the tool run when the hook itself fails (a crash, a time-out, no page): off unless asked for. */
+  failOpen?: boolean;
+  /**
+   * The review page of an `editgate review` running for the root (web mode), undefined when none answers. The
+   * CLI gives it (the web layer is not this layer's to import).
+   */
+  reviewPage?: (root: string) => Promise<Approver | undefined>;
+  /** Milliseconds the whole call may take; default: the adapter's time-out less a margin for start-up. */
+  budgetMs?: number;
+  /** The user's state folder (default: defaultStateDir()). */
+  stateDir?: string;
+  /** Notes for the person (the hook's standard error). */
+  warn?: (line: string) => void;
+}
+
+/** Time kept back from the agent's time-out for Node's start and exit around the hook's own work. */
+const MARGIN_MS = 3000;
+
+/** The hook's answer to one event (stdin's text): never throws, never runs past its budget. */
+export async function runHook(stdin: string, options: HookRunOptions): Promise<HookReply> {
+  const { adapter } = options;
+  const budget = options.budgetMs ?? Math.max(1000, adapter.timeoutSeconds * 1000 - MARGIN_MS);
+  const timer = new AbortController();
+  let timeout: NodeJS.Timeout | undefined;
+  const expired = new Promise<HookReply>((resolve) => {
+    timeout = setTimeout(() => {
+      timer.abort();
+      resolve(
+        failure(
+          options,
+          `no decision within ${Math.round(budget / 1000)} s (${adapter.label} stops waiting for the hook after ${adapter.timeoutSeconds} s)`,
+        ),
+      );
+    }, budget);
+  });
+  try {
+    return await Promise.race([answer(stdin, options, timer.signal), expired]);
+  } catch (error) {
+    return failure(options, `the hook failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/** The hook could not decide: the tool is stopped (said why), or let through when failing open. */
+function failure(options: HookRunOptions, why: string): HookReply {
+  if (!options.failOpen)
+    return options.adapter.failed(`editgate refused this call: ${why}. Nothing was written.`);
+  options.warn?.(`editgate: ${why}; the call goes ahead unchecked (the hook fails open).`);
+  return options.adapter.pre({ kind: 'pass' });
+}
+
+async function answer(stdin: string, options: HookRunOptions, signal: AbortSignal): Promise<HookReply> {
+  let event: unknown;
+  try {
+    event = JSON.parse(stdin);
+  } catch {
+    throw new Error(`${options.adapter.label} sent a hook event that is not JSON`);
+  }
+  const read = options.adapter.parse(event);
+  if (read.phase === 'other') return { stdout: '', exitCode: 0 };
+  const root = options.root ?? read.cwd;
+  if (read.phase === 'pre') return options.adapter.pre(await preTool(read.read, root, options, signal));
+  return options.adapter.post(await postTool(read.read, root, options));
+}
+
+/** The root's config (as trusted: an untrusted one only tightens) and the state folder it names. */
+async function configFor(
+  root: string,
+  options: HookRunOptions,
+): Promise<{ config: LoadedConfig; stateDir: string }> {
+  const config = await loadConfig(root, options.config);
+  if (config.trust?.notice) options.warn?.(config.trust.notice);
+  const userStateDir = options.stateDir ?? defaultStateDir();
+  return { config, stateDir: stateDirFor([root], userStateDir, config.options.stateDir) };
+}
+
+async function gateFor(
+  root: string,
+  config: LoadedConfig,
+  stateDir: string,
+  approve: Approver,
+): Promise<Gate> {
+  return openGate({
+    roots: [root],
+    deny: config.options.deny,
+    stateDir,
+    readOnlyTools: ['read_file'],
+    approve,
+    policy: config.options.policy,
+    hooks: config.options.hooks,
+    requireReadBeforeEdit: false,
+    auditLog: config.options.auditLog,
+  });
+}
+
+/** Who answers when the rules ask, in each mode. */
+function approverFor(root: string, options: HookRunOptions): Approver {
+  if (options.approve === 'web') {
+    return async (request, ask) => {
+      const page = await options.reviewPage?.(root);
+      if (!page) {
+        throw noApproverError(
+          request,
+          `no editgate review page is running for ${root}`,
+          `Tell the user: start \`editgate review --root ${root}\` (it prints the page's link), then ask again.`,
+        );
+      }
+      return page(request, ask);
+    };
+  }
+  // policy: rules only. (agent never reaches here: what the rules leave open goes back to the agent.)
+  return (request) => {
+    throw noApproverError(
+      request,
+      `${options.adapter.label}'s editgate hook runs with --approve policy: only policy rules decide`,
+      `To let it through, the user can add a policy rule that allows it to editgate.config.json (and trust the file with \`editgate trust\`), or install the hook with --approve agent or --approve web (editgate hooks install ${options.adapter.agent}).`,
+    );
+  };
+}
+
+async function preTool(
+  read: PreToolRead,
+  root: string,
+  options: HookRunOptions,
+  signal: AbortSignal,
+): Promise<PreVerdict> {
+  if (read.kind === 'pass') return { kind: 'pass' };
+  if (read.kind === 'refuse') return { kind: 'deny', reason: read.reason };
+  const { adapter } = options;
+  const { config, stateDir } = await configFor(root, options);
+  const gate = await gateFor(root, config, stateDir, approverFor(root, options));
+  const found: WholeWrite[] = [];
+  const writer = `${adapter.label}'s ${read.tool}`;
+  const prepares = read.files.map((file) => {
+    const whole: WholeWrite = { before: null, expected: null, notes: [] };
+    found.push(whole);
+    return {
+      path: file.path,
+      requireRead: false,
+      prepare: 'delete' in file ? prepareWholeDelete(whole) : prepareWholeWrite(file.expected, whole, writer),
+    };
+  });
+  let proposal: Proposal;
+  try {
+    proposal = await gate.propose({
+      tool: read.tool,
+      input: read.input,
+      signal,
+      ...prepares[0]!,
+      more: prepares.slice(1),
+    });
+  } catch (error) {
+    // The tool would fail on the file as it is (its old text missing, a path outside the root...): the
+    // model reads why, as from editgate's own tools.
+    if (isEditgateError(error)) return { kind: 'deny', reason: error.message };
+    throw error;
+  }
+  // editgate never commits it: the agent's tool writes.
+  await gate.discard(proposal);
+  if (proposal.files.every((file) => file.change.kind === 'noop')) return { kind: 'pass' };
+  let approval: Approval;
+  try {
+    if (options.approve === 'agent') {
+      const screened = await gate.screen(proposal);
+      if (screened === 'ask') {
+        await keep(adapter.agent, stateDir, read, proposal, found, {
+          decision: 'once',
+          decidedBy: 'user',
+          reason: `asked in ${adapter.label}`,
+        });
+        return { kind: 'ask', reason: summary(proposal, adapter.label) };
+      }
+      approval = screened;
+    } else {
+      approval = await gate.decide(proposal, signal);
+    }
+  } catch (error) {
+    if (isEditgateError(error) && error.code !== 'CANCELLED') return { kind: 'deny', reason: error.message };
+    throw error;
+  }
+  const revised = approval.edited?.proposal ?? approval.hunks?.proposal;
+  let updatedInput: Record<string, unknown> | undefined;
+  let context: string | undefined;
+  if (revised) {
+    const files = revisedFiles(proposal, revised);
+    const carried = adapter.revise?.(read.input, files) ?? {
+      refuse: `${adapter.label} has no way to take a changed input`,
+    };
+    if ('refuse' in carried) {
+      return {
+        kind: 'deny',
+        reason: `The user approved their own version of this change, which ${adapter.label}'s ${read.tool} cannot carry (${carried.refuse}), so nothing was written. Write exactly this instead:\n${personsVersion(files)}`,
+      };
+    }
+    updatedInput = carried;
+    context = `The user changed this ${read.tool} before approving it; what is written is their version:\n${revised.unifiedDiff}`;
+    // What is kept for settle is the person's bytes, not the tool's.
+    for (const [index, file] of revised.files.entries()) {
+      const content = file.change.content;
+      if (content?.type === 'text' && found[index])
+        found[index]!.expected = encodeText(content.text, content.codec);
+    }
+  }
+  await keep(adapter.agent, stateDir, read, proposal, found, approval);
+  return {
+    kind: 'allow',
+    reason: allowedBecause(approval),
+    ...(updatedInput ? { updatedInput } : {}),
+    ...(context ? { context } : {}),
+  };
+}
+
+function keep(
+  agent: AgentId,
+  stateDir: string,
+  read: Extract<PreToolRead, { kind: 'write' }>,
+  proposal: Proposal,
+  found: WholeWrite[],
+  allowed: Allowed,
+): Promise<void> {
+  const files: KeptFile[] = proposal.files.map((file, index) => ({
+    path: file.change.resolved.absolute,
+    before: found[index]?.before ?? null,
+    approved: found[index]?.expected ?? null,
+  }));
+  return keepApproval(stateDir, {
+    agent,
+    tool: read.tool,
+    key: read.key,
+    files,
+    allowed: {
+      decision: allowed.decision,
+      decidedBy: allowed.decidedBy,
+      ...(allowed.rule ? { rule: allowed.rule } : {}),
+      ...(allowed.reason ? { reason: allowed.reason } : {}),
+    },
+    at: Date.now(),
+  });
+}
+
+function allowedBecause(approval: Approval): string {
+  if (approval.decidedBy === 'policy') return 'editgate: allowed by a policy rule';
+  if (approval.decidedBy === 'user') return 'editgate: approved by the user';
+  return `editgate: allowed (${approval.decidedBy})`;
+}
+
+/** What editgate found, for the agent's own question (mode agent). */
+function summary(proposal: Proposal, label: string): string {
+  const files = proposal.files.map(
+    (file) => `${file.path} (+${file.change.diff.added} -${file.change.diff.removed})`,
+  );
+  return `editgate: no policy rule decides this change to ${files.join(', ')}; ${label} asks you.`;
+}
+
+function revisedFiles(proposal: Proposal, revised: Proposal): RevisedFile[] {
+  return revised.files.map((file, index) => ({
+    path: file.change.resolved.absolute,
+    before: file.change.texts?.before ?? '',
+    proposed: proposal.files[index]?.change.texts?.after ?? '',
+    approved: file.change.texts?.after ?? '',
+  }));
+}
+
+function personsVersion(files: RevisedFile[]): string {
+  return files.map((file) => `--- ${file.path} (the user's version, whole)\n${file.approved}`).join('\n');
+}
+
+async function postTool(read: PostToolRead, root: string, options: HookRunOptions): Promise<PostFeedback> {
+  if (read.kind === 'pass') return { matches: true };
+  const { adapter } = options;
+  const { config, stateDir } = await configFor(root, options);
+  const gate = await gateFor(root, config, stateDir, approverFor(root, options));
+  const pending = await takeKeptApproval(stateDir, adapter.agent, read.key);
+  const settled: Settled[] = [];
+  if (pending) {
+    for (const file of pending.files) {
+      settled.push(
+        await gate.settle({
+          tool: read.tool,
+          writer: adapter.label,
+          path: file.path,
+          before: file.before,
+          approved: { bytes: file.approved, by: pending.allowed },
+        }),
+      );
+    }
+  } else {
+    for (const path of read.paths) {
+      settled.push(await gate.settle({ tool: read.tool, writer: adapter.label, path, before: undefined }));
+    }
+  }
+  const differs = settled.filter((file) => file.matches === false);
+  if (differs.length === 0) {
+    const said = settled.map((file) => file.hookMessage).filter(Boolean);
+    return { matches: true, ...(said.length > 0 ? { message: said.join('\n') } : {}) };
+  }
+  return {
+    matches: false,
+    message: differs
+      .map(
+        (file) =>
+          `editgate: ${file.path} is not what was approved (${adapter.label}'s ${read.tool} wrote other bytes). The user has been told; \`editgate undo ${file.path}\` puts back what was there before. The difference, approved to written:\n${file.difference ?? ''}`,
+      )
+      .join('\n'),
+  };
+}
