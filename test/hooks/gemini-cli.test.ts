@@ -3,8 +3,8 @@
  * its events read; editgate's answers in its protocol; its settings.json entries added and removed.
  */
 import { describe, expect, it } from 'vitest';
-import { adapter, installer } from '../../../src/hooks/agents/gemini-cli.js';
-import { applyGeminiReplace, applyGeminiWriteFile } from '../../../src/hooks/agents/gemini-cli-edits.js';
+import { adapter, installer } from '../../src/hooks/agents/gemini-cli.js';
+import { applyGeminiReplace, applyGeminiWriteFile } from '../../src/hooks/agents/gemini-cli-edits.js';
 
 const P = '/p/notes.txt';
 const b = (text: string) => Buffer.from(text, 'utf8');

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapter, installer } from '../../../src/hooks/agents/opencode.js';
-import { applyOpenCodeEdit, applyOpenCodeWrite } from '../../../src/hooks/agents/opencode-edits.js';
-import { PLUGIN_MARKER, pluginSource } from '../../../src/hooks/agents/opencode-plugin.js';
+import { adapter, installer } from '../../src/hooks/agents/opencode.js';
+import { applyOpenCodeEdit, applyOpenCodeWrite } from '../../src/hooks/agents/opencode-edits.js';
+import { PLUGIN_MARKER, pluginSource } from '../../src/hooks/agents/opencode-plugin.js';
 
 const P = '/p/notes.txt';
 const b = (text: string) => Buffer.from(text, 'utf8');

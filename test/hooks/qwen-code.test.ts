@@ -3,8 +3,8 @@
  * Claude-style events read; editgate's answers in its protocol; its settings.json entries.
  */
 import { describe, expect, it } from 'vitest';
-import { adapter, installer } from '../../../src/hooks/agents/qwen-code.js';
-import { applyQwenEdit, applyQwenWriteFile } from '../../../src/hooks/agents/qwen-code-edits.js';
+import { adapter, installer } from '../../src/hooks/agents/qwen-code.js';
+import { applyQwenEdit, applyQwenWriteFile } from '../../src/hooks/agents/qwen-code-edits.js';
 
 const P = '/p/notes.txt';
 const b = (text: string) => Buffer.from(text, 'utf8');
