@@ -3,23 +3,33 @@
 // file, so it crosses network namespaces; TCP does not), then runs the command and exits with its status.
 // Nothing the command does can reach another machine: the namespace has no interface but loopback.
 //
-//   unshare -n node in-namespace.mjs PORT SOCKET -- COMMAND ARGS...
+// More PORT SOCKET pairs before the -- forward more ports the same way (a review page outside, for hooks).
+//
+//   unshare -n node in-namespace.mjs PORT SOCKET [PORT SOCKET]... -- COMMAND ARGS...
 import { execFileSync, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 
-const [port, socketPath, separator, command, ...args] = process.argv.slice(2);
-if (!port || !socketPath || separator !== '--' || !command) {
-  console.error('usage: in-namespace.mjs PORT SOCKET -- COMMAND ARGS...');
+const argv = process.argv.slice(2);
+const separator = argv.indexOf('--');
+const pairs = separator === -1 ? [] : argv.slice(0, separator);
+const [command, ...args] = separator === -1 ? [] : argv.slice(separator + 1);
+if (pairs.length === 0 || pairs.length % 2 !== 0 || !command) {
+  console.error('usage: in-namespace.mjs PORT SOCKET [PORT SOCKET]... -- COMMAND ARGS...');
   process.exit(2);
 }
 execFileSync('ip', ['link', 'set', 'lo', 'up']);
-const forwarder = createServer((client) => {
-  const model = connect(socketPath);
-  client.pipe(model).pipe(client);
-  client.on('error', () => model.destroy());
-  model.on('error', () => client.destroy());
-});
-forwarder.listen(Number(port), '127.0.0.1', () => {
+const listening = [];
+for (let i = 0; i < pairs.length; i += 2) {
+  const [port, socketPath] = [pairs[i], pairs[i + 1]];
+  const forwarder = createServer((client) => {
+    const outside = connect(socketPath);
+    client.pipe(outside).pipe(client);
+    client.on('error', () => outside.destroy());
+    outside.on('error', () => client.destroy());
+  });
+  listening.push(new Promise((resolve) => forwarder.listen(Number(port), '127.0.0.1', resolve)));
+}
+Promise.all(listening).then(() => {
   const child = spawn(command, args, { stdio: 'inherit' });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {

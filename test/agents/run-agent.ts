@@ -11,6 +11,11 @@ export interface AgentCommand {
   env: Record<string, string>;
   /** Written to the agent's standard input, which is then closed (default: nothing). */
   stdin?: string;
+  /**
+   * More of this machine's 127.0.0.1 ports the agent may reach inside its network namespace, each through a
+   * Unix socket that leads to it (forwardToPort): a review page editgate's hooks ask, say.
+   */
+  forwards?: Array<{ port: number; socketPath: string }>;
 }
 
 export interface AgentResult {
@@ -76,6 +81,7 @@ export function isolatedCommand(run: AgentCommand, model: ScriptedModel): [strin
           IN_NAMESPACE,
           String(model.port),
           model.socketPath,
+          ...(run.forwards ?? []).flatMap((forward) => [String(forward.port), forward.socketPath]),
           '--',
           run.command,
           ...run.args,

@@ -1,0 +1,261 @@
+/**
+ * A scripted session of a real agent with editgate's hooks in front of its own edit tools (src/hooks/): the
+ * hooks installed by `editgate hooks install AGENT --user` into the agent's isolated HOME, no MCP server, the
+ * fake model calling the agent's own tools. What a hook test then checks: the files on disk, what reached
+ * the model, the audit log, `editgate undo`. Shared by every agent's hooks-<agent>.test.ts.
+ *
+ * The review page (`--approve web`): `editgate review` runs here, outside the agent's network namespace; the
+ * namespace's 127.0.0.1:PORT is forwarded to it through a Unix socket (run-agent.ts `forwards`), so the hook
+ * inside finds it through its discovery file in the shared state folder and reaches it at the same address.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ensureBuilt, MAIN } from '../built-cli.js';
+import { LINK } from '../web/page-api.js';
+import type { AgentClient } from './clients/client.js';
+import type { Turn } from './fake-models/script.js';
+import { offersTools, type ScriptedModel, startScriptedModel } from './fake-models/server.js';
+import { installedAgent } from './installed.js';
+import { describeRun, dumpRun, requestText } from './mcp-session.js';
+import { type AgentResult, runAgent } from './run-agent.js';
+import { type AgentWorkspace, makeWorkspace } from './workspace.js';
+
+export { requestText };
+
+export interface HookSessionOptions {
+  client: AgentClient;
+  /** The hook's --approve mode. */
+  approve: 'policy' | 'agent' | 'web';
+  /** Files in the project root before the run. */
+  files: Record<string, string>;
+  /** The model's turns (the agent's own tools, `exact: true`), given the project root. */
+  turns: (root: string) => Turn[];
+  /** editgate.config.json for the root, trusted (default: allow every change). An auditLog is added. */
+  config?: Record<string, unknown>;
+  /** Start `editgate review` for the root before the agent (web mode). */
+  reviewPage?: boolean;
+  /** While the agent runs (answer the review page...). */
+  during?: (session: RunningHookSession) => Promise<void>;
+  /**
+   * A shell command run right before the hook gets a post-tool event (it sees $EDITGATE_ROOT): the file
+   * changed between the tool's write and editgate's look at it.
+   */
+  beforePostTool?: string;
+  /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
+  ownEdits?: boolean;
+  timeoutMs?: number;
+}
+
+export interface RunningHookSession {
+  workspace: AgentWorkspace;
+  model: ScriptedModel;
+  /** The review page's sign-in link (reviewPage). */
+  link?: string;
+}
+
+export interface HookSession extends RunningHookSession {
+  result: AgentResult;
+  /** What the agent did and showed, for the test output and failure messages. */
+  report: string;
+  /** The audit log's lines, parsed. */
+  audit(): Array<Record<string, unknown>>;
+  /** The project file's text now. */
+  file(path: string): string;
+  /** `editgate undo` of a project file, as a person runs it (exit code and output). */
+  undo(path: string): { code: number; output: string };
+  /** What `editgate hooks install` printed. */
+  installOutput: string;
+  close(): Promise<void>;
+}
+
+/** A Unix socket that leads to this machine's 127.0.0.1:port (for a network namespace). */
+async function forwardToPort(port: number): Promise<{ socketPath: string; server: Server }> {
+  const socketPath = join(tmpdir(), `editgate-forward-${process.pid}-${port}-${Date.now()}.sock`);
+  const server = createServer((inside) => {
+    const outside = connect(port, '127.0.0.1');
+    inside.pipe(outside).pipe(inside);
+    inside.on('error', () => outside.destroy());
+    outside.on('error', () => inside.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  return { socketPath, server };
+}
+
+/** `editgate review --root ROOT`, until its link is printed. */
+async function startReview(
+  root: string,
+  state: string,
+): Promise<{ child: ChildProcess; link: string; port: number }> {
+  const child = spawn(process.execPath, [MAIN, 'review', '--root', root], {
+    cwd: root,
+    env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`editgate review printed no link:\n${output}`)), 30_000);
+    const feed = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = LINK.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout!.on('data', feed);
+    child.stderr!.on('data', feed);
+  });
+  return { child, link: match[0], port: Number(match[2]) };
+}
+
+/**
+ * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
+ * post-tool event reaches it (the file changed behind editgate's back).
+ */
+function wrapHookCommand(workspace: AgentWorkspace, configFile: string, beforePostTool: string): void {
+  const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
+  writeFileSync(
+    wrapper,
+    [
+      '#!/bin/sh',
+      'event=$(cat)',
+      `case "$event" in *PostToolUse*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
+      `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(wrapper, 0o755);
+  const text = readFileSync(configFile, 'utf8');
+  const prefix = `${process.execPath} ${MAIN}`;
+  if (!text.includes(prefix)) throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
+  writeFileSync(configFile, text.replaceAll(prefix, wrapper));
+}
+
+/** The configuration file `editgate hooks install AGENT --user` writes, with the agent's HOME as prepared. */
+function installHooks(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  approve: string,
+): string {
+  return execFileSync(
+    process.execPath,
+    [MAIN, 'hooks', 'install', client.name, '--user', '--approve', approve, '--root', workspace.root],
+    { env: { ...process.env, ...env, EDITGATE_STATE_DIR: workspace.state, NO_COLOR: '1' }, encoding: 'utf8' },
+  );
+}
+
+export async function runHookSession(options: HookSessionOptions): Promise<HookSession> {
+  await ensureBuilt();
+  const { client } = options;
+  const command = installedAgent(client.name);
+  const workspace = makeWorkspace(`hooks-${client.name}`);
+  const auditLog = join(workspace.folder, 'audit.jsonl');
+  const config = {
+    ...(options.config ?? { policy: { rules: [{ path: '**', action: 'allow' }] } }),
+    auditLog,
+  };
+  writeFileSync(join(workspace.root, 'editgate.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const editgateEnv = { ...process.env, EDITGATE_STATE_DIR: workspace.state };
+  execFileSync(process.execPath, [MAIN, 'trust', workspace.root, '--yes'], {
+    env: editgateEnv,
+    stdio: 'pipe',
+  });
+  for (const [path, content] of Object.entries(options.files)) {
+    mkdirSync(dirname(join(workspace.root, path)), { recursive: true });
+    writeFileSync(join(workspace.root, path), content);
+  }
+  const cleanups: Array<() => Promise<void> | void> = [() => workspace.remove()];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    let review: Awaited<ReturnType<typeof startReview>> | undefined;
+    const forwards: Array<{ port: number; socketPath: string }> = [];
+    if (options.reviewPage) {
+      review = await startReview(workspace.root, workspace.state);
+      const started = review;
+      cleanups.push(() => {
+        try {
+          process.kill(-started.child.pid!, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      });
+      const forward = await forwardToPort(review.port);
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            forward.server.close(() => resolve());
+            if (existsSync(forward.socketPath)) rmSync(forward.socketPath, { force: true });
+          }),
+      );
+      forwards.push({ port: review.port, socketPath: forward.socketPath });
+    }
+    const turns = options.turns(workspace.root);
+    const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
+    cleanups.push(() => model.close());
+    const run = client.prepare({
+      workspace,
+      model,
+      command,
+      prompt: 'Make the planned changes.',
+      mcp: false,
+      ownEdits: options.ownEdits ?? true,
+    });
+    run.env.EDITGATE_STATE_DIR = workspace.state;
+    run.forwards = forwards;
+    const installOutput = installHooks(client, workspace, run.env, options.approve);
+    if (options.beforePostTool) {
+      const file = /(?:^|\n)\+\+\+ (\S+)/.exec(installOutput)?.[1];
+      if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
+      wrapHookCommand(workspace, file, options.beforePostTool);
+    }
+    const running: RunningHookSession = { workspace, model, ...(review ? { link: review.link } : {}) };
+    const [result] = await Promise.all([
+      runAgent(run, model, options.timeoutMs ?? 120_000),
+      options.during?.(running),
+    ]);
+    const report = describeRun(client, result, model.requests);
+    dumpRun(client, model.requests, result);
+    return {
+      ...running,
+      result,
+      installOutput,
+      report: `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`,
+      audit: () =>
+        existsSync(auditLog)
+          ? readFileSync(auditLog, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as Record<string, unknown>)
+          : [],
+      file: (path) => readFileSync(join(workspace.root, path), 'utf8'),
+      undo: (path) => {
+        try {
+          const output = execFileSync(
+            process.execPath,
+            [MAIN, 'undo', '--root', workspace.root, join(workspace.root, path), '--yes'],
+            {
+              env: { ...editgateEnv, NO_COLOR: '1' },
+              encoding: 'utf8',
+              stdio: ['ignore', 'pipe', 'pipe'],
+            },
+          );
+          return { code: 0, output };
+        } catch (error) {
+          const failed = error as { status: number; stdout: string; stderr: string };
+          return { code: failed.status, output: `${failed.stdout}${failed.stderr}` };
+        }
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
