@@ -84,12 +84,12 @@ async function forwardToPort(port: number): Promise<{ socketPath: string; server
   return { socketPath, server };
 }
 
-/** `editgate review --root ROOT`, until its link is printed. */
+/** `editgate review ROOT`, until its link is printed. */
 async function startReview(
   root: string,
   state: string,
 ): Promise<{ child: ChildProcess; link: string; port: number }> {
-  const child = spawn(process.execPath, [MAIN, 'review', '--root', root], {
+  const child = spawn(process.execPath, [MAIN, 'review', root], {
     cwd: root,
     env: { ...process.env, EDITGATE_STATE_DIR: state, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,7 +123,8 @@ function wrapHookCommand(workspace: AgentWorkspace, configFile: string, beforePo
     [
       '#!/bin/sh',
       'event=$(cat)',
-      `case "$event" in *PostToolUse*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
+      // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
+      `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
       `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),
@@ -131,8 +132,12 @@ function wrapHookCommand(workspace: AgentWorkspace, configFile: string, beforePo
   chmodSync(wrapper, 0o755);
   const text = readFileSync(configFile, 'utf8');
   const prefix = `${process.execPath} ${MAIN}`;
-  if (!text.includes(prefix)) throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
-  writeFileSync(configFile, text.replaceAll(prefix, wrapper));
+  // OpenCode's plugin holds the command as a JSON array, one argument per element.
+  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
+  if (text.includes(prefix)) writeFileSync(configFile, text.replaceAll(prefix, wrapper));
+  else if (text.includes(jsonPrefix))
+    writeFileSync(configFile, text.replaceAll(jsonPrefix, JSON.stringify(wrapper)));
+  else throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
 }
 
 /** The configuration file `editgate hooks install AGENT --user` writes, with the agent's HOME as prepared. */
@@ -211,7 +216,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     run.forwards = forwards;
     const installOutput = installHooks(client, workspace, run.env, options.approve);
     if (options.beforePostTool) {
-      const file = /(?:^|\n)\+\+\+ (\S+)/.exec(installOutput)?.[1];
+      const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
       wrapHookCommand(workspace, file, options.beforePostTool);
     }
