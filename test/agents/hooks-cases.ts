@@ -15,6 +15,7 @@ import { answerOnPage, pendingPageHtml } from '../web/page-api.js';
 import type { AgentClient } from './clients/client.js';
 import type { Turn } from './fake-models/script.js';
 import { type HookSession, type HookSessionOptions, requestText, runHookSession } from './hooks-session.js';
+import { editTurnIndex } from './own-edit-turns.js';
 
 export const NOTES = 'alpha\nbeta\ngamma\n';
 export const EDITED = 'alpha\nBETA\ngamma\n';
@@ -25,18 +26,13 @@ export interface HookCases {
   turns: (root: string) => Turn[];
   /** The edit tool's name as the audit line has it. */
   tool: string;
-  /** Main-loop request (0-based) that carries the edit's result; default 2 (after the read and the edit). */
-  afterEditRequest?: number;
+
   timeoutMs?: number;
 }
 
-export function hookCases({
-  client,
-  turns,
-  tool,
-  afterEditRequest = 2,
-  timeoutMs = 240_000,
-}: HookCases): void {
+export function hookCases({ client, turns, tool, timeoutMs = 240_000 }: HookCases): void {
+  // The main-loop request that carries the edit's result: the one after the request answered with the edit.
+  const afterEditRequest = editTurnIndex(client.name) + 1;
   const sessions: HookSession[] = [];
   afterEach(async () => {
     for (const session of sessions.splice(0)) await session.close();

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { describe } from 'vitest';
 import { opencode } from './clients/opencode.js';
 import { hookCases } from './hooks-cases.js';
+import { OWN_EDIT_TURNS } from './own-edit-turns.js';
 
 // editgate's hooks in front of OpenCode's own edit (src/hooks/agents/opencode.ts), in the real OpenCode
 // 1.18.33 with a scripted model: the plugin installed by `editgate hooks install opencode --user`.
@@ -10,17 +10,6 @@ describe('OpenCode with editgate hooks', () => {
     client: opencode,
     tool: 'edit',
     timeoutMs: 300_000,
-    turns: (root) => {
-      const path = join(root, 'notes.txt');
-      return [
-        { call: [{ tool: 'read', exact: true, input: { filePath: path } }] },
-        {
-          call: [
-            { tool: 'edit', exact: true, input: { filePath: path, oldString: 'beta', newString: 'BETA' } },
-          ],
-        },
-        { say: 'Done.' },
-      ];
-    },
+    turns: OWN_EDIT_TURNS['opencode'],
   });
 });

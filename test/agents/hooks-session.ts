@@ -44,6 +44,8 @@ export interface HookSessionOptions {
    * changed between the tool's write and editgate's look at it.
    */
   beforePostTool?: string;
+  /** Install editgate's hooks (default true; false: the agent's own tools alone, for a comparison). */
+  hooks?: boolean;
   /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
   ownEdits?: boolean;
   timeoutMs?: number;
@@ -214,7 +216,8 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     });
     run.env.EDITGATE_STATE_DIR = workspace.state;
     run.forwards = forwards;
-    const installOutput = installHooks(client, workspace, run.env, options.approve);
+    const installOutput =
+      options.hooks === false ? '' : installHooks(client, workspace, run.env, options.approve);
     if (options.beforePostTool) {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
