@@ -13,7 +13,9 @@
  *   *** End of File               after a hunk whose lines end the file
  *   *** End Patch
  *
- * The first hunk of a file may leave out its @@ line. OpenAI's apply_patch_call carries one operation at a
+ * The first hunk of a file may leave out its @@ line. What Codex's own parser also takes is taken: spaces
+ * around the markers and file headers, blank lines between a file header and its first hunk, and the patch
+ * inside a heredoc's `<<'EOF'` ... `EOF` lines. OpenAI's apply_patch_call carries one operation at a
  * time, its hunks as a headerless diff (`parseUpdateDiff`) or a new file's "+" lines (`parseCreateDiff`).
  * Whatever does not parse is refused with the line and what was expected there, before anything is read.
  */
@@ -46,6 +48,7 @@ const DELETE = '*** Delete File: ';
 const UPDATE = '*** Update File: ';
 const MOVE = '*** Move to: ';
 const END_OF_FILE = '*** End of File';
+const HEREDOC_START = ['<<EOF', "<<'EOF'", '<<"EOF"'];
 
 const OPERATION_EXPECTED = `a file operation ("${ADD}PATH", "${UPDATE}PATH" or "${DELETE}PATH") or "${END}"`;
 const HUNK_LINE_EXPECTED =
@@ -81,6 +84,18 @@ export function parsePatch(text: string): PatchOperation[] {
   while (first < lines.length && lines[first]!.trim() === '') first++;
   let last = lines.length - 1;
   while (last >= first && lines[last]!.trim() === '') last--;
+  // A heredoc's markers around it, as Codex's parser takes them (<<EOF, <<'EOF' or <<"EOF" first, a line
+  // ending in EOF last): a model that wrote the shell form still meant the patch inside.
+  if (
+    last - first >= 3 &&
+    HEREDOC_START.includes(lines[first]!.trim()) &&
+    lines[last]!.trimEnd().endsWith('EOF')
+  ) {
+    first++;
+    last--;
+    while (first < last && lines[first]!.trim() === '') first++;
+    while (last > first && lines[last]!.trim() === '') last--;
+  }
   if (first > last || lines[first]!.trim() !== BEGIN) {
     throw patchSyntaxError(first + 1, `"${BEGIN}" as the first line`, lines[first]);
   }
@@ -146,6 +161,11 @@ class Cursor {
     return this.index <= this.last ? this.lines[this.index] : undefined;
   }
 
+  /** `line` is the patch's last line and reads "*** End Patch" (spaces around it are not the patch's). */
+  atEnd(line: string): boolean {
+    return this.index === this.last && line.trim() === END;
+  }
+
   next(): string | undefined {
     const line = this.peek();
     if (line !== undefined) this.index++;
@@ -155,7 +175,8 @@ class Cursor {
 
 function parseOperation(cursor: Cursor): PatchOperation {
   const number = cursor.number;
-  const header = cursor.next()!;
+  // Spaces around a file header are not part of it (Codex's parser trims the line too).
+  const header = cursor.next()!.trim();
   const add = pathAfter(header, ADD, number);
   if (add !== undefined) return { type: 'add', path: add, content: parseAddedLines(cursor), line: number };
   const remove = pathAfter(header, DELETE, number);
@@ -168,6 +189,9 @@ function parseOperation(cursor: Cursor): PatchOperation {
     moveTo = pathAfter(moveLine, MOVE, cursor.number);
     cursor.next();
   }
+  // Blank lines between the header and the first hunk separate them, as Codex reads them: they are not
+  // empty context lines.
+  while (cursor.peek() !== undefined && cursor.peek()!.trim() === '') cursor.next();
   const hunks = parseHunks(cursor, true);
   if (hunks.length === 0 && moveTo === undefined) {
     throw patchSyntaxError(cursor.number, `a hunk ("@@" and its lines) for ${update}`, cursor.peek());
@@ -189,7 +213,11 @@ function pathAfter(line: string, header: string, number: number): string | undef
 /** A new file's "+" lines, up to the next "***" line: each line without its "+", every one ending in "\n". */
 function parseAddedLines(cursor: Cursor): string {
   let content = '';
-  for (let line = cursor.peek(); line !== undefined && !line.startsWith('***'); line = cursor.peek()) {
+  for (
+    let line = cursor.peek();
+    line !== undefined && !line.trimStart().startsWith('***') && !cursor.atEnd(line);
+    line = cursor.peek()
+  ) {
     if (!line.startsWith('+')) {
       throw patchSyntaxError(cursor.number, 'a line of the new file, starting with "+"', line);
     }
@@ -218,6 +246,7 @@ function parseHunks(cursor: Cursor, firstMayOmitHeader: boolean): PatchHunk[] {
     current = undefined;
   };
   for (let line = cursor.peek(); line !== undefined; line = cursor.peek()) {
+    if (cursor.atEnd(line)) break;
     if (line.startsWith('***')) {
       if (line.trim() !== END_OF_FILE) break;
       if (!current) throw patchSyntaxError(cursor.number, 'a hunk before "*** End of File"', line);

@@ -26,6 +26,12 @@ export const HOOK_AGENTS: Partial<Record<AgentId, HookAgentEntry>> = {
     defaultApprove: 'agent',
     load: () => import('./agents/claude-code.js'),
   },
+  codex: {
+    label: 'Codex',
+    // Codex's hooks cannot hand a question to its own prompt (no "ask"): the review page asks.
+    defaultApprove: 'web',
+    load: () => import('./agents/codex.js'),
+  },
   'gemini-cli': {
     label: 'Gemini CLI',
     // Gemini CLI's "ask" makes it ask its person in its own prompt, diff and all.

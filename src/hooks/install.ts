@@ -5,7 +5,6 @@
  * the diff before it writes, writes nothing when nothing changes (install twice is install once), and
  * leaves every entry that is not editgate's as it was.
  */
-import { dirname } from 'node:path';
 import type { AgentId } from './adapter.js';
 
 export type InstallScope = 'project' | 'user';
@@ -38,8 +37,21 @@ export interface HookInstaller {
   remove(text: string): string | undefined;
   /** editgate's entries in the file, one line each for the person (empty: none). */
   find(text: string): string[];
-  /** What the person must do besides (Codex asks to trust a new hook once, say), one line each. */
+  /** What the person must do besides, one line each. */
   notes?(scope: InstallScope, place: InstallPlace): string[];
+  /**
+   * A second file that goes with the first (Codex keeps the trust of each hook in config.toml, apart from
+   * hooks.json): changed after it, from the first file's text as it will be.
+   */
+  companion?: CompanionFile;
+}
+
+export interface CompanionFile {
+  file(scope: InstallScope, place: InstallPlace): string;
+  /** Its text for the main file's text `main` (at path `mainFile`), editgate's older entries replaced. */
+  add(text: string | undefined, main: string, mainFile: string): string | undefined;
+  /** Its text without editgate's entries for `mainFile`. */
+  remove(text: string, mainFile: string): string | undefined;
 }
 
 /** A planned change to one configuration file: its text before and after (undefined: no file). */
@@ -72,19 +84,31 @@ export function planUninstall(
   return { file, before, after, unchanged: after === before };
 }
 
-/** The folder a plan's file goes in (created when missing). */
-export function folderOf(plan: InstallPlan): string {
-  return dirname(plan.file);
+/** The plans for the companion file, after the main file's plan. */
+export function planCompanion(
+  installer: HookInstaller,
+  main: InstallPlan,
+  action: 'install' | 'uninstall',
+  file: string,
+  before: string | undefined,
+): InstallPlan | undefined {
+  const companion = installer.companion;
+  if (!companion) return undefined;
+  const after =
+    action === 'install'
+      ? companion.add(before, main.after ?? '', main.file)
+      : before === undefined
+        ? undefined
+        : companion.remove(before, main.file);
+  return { file, before, after, unchanged: after === before };
 }
 
 /**
- * Whether a command line in an agent's config is editgate's hook for `agent`: the words `hook <agent>` after
- * a program named editgate (or editgate's own entry file). The one rule every installer finds its entries by,
- * so an entry of the person's own is never taken for editgate's.
+ * Whether a command line in an agent's config is editgate's hook for `agent`: the words `hook <agent> --approve
+ * <mode>` that every command `editgate hooks install` writes ends with (after whatever runs editgate: a path
+ * to its main.js, a wrapper). The one rule every installer finds its entries by, so an entry of the person's
+ * own is never taken for editgate's.
  */
 export function isEditgateHookCommand(command: string, agent: AgentId): boolean {
-  return (
-    /editgate|hook[-.]entry|hook\.bundle/.test(command) &&
-    new RegExp(`(^|\\s|")hook"?\\s+"?${agent}\\b`).test(command)
-  );
+  return new RegExp(`(^|\\s)hook\\s+${agent}\\s+--approve\\s+(web|agent|policy)(\\s|$)`).test(command);
 }

@@ -19,6 +19,7 @@
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
 import { isEditgateError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import { encodeText } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
 import type { Allowed, Approval, Gate, Settled } from '../gate/gate.js';
@@ -155,7 +156,7 @@ function approverFor(root: string, options: HookRunOptions): Approver {
         throw noApproverError(
           request,
           `no editgate review page is running for ${root}`,
-          `Tell the user: start \`editgate review --root ${root}\` (it prints the page's link), then ask again.`,
+          `Tell the user: start \`editgate review ${shellWord(root)}\` (it prints the page's link), then ask again.`,
         );
       }
       return page(request, ask);

@@ -8,7 +8,7 @@
  */
 import type { AgentClient } from './clients/client.js';
 import { runHookSession } from './hooks-session.js';
-import { editTurnIndex, OWN_EDIT_TURNS } from './own-edit-turns.js';
+import { EDITED_NOTES, editTurnIndex, NOTES, OWN_EDIT_TURNS } from './own-edit-turns.js';
 
 export interface HookCost {
   /** From the request answered with the edit call to the request carrying its result. */
@@ -23,7 +23,7 @@ export async function hookCost(client: AgentClient, hooks: boolean): Promise<Hoo
     client,
     approve: 'policy',
     hooks,
-    files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
+    files: { 'notes.txt': NOTES },
     turns: OWN_EDIT_TURNS[client.name],
   });
   try {
@@ -33,7 +33,7 @@ export async function hookCost(client: AgentClient, hooks: boolean): Promise<Hoo
     const answered = main[at + 1];
     return {
       editMs: asked && answered ? answered.at - asked.at : Number.NaN,
-      written: session.file('notes.txt') === 'alpha\nBETA\ngamma\n',
+      written: session.file('notes.txt') === EDITED_NOTES,
       code: session.result.code,
     };
   } finally {

@@ -1,15 +1,20 @@
 import { describe } from 'vitest';
 import { opencode } from './clients/opencode.js';
-import { hookCases } from './hooks-cases.js';
-import { OWN_EDIT_TURNS } from './own-edit-turns.js';
+import { hookScenarios } from './hooks-session.js';
+import { EDITED_NOTES, editTurnIndex, NOTES, OWN_EDIT_TURNS } from './own-edit-turns.js';
 
 // editgate's hooks in front of OpenCode's own edit (src/hooks/agents/opencode.ts), in the real OpenCode
-// 1.18.33 with a scripted model: the plugin installed by `editgate hooks install opencode --user`.
+// 1.18.33 with a scripted model: its own read, then edit, through the plugin `editgate hooks install opencode
+// --user` writes. OpenCode starts slowly here (about a minute per run under load): a longer time-out.
 describe('OpenCode with editgate hooks', () => {
-  hookCases({
+  hookScenarios({
     client: opencode,
+    file: 'notes.txt',
+    before: NOTES,
+    after: EDITED_NOTES,
     tool: 'edit',
-    timeoutMs: 300_000,
+    resultRequest: editTurnIndex('opencode') + 1,
     turns: OWN_EDIT_TURNS['opencode'],
+    timeoutMs: 300_000,
   });
 });

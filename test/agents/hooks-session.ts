@@ -13,8 +13,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
-import { LINK } from '../web/page-api.js';
+import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
 import type { AgentClient } from './clients/client.js';
 import type { Turn } from './fake-models/script.js';
 import { offersTools, type ScriptedModel, startScriptedModel } from './fake-models/server.js';
@@ -266,4 +267,147 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     await close();
     throw error;
   }
+}
+
+/** One agent's edit as the shared hook scenarios run it. */
+export interface HookScenarioSpec {
+  client: AgentClient;
+  /** The project file the edit changes, and its text before and after. */
+  file: string;
+  before: string;
+  after: string;
+  /** The model's turns: the edit (and what the agent needs before it), then some text. */
+  turns: (root: string) => Turn[];
+  /** The main-loop request that carries the edit's result (the one after the edit's turn). */
+  resultRequest: number;
+  /** The tool name the audit line records. */
+  tool: string;
+  /** The hook mode for the policy scenarios (default policy). */
+  timeoutMs?: number;
+}
+
+/**
+ * The scenarios of issue #29 for one agent, against its real binary: allowed by policy (written, audited
+ * with the agent as the writer, `editgate undo` restores), denied by policy (not written, the reason in the
+ * next request), approved on the review page (written only after the answer), denied there (the reason
+ * reaches the model), bytes on disk other than the approved ones (reported), no review page (fails closed).
+ */
+export function hookScenarios(spec: HookScenarioSpec): void {
+  const sessions: HookSession[] = [];
+  beforeAll(ensureBuilt, 300_000);
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) await session.close();
+  });
+  const run = async (options: Omit<HookSessionOptions, 'client' | 'files' | 'turns'>) => {
+    const session = await runHookSession({
+      client: spec.client,
+      files: { [spec.file]: spec.before },
+      turns: spec.turns,
+      ...options,
+    });
+    sessions.push(session);
+    console.log(session.report.split('\n--- stdout')[0]);
+    return session;
+  };
+  const result = (session: HookSession) => requestText(session.model.main()[spec.resultRequest]);
+  const writerLine = (session: HookSession) =>
+    session.audit().find((line) => line.writer === spec.client.label && line.tool === spec.tool);
+  const timeout = spec.timeoutMs ?? 180_000;
+
+  it(
+    'an edit allowed by policy is written, audited with the agent as the writer, and undone by editgate undo',
+    async () => {
+      const session = await run({ approve: 'policy' });
+      expect(session.file(spec.file), session.report).toBe(spec.after);
+      expect(writerLine(session), JSON.stringify(session.audit())).toMatchObject({
+        decidedBy: 'policy',
+        asApproved: true,
+      });
+      const undone = session.undo(spec.file);
+      expect(undone.code, undone.output).toBe(0);
+      expect(session.file(spec.file)).toBe(spec.before);
+    },
+    timeout,
+  );
+
+  it(
+    'an edit a policy rule denies is not written, and the rule reaches the model',
+    async () => {
+      const session = await run({
+        approve: 'policy',
+        config: { policy: { rules: [{ path: spec.file, action: 'deny' }] } },
+      });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain(`Policy does not allow`);
+      expect(session.audit().some((line) => line.decision === 'deny' && line.decidedBy === 'policy')).toBe(
+        true,
+      );
+    },
+    timeout,
+  );
+
+  it(
+    'an edit approved on the review page is written only after the answer',
+    async () => {
+      let waiting = '';
+      const session = await run({
+        approve: 'web',
+        config: {},
+        reviewPage: true,
+        during: async ({ link, workspace }) => {
+          await pendingPageHtml(link!);
+          waiting = readFileSync(join(workspace.root, spec.file), 'utf8');
+          await answerOnPage(link!, { decision: 'once' });
+        },
+      });
+      expect(waiting, 'the file while the change waited on the page').toBe(spec.before);
+      expect(session.file(spec.file), session.report).toBe(spec.after);
+      expect(writerLine(session), JSON.stringify(session.audit())).toMatchObject({
+        decidedBy: 'user',
+        asApproved: true,
+      });
+    },
+    timeout,
+  );
+
+  it(
+    'an edit denied on the review page is not written, and the reason reaches the model',
+    async () => {
+      const session = await run({
+        approve: 'web',
+        config: {},
+        reviewPage: true,
+        during: async ({ link }) => {
+          await answerOnPage(link!, { decision: 'deny', reason: 'keep it as it is' });
+        },
+      });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain('keep it as it is');
+    },
+    timeout,
+  );
+
+  it(
+    'bytes on disk that are not the approved ones are reported to the model and the audit log',
+    async () => {
+      const session = await run({
+        approve: 'policy',
+        beforePostTool: `printf 'tampered\\n' >> "$EDITGATE_ROOT/${spec.file}"`,
+      });
+      expect(session.file(spec.file), session.report).toBe(`${spec.after}tampered\n`);
+      expect(result(session), session.report).toContain('is not what was approved');
+      expect(writerLine(session)).toMatchObject({ asApproved: false });
+    },
+    timeout,
+  );
+
+  it(
+    'with no review page to ask, the hook fails closed: nothing is written and the model is told why',
+    async () => {
+      const session = await run({ approve: 'web', config: {} });
+      expect(session.file(spec.file), session.report).toBe(spec.before);
+      expect(result(session), session.report).toContain('no editgate review page is running');
+    },
+    timeout,
+  );
 }

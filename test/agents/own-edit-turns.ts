@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { Turn } from './fake-models/script.js';
 import type { AgentName } from './installed.js';
 
+export const NOTES = 'alpha\nbeta\ngamma\n';
+export const EDITED_NOTES = 'alpha\nBETA\ngamma\n';
+
 const call = (tool: string, input: Record<string, unknown>): Turn => ({
   call: [{ tool, exact: true, input }],
 });

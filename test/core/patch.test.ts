@@ -269,3 +269,63 @@ describe('applyHunks: exactly one place per hunk', () => {
     expect(refusal(() => applyHunks(text, updateOf(lost).hunks, target)).message).toMatch(/only adds lines/);
   });
 });
+
+describe("parsePatch: the framing Codex's own parser takes", () => {
+  const body = ['*** Update File: notes.txt', '@@', ' alpha', '-beta', '+BETA'];
+  const expected = [
+    {
+      type: 'update',
+      path: 'notes.txt',
+      hunks: [
+        {
+          lines: [
+            { kind: ' ', text: 'alpha' },
+            { kind: '-', text: 'beta' },
+            { kind: '+', text: 'BETA' },
+          ],
+        },
+      ],
+    },
+  ];
+
+  it('takes spaces around the markers and the file headers', () => {
+    const patch = ['  *** Begin Patch  ', `  ${body[0]}  `, ...body.slice(1), ' *** End Patch '].join('\n');
+    expect(parsePatch(patch)).toMatchObject(expected);
+  });
+
+  it("takes the patch inside a heredoc's markers, quoted or not", () => {
+    for (const start of ['<<EOF', "<<'EOF'", '<<"EOF"']) {
+      const patch = [start, '*** Begin Patch', ...body, '*** End Patch', 'EOF', ''].join('\n');
+      expect(parsePatch(patch), start).toMatchObject(expected);
+    }
+  });
+
+  it('skips blank lines between a file header and its first hunk, as Codex does', () => {
+    const patch = ['*** Begin Patch', body[0]!, '', '   ', ...body.slice(1), '*** End Patch'].join('\n');
+    expect(parsePatch(patch)).toMatchObject(expected);
+  });
+
+  it('reads a last line " *** End Patch" as the end, not as a context line', () => {
+    const patch = ['*** Begin Patch', ...body, ' *** End Patch'].join('\n');
+    expect(updateOf(patch).hunks[0]!.lines).toHaveLength(3);
+  });
+
+  it('still refuses what is not a patch: a heredoc without the patch, an unclosed heredoc, a bad header', () => {
+    expect(refusal(() => parsePatch(['<<EOF', 'hello', 'EOF'].join('\n'))).message).toMatch(/Begin Patch/);
+    expect(
+      refusal(() => parsePatch(['<<EOF', '*** Begin Patch', ...body, '*** End Patch'].join('\n'))).message,
+    ).toMatch(/Begin Patch/);
+    expect(
+      refusal(() => parsePatch(['*** Begin Patch', '*** Change File: a', '*** End Patch'].join('\n')))
+        .message,
+    ).toMatch(/file operation/);
+  });
+
+  it('still refuses context that matches two places when the patch is applied', () => {
+    const [operation] = parsePatch(
+      ['<<EOF', '*** Begin Patch', '*** Update File: a', '@@', '-x', '+y', '*** End Patch', 'EOF'].join('\n'),
+    );
+    if (operation?.type !== 'update') throw new Error('not an update');
+    expect(refusal(() => applyHunks('x\nx\n', operation.hunks, target)).code).toBe('AMBIGUOUS');
+  });
+});

@@ -168,8 +168,8 @@ describe("editgate's answers in Gemini CLI's words", () => {
 
 describe("editgate's entries in Gemini CLI's settings.json", () => {
   const command = {
-    argv: ['editgate', 'hook', 'gemini-cli'],
-    line: 'editgate hook gemini-cli',
+    argv: ['editgate', 'hook', 'gemini-cli', '--approve', 'agent'],
+    line: 'editgate hook gemini-cli --approve agent',
     timeoutSeconds: 600,
   };
   const place = { root: '/proj', home: '/home/me', env: {} };
@@ -193,7 +193,11 @@ describe("editgate's entries in Gemini CLI's settings.json", () => {
     expect(settings.hooks.AfterTool[0]).toEqual({
       matcher: '^(replace|write_file)$',
       hooks: [
-        expect.objectContaining({ type: 'command', command: 'editgate hook gemini-cli', timeout: 600_000 }),
+        expect.objectContaining({
+          type: 'command',
+          command: 'editgate hook gemini-cli --approve agent',
+          timeout: 600_000,
+        }),
       ],
     });
     expect(installer.add(once, command as never)).toBe(once);

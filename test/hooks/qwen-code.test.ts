@@ -108,8 +108,8 @@ describe("Qwen Code's events and editgate's answers", () => {
 
 describe("editgate's entries in Qwen Code's settings.json", () => {
   const command = {
-    argv: ['editgate', 'hook', 'qwen-code'],
-    line: 'editgate hook qwen-code',
+    argv: ['editgate', 'hook', 'qwen-code', '--approve', 'agent'],
+    line: 'editgate hook qwen-code --approve agent',
     timeoutSeconds: 600,
   };
   it('adds PreToolUse and PostToolUse groups with the timeout in seconds, and removes only them', () => {
@@ -117,7 +117,7 @@ describe("editgate's entries in Qwen Code's settings.json", () => {
     const settings = JSON.parse(text);
     expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse']);
     expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({
-      command: 'editgate hook qwen-code',
+      command: 'editgate hook qwen-code --approve agent',
       timeout: 600,
     });
     expect(installer.file('user', { root: '/r', home: '/h', env: {} })).toBe('/h/.qwen/settings.json');

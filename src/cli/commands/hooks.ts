@@ -1,7 +1,7 @@
 // `editgate hooks install | uninstall | status`: editgate's entries in a coding agent's own hook
 // configuration (src/hooks/install.ts plans each change as the file before and after). Each change is shown as
 // a diff before it is written; entries that are not editgate's are left as they are.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,11 @@ import type { AgentId } from '../../hooks/adapter.js';
 import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import {
   type HookCommand,
+  type HookInstaller,
   type InstallPlace,
   type InstallPlan,
   type InstallScope,
+  planCompanion,
   planInstall,
   planUninstall,
 } from '../../hooks/install.js';
@@ -112,8 +114,14 @@ async function apply(plan: InstallPlan, dryRun: boolean, done: string): Promise<
     process.stdout.write('Dry run: nothing was written.\n');
     return;
   }
+  if (plan.after === undefined) {
+    // Nothing of value left in it (OpenCode's plugin file is editgate's whole): the file goes.
+    await rm(plan.file, { force: true });
+    process.stdout.write(`${done} ${plan.file} (removed the file)\n`);
+    return;
+  }
   await mkdir(dirname(plan.file), { recursive: true });
-  await writeFile(plan.file, plan.after ?? '');
+  await writeFile(plan.file, plan.after);
   process.stdout.write(`${done} ${plan.file}\n`);
 }
 
@@ -145,8 +153,11 @@ export async function run(args: string[]): Promise<number> {
       if (line.values.approve !== undefined || line.values['fail-open'])
         throw new UsageError('--approve and --fail-open are for install');
       const plan = planUninstall(installer, file, before);
-      showPlan(plan, 'not installed');
-      await apply(plan, dryRun, `Removed editgate's ${entry.label} hooks from`);
+      const companion = await companionPlan(installer, plan, 'uninstall', scope, place);
+      for (const each of [plan, ...(companion ? [companion] : [])]) {
+        showPlan(each, 'not installed');
+        await apply(each, dryRun, `Removed editgate's ${entry.label} hooks from`);
+      }
       return 0;
     }
     const approve = line.values.approve ?? entry.defaultApprove;
@@ -166,13 +177,28 @@ export async function run(args: string[]): Promise<number> {
         `${file} cannot be read as ${entry.label}'s configuration (${(error as Error).message}); nothing was written. Fix it, or move it aside and install again.`,
       );
     }
-    showPlan(plan, 'installed');
-    await apply(plan, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+    const companion = await companionPlan(installer, plan, 'install', scope, place);
+    for (const each of [plan, ...(companion ? [companion] : [])]) {
+      showPlan(each, 'installed');
+      await apply(each, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+    }
     for (const note of installer.notes?.(scope, place) ?? []) process.stdout.write(`${note}\n`);
     return 0;
   } catch (error) {
     return usageFailure('hooks', error);
   }
+}
+
+async function companionPlan(
+  installer: HookInstaller,
+  main: InstallPlan,
+  action: 'install' | 'uninstall',
+  scope: InstallScope,
+  place: InstallPlace,
+): Promise<InstallPlan | undefined> {
+  if (!installer.companion) return undefined;
+  const file = installer.companion.file(scope, place);
+  return planCompanion(installer, main, action, file, await readIfThere(file));
 }
 
 async function status(name: string | undefined, place: InstallPlace): Promise<number> {
