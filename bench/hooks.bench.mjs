@@ -54,6 +54,19 @@ await build({
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
+  // The harness's test files import vitest (its shared scenarios); outside vitest those do nothing.
+  plugins: [
+    {
+      name: 'vitest-outside-vitest',
+      setup(builder) {
+        builder.onResolve({ filter: /^vitest$/ }, () => ({ path: 'vitest', namespace: 'stub' }));
+        builder.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+          contents: 'const none = () => {}; export { none as afterAll, none as afterEach, none as beforeAll, none as beforeEach, none as describe, none as expect, none as it };',
+          loader: 'js',
+        }));
+      },
+    },
+  ],
 });
 let harness;
 try {
