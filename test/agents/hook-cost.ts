@@ -25,6 +25,8 @@ export async function hookCost(client: AgentClient, hooks: boolean): Promise<Hoo
     hooks,
     files: { 'notes.txt': NOTES },
     turns: OWN_EDIT_TURNS[client.name],
+    // OpenCode alone takes a minute or more per run on a loaded machine.
+    timeoutMs: 300_000,
   });
   try {
     const main = session.model.main();
