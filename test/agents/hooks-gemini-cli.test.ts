@@ -15,5 +15,7 @@ describe('Gemini CLI with editgate hooks', () => {
     tool: 'replace',
     resultRequest: editTurnIndex('gemini-cli') + 1,
     turns: OWN_EDIT_TURNS['gemini-cli'],
+    // Under load a run takes minutes here.
+    timeoutMs: 300_000,
   });
 });

@@ -15,5 +15,7 @@ describe('Qwen Code with editgate hooks', () => {
     tool: 'edit',
     resultRequest: editTurnIndex('qwen-code') + 1,
     turns: OWN_EDIT_TURNS['qwen-code'],
+    // Under load a run takes minutes here.
+    timeoutMs: 300_000,
   });
 });
