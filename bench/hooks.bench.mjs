@@ -61,7 +61,8 @@ await build({
       setup(builder) {
         builder.onResolve({ filter: /^vitest$/ }, () => ({ path: 'vitest', namespace: 'stub' }));
         builder.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-          contents: 'const none = () => {}; export { none as afterAll, none as afterEach, none as beforeAll, none as beforeEach, none as describe, none as expect, none as it };',
+          contents:
+            'const none = () => {}; export { none as afterAll, none as afterEach, none as beforeAll, none as beforeEach, none as describe, none as expect, none as it };',
           loader: 'js',
         }));
       },
@@ -83,7 +84,7 @@ console.log(
 );
 
 const clients = CLIENTS.filter((client) => hooked.includes(client.name));
-const samples = new Map(clients.map((client) => [client.name, { without: [], with: [] }]));
+const samples = new Map(clients.map((client) => [client.name, { without: [], with: [], byRound: [] }]));
 for (let round = 0; round < rounds; round++) {
   for (const client of clients) {
     for (const hooks of [false, true]) {
@@ -103,6 +104,8 @@ for (let round = 0; round < rounds; round++) {
         continue;
       }
       samples.get(client.name)[hooks ? 'with' : 'without'].push(cost.editMs);
+      samples.get(client.name).byRound[round] ??= {};
+      samples.get(client.name).byRound[round][hooks ? 'with' : 'without'] = cost.editMs;
       console.log(
         `round ${round + 1}: ${client.label} ${hooks ? 'with hooks' : 'without'}: ${formatMs(cost.editMs)}`,
       );
@@ -115,12 +118,14 @@ const range = (list) =>
     ? 'n/a'
     : `${formatMs(median(list))} [${formatMs(Math.min(...list))}-${formatMs(Math.max(...list))}]`;
 const rows = clients.map((client) => {
-  const { without, with: withHooks } = samples.get(client.name);
+  const { without, with: withHooks, byRound } = samples.get(client.name);
   if (without.length === 0 || withHooks.length === 0)
     return [client.label, PINNED[client.name].version, range(without), range(withHooks), 'n/a', 'n/a', 'n/a'];
   const ratio = median(withHooks) / median(without);
   // Per round, with against without of the same round: the spread the load on the machine gives.
-  const perRound = withHooks.slice(0, without.length).map((ms, index) => ms / without[index]);
+  const perRound = byRound
+    .filter((pair) => pair?.with && pair.without)
+    .map((pair) => pair.with / pair.without);
   return [
     client.label,
     PINNED[client.name].version,
