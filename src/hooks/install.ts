@@ -17,6 +17,10 @@ export interface HookCommand {
   line: string;
   /** Seconds the agent should wait for it (the adapter's timeout). */
   timeoutSeconds: number;
+  /** The mode it runs in (for words the agent shows while it runs). */
+  approve: 'web' | 'agent' | 'policy';
+  /** Installed with --fail-open: where the agent can be told to block when the hook fails, it is not. */
+  failOpen: boolean;
 }
 
 export interface InstallPlace {

@@ -66,6 +66,9 @@ export interface HookRunOptions {
   warn?: (line: string) => void;
 }
 
+/** The hook could not do its work (no page to ask): said as it is, without "the hook failed". */
+class HookFailed extends Error {}
+
 /** Time kept back from the agent's time-out for Node's start and exit around the hook's own work. */
 const MARGIN_MS = 3000;
 
@@ -89,6 +92,7 @@ export async function runHook(stdin: string, options: HookRunOptions): Promise<H
   try {
     return await Promise.race([answer(stdin, options, timer.signal), expired]);
   } catch (error) {
+    if (error instanceof HookFailed) return failure(options, error.message);
     return failure(options, `the hook failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(timeout);
@@ -122,9 +126,9 @@ async function configFor(
   root: string,
   options: HookRunOptions,
 ): Promise<{ config: LoadedConfig; stateDir: string }> {
-  const config = await loadConfig(root, options.config);
-  if (config.trust?.notice) options.warn?.(config.trust.notice);
   const userStateDir = options.stateDir ?? defaultStateDir();
+  const config = await loadConfig(root, options.config, { stateDir: userStateDir });
+  if (config.trust?.notice) options.warn?.(config.trust.notice);
   return { config, stateDir: stateDirFor([root], userStateDir, config.options.stateDir) };
 }
 
@@ -151,15 +155,24 @@ async function gateFor(
 function approverFor(root: string, options: HookRunOptions): Approver {
   if (options.approve === 'web') {
     return async (request, ask) => {
-      const page = await options.reviewPage?.(root);
-      if (!page) {
+      let page: Approver | undefined;
+      try {
+        page = await options.reviewPage?.(root);
+        if (page) return await page(request, ask);
+      } catch (error) {
+        if (ask?.signal?.aborted) throw error;
+        // A page that cannot be reached has not said no: the hook failed (closed, or open when asked to).
         throw noApproverError(
           request,
-          `no editgate review page is running for ${root}`,
-          `Tell the user: start \`editgate review ${shellWord(root)}\` (it prints the page's link), then ask again.`,
+          `the review page could not be reached (${error instanceof Error ? error.message : String(error)})`,
+          `Tell the user: check that \`editgate review ${shellWord(root)}\` is running, then ask again.`,
         );
       }
-      return page(request, ask);
+      throw noApproverError(
+        request,
+        `no editgate review page is running for ${root}`,
+        `Tell the user: start \`editgate review ${shellWord(root)}\` (it prints the page's link), then ask again.`,
+      );
     };
   }
   // policy: rules only. (agent never reaches here: what the rules leave open goes back to the agent.)
@@ -229,6 +242,9 @@ async function preTool(
       approval = await gate.decide(proposal, signal);
     }
   } catch (error) {
+    // No page to ask (web): the hook could not do its work, which fails closed, or open when asked to.
+    if (isEditgateError(error, 'DENIED_NO_APPROVER') && options.approve === 'web')
+      throw new HookFailed(error.message);
     if (isEditgateError(error) && error.code !== 'CANCELLED') return { kind: 'deny', reason: error.message };
     throw error;
   }

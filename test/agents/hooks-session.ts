@@ -14,6 +14,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { hookAgent } from '../../src/hooks/agents.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
 import type { AgentClient } from './clients/client.js';
@@ -119,7 +120,13 @@ async function startReview(
  * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
  * post-tool event reaches it (the file changed behind editgate's back).
  */
-function wrapHookCommand(workspace: AgentWorkspace, configFile: string, beforePostTool: string): void {
+async function wrapHookCommand(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  configFile: string,
+  beforePostTool: string,
+): Promise<void> {
   const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
   writeFileSync(
     wrapper,
@@ -137,10 +144,21 @@ function wrapHookCommand(workspace: AgentWorkspace, configFile: string, beforePo
   const prefix = `${process.execPath} ${MAIN}`;
   // OpenCode's plugin holds the command as a JSON array, one argument per element.
   const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
-  if (text.includes(prefix)) writeFileSync(configFile, text.replaceAll(prefix, wrapper));
-  else if (text.includes(jsonPrefix))
-    writeFileSync(configFile, text.replaceAll(jsonPrefix, JSON.stringify(wrapper)));
-  else throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
+  let wrapped: string;
+  if (text.includes(prefix)) wrapped = text.replaceAll(prefix, wrapper);
+  else if (text.includes(jsonPrefix)) wrapped = text.replaceAll(jsonPrefix, JSON.stringify(wrapper));
+  else
+    throw new Error(`no hook command "${prefix}" in ${configFile}:
+${text}`);
+  writeFileSync(configFile, wrapped);
+  // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
+  const { installer } = await hookAgent(client.name)!.load();
+  if (installer.companion) {
+    const place = { root: workspace.root, home: workspace.home, env };
+    const file = installer.companion.file('user', place);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    writeFileSync(file, installer.companion.add(before, wrapped, configFile) ?? '');
+  }
 }
 
 /** The configuration file `editgate hooks install AGENT --user` writes, with the agent's HOME as prepared. */
@@ -222,7 +240,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     if (options.beforePostTool) {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
-      wrapHookCommand(workspace, file, options.beforePostTool);
+      await wrapHookCommand(client, workspace, run.env, file, options.beforePostTool);
     }
     const running: RunningHookSession = { workspace, model, ...(review ? { link: review.link } : {}) };
     const [result] = await Promise.all([

@@ -35,6 +35,8 @@ describe.each(PAGES)('docs/hooks/%s.md', (agent) => {
         argv: line.split(' '),
         line,
         timeoutSeconds: adapter.timeoutSeconds,
+        approve: 'agent',
+        failOpen: false,
       });
       expect(JSON.parse(shown)).toEqual(JSON.parse(written));
     }

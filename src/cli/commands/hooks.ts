@@ -84,7 +84,7 @@ export function hookCommand(
     approve,
     ...(failOpen ? ['--fail-open'] : []),
   ];
-  return { argv, line: shellLine(argv), timeoutSeconds };
+  return { argv, line: shellLine(argv), timeoutSeconds, approve, failOpen };
 }
 
 async function readIfThere(file: string): Promise<string | undefined> {

@@ -22,7 +22,7 @@ import type {
   ProposedFile,
   ReviseInput,
 } from '../adapter.js';
-import { type HookInstaller, isEditgateHookCommand } from '../install.js';
+import { type HookCommand, type HookInstaller, isEditgateHookCommand } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
 import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
 
@@ -185,7 +185,20 @@ const EVENTS = ['PreToolUse', 'PostToolUse'] as const;
 
 interface HookGroup {
   matcher?: string;
-  hooks?: Array<{ type?: string; command?: string; timeout?: number }>;
+  hooks?: Array<{
+    type?: string;
+    command?: string;
+    timeout?: number;
+    onFailure?: string;
+    statusMessage?: string;
+  }>;
+}
+
+/** What Claude Code's spinner says while the hook runs. */
+function statusMessage(command: HookCommand): string {
+  return command.approve === 'web'
+    ? 'editgate: waiting for your answer on the review page'
+    : 'editgate: checking the change';
 }
 
 function settingsOf(text: string | undefined): Record<string, unknown> {
@@ -236,7 +249,16 @@ export const installer: HookInstaller = {
     for (const event of EVENTS) {
       const entry: HookGroup = {
         matcher: MATCHER,
-        hooks: [{ type: 'command', command: command.line, timeout: command.timeoutSeconds }],
+        hooks: [
+          {
+            type: 'command',
+            command: command.line,
+            timeout: command.timeoutSeconds,
+            // Claude Code counts a hook that crashes or times out as a block: fail closed even then.
+            ...(command.failOpen ? {} : { onFailure: 'block' }),
+            statusMessage: statusMessage(command),
+          },
+        ],
       };
       hooks[event] = [...groupsOf(settings, event), entry];
     }
