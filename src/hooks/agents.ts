@@ -32,6 +32,24 @@ export const HOOK_AGENTS: Partial<Record<AgentId, HookAgentEntry>> = {
     defaultApprove: 'web',
     load: () => import('./agents/codex.js'),
   },
+  'gemini-cli': {
+    label: 'Gemini CLI',
+    // Gemini CLI's "ask" makes it ask its person in its own prompt, diff and all.
+    defaultApprove: 'agent',
+    load: () => import('./agents/gemini-cli.js'),
+  },
+  'qwen-code': {
+    label: 'Qwen Code',
+    // Qwen Code's "ask" brings back its own confirmation (a headless run, which cannot ask, refuses).
+    defaultApprove: 'agent',
+    load: () => import('./agents/qwen-code.js'),
+  },
+  opencode: {
+    label: 'OpenCode',
+    // An OpenCode plugin cannot hand a question to OpenCode's prompt: the review page asks.
+    defaultApprove: 'web',
+    load: () => import('./agents/opencode.js'),
+  },
 };
 
 /** The agent named on a command line, or undefined (the caller lists the known ones). */

@@ -46,6 +46,8 @@ export interface HookSessionOptions {
    * changed between the tool's write and editgate's look at it.
    */
   beforePostTool?: string;
+  /** Install editgate's hooks (default true; false: the agent's own tools alone, for a comparison). */
+  hooks?: boolean;
   /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
   ownEdits?: boolean;
   timeoutMs?: number;
@@ -131,7 +133,8 @@ async function wrapHookCommand(
     [
       '#!/bin/sh',
       'event=$(cat)',
-      `case "$event" in *PostToolUse*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
+      // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
+      `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
       `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),
@@ -139,8 +142,14 @@ async function wrapHookCommand(
   chmodSync(wrapper, 0o755);
   const text = readFileSync(configFile, 'utf8');
   const prefix = `${process.execPath} ${MAIN}`;
-  if (!text.includes(prefix)) throw new Error(`no hook command "${prefix}" in ${configFile}:\n${text}`);
-  const wrapped = text.replaceAll(prefix, wrapper);
+  // OpenCode's plugin holds the command as a JSON array, one argument per element.
+  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
+  let wrapped: string;
+  if (text.includes(prefix)) wrapped = text.replaceAll(prefix, wrapper);
+  else if (text.includes(jsonPrefix)) wrapped = text.replaceAll(jsonPrefix, JSON.stringify(wrapper));
+  else
+    throw new Error(`no hook command "${prefix}" in ${configFile}:
+${text}`);
   writeFileSync(configFile, wrapped);
   // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
   const { installer } = await hookAgent(client.name)!.load();
@@ -226,7 +235,8 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     });
     run.env.EDITGATE_STATE_DIR = workspace.state;
     run.forwards = forwards;
-    const installOutput = installHooks(client, workspace, run.env, options.approve);
+    const installOutput =
+      options.hooks === false ? '' : installHooks(client, workspace, run.env, options.approve);
     if (options.beforePostTool) {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);

@@ -1,7 +1,7 @@
 // `editgate hooks install | uninstall | status`: editgate's entries in a coding agent's own hook
 // configuration (src/hooks/install.ts plans each change as the file before and after). Each change is shown as
 // a diff before it is written; entries that are not editgate's are left as they are.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,8 +114,14 @@ async function apply(plan: InstallPlan, dryRun: boolean, done: string): Promise<
     process.stdout.write('Dry run: nothing was written.\n');
     return;
   }
+  if (plan.after === undefined) {
+    // Nothing of value left in it (OpenCode's plugin file is editgate's whole): the file goes.
+    await rm(plan.file, { force: true });
+    process.stdout.write(`${done} ${plan.file} (removed the file)\n`);
+    return;
+  }
   await mkdir(dirname(plan.file), { recursive: true });
-  await writeFile(plan.file, plan.after ?? '');
+  await writeFile(plan.file, plan.after);
   process.stdout.write(`${done} ${plan.file}\n`);
 }
 

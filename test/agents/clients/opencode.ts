@@ -39,6 +39,16 @@ export const opencode: AgentClient = {
         : {}),
     };
     writeFileSync(join(configDir, 'opencode.json'), JSON.stringify(config, null, 2));
+    // OpenCode installs its plugin library into each config folder and, when a plugin is there (editgate's
+    // hook plugin), waits for that before its first request: offline, forever. Its installer skips a folder
+    // whose node_modules exists and whose lock file lists every dependency, so it is seeded so.
+    const dependencies = { '@opencode-ai/plugin': '*' };
+    mkdirSync(join(configDir, 'node_modules'), { recursive: true });
+    writeFileSync(join(configDir, 'package.json'), JSON.stringify({ dependencies }));
+    writeFileSync(
+      join(configDir, 'package-lock.json'),
+      JSON.stringify({ packages: { '': { dependencies } } }),
+    );
     return {
       command,
       args: ['run', '--model', 'fake/fake-model', '--format', 'json', prompt],

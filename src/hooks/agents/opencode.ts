@@ -1,0 +1,186 @@
+/**
+ * OpenCode (1.18.33) has no command hooks: its plugins do that work, JavaScript modules it loads from
+ * `plugins/` in its config folders, with `tool.execute.before` (gets the call's input as a mutable
+ * `output.args`; a throw fails the call and the model reads the message) and `tool.execute.after` (the
+ * result's `output.output`, mutable, fired only when the tool succeeded). editgate installs a small plugin
+ * (opencode-plugin.ts) that runs `editgate hook opencode` for each gated call and sends it the call as JSON:
+ *
+ *   { hook_event_name: "tool.execute.before" | "tool.execute.after", session_id, call_id, tool, args, cwd }
+ *
+ * and this adapter answers as JSON: `{ decision: "pass" | "allow" | "deny", reason?, args?, context? }`
+ * before, `{ decision: "pass", message? }` after. OpenCode's plugins cannot hand a question to its own
+ * permission prompt, so editgate's "ask" (mode agent) is a refusal saying to use the review page.
+ *
+ * Gated: `edit` and `write` (opencode-edits.ts). `apply_patch` (offered to some models instead of edit) is
+ * refused with what to use instead: editgate does not work out its first-match, fuzzy hunks yet.
+ * Every other tool passes: OpenCode's own permission settings decide.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import type {
+  HookAdapter,
+  HookEvent,
+  HookReply,
+  PostFeedback,
+  PreVerdict,
+  ProposedFile,
+  ReviseInput,
+} from '../adapter.js';
+import type { HookInstaller } from '../install.js';
+import { uniqueReplacement } from '../replacement.js';
+import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
+import { PLUGIN_MARKER, pluginSource } from './opencode-plugin.js';
+
+export const GATED_TOOLS = ['edit', 'write'] as const;
+/** Tools that write which editgate refuses rather than guess at. */
+const REFUSED_TOOLS = ['apply_patch'] as const;
+
+/** Seconds the plugin waits for the hook: long enough for a person on the review page. */
+const TIMEOUT_SECONDS = 600;
+
+const BEFORE = 'tool.execute.before';
+const AFTER = 'tool.execute.after';
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new Error(`OpenCode's plugin event has no ${what}`);
+  return value;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
+  if (tool === 'write') {
+    const content = text(input.content, 'content');
+    return { path, expected: (current) => applyOpenCodeWrite(current, content) };
+  }
+  const edit = {
+    oldString: text(input.oldString, 'oldString'),
+    newString: text(input.newString, 'newString'),
+    ...(input.replaceAll === true ? { replaceAll: true } : {}),
+  };
+  return { path, expected: (current) => applyOpenCodeEdit(path, current, edit) };
+}
+
+function parse(event: unknown): HookEvent {
+  const body = record(event);
+  const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
+  const phase = body.hook_event_name;
+  if (phase !== BEFORE && phase !== AFTER) return { phase: 'other', cwd };
+  const tool = text(body.tool, 'tool');
+  if ((REFUSED_TOOLS as readonly string[]).includes(tool)) {
+    return phase === BEFORE
+      ? {
+          phase: 'pre',
+          cwd,
+          read: {
+            kind: 'refuse',
+            reason: `editgate refuses OpenCode's ${tool}: it cannot yet be sure which lines its patch hunks match (OpenCode takes the first of several, and looser matches), so nothing was changed. Make the change with edit (read the file first) or write instead.`,
+          },
+        }
+      : { phase: 'post', cwd, read: { kind: 'pass' } };
+  }
+  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
+    return phase === BEFORE
+      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
+      : { phase: 'post', cwd, read: { kind: 'pass' } };
+  }
+  const input = record(body.args);
+  const given = text(input.filePath, 'filePath');
+  const path = isAbsolute(given) ? given : join(cwd, given);
+  const key = { session: text(body.session_id, 'session_id'), call: text(body.call_id, 'call_id') };
+  if (phase === AFTER) return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths: [path] } };
+  return {
+    phase: 'pre',
+    cwd,
+    read: { kind: 'write', tool, key, input, files: [proposedFile(tool, path, input)] },
+  };
+}
+
+/** The person's version back into the call: write takes the whole text, edit one unique replacement. */
+const revise: ReviseInput = (input, files) => {
+  const file = files[0];
+  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
+  if (typeof input.content === 'string') return { ...input, content: file.approved };
+  // OpenCode gives old and new text the file's own line ends, so LF text matches a CRLF file too.
+  const before = file.before.replaceAll('\r\n', '\n');
+  const approved = file.approved.replaceAll('\r\n', '\n');
+  const replacement = uniqueReplacement(before, approved);
+  if (!replacement) return { refuse: 'the file was empty, so there is no text to anchor an edit on' };
+  return { filePath: input.filePath, oldString: replacement.old, newString: replacement.new };
+};
+
+function json(body: unknown): HookReply {
+  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
+}
+
+function pre(verdict: PreVerdict): HookReply {
+  switch (verdict.kind) {
+    case 'pass':
+      return json({ decision: 'pass' });
+    case 'deny':
+      return json({ decision: 'deny', reason: verdict.reason });
+    case 'ask':
+      return json({
+        decision: 'deny',
+        reason: `${verdict.reason} OpenCode's plugins cannot ask you in its own prompt, so nothing was written: install editgate's hook for OpenCode with --approve web (the review page asks) or add a policy rule.`,
+      });
+    case 'allow':
+      return json({
+        decision: 'allow',
+        ...(verdict.reason ? { reason: verdict.reason } : {}),
+        ...(verdict.updatedInput ? { args: verdict.updatedInput } : {}),
+        ...(verdict.context ? { context: verdict.context } : {}),
+      });
+  }
+}
+
+function post(feedback: PostFeedback): HookReply {
+  return json({ decision: 'pass', ...(feedback.message ? { message: feedback.message } : {}) });
+}
+
+export const adapter: HookAdapter = {
+  agent: 'opencode',
+  label: 'OpenCode',
+  timeoutSeconds: TIMEOUT_SECONDS,
+  parse,
+  revise,
+  pre,
+  post,
+  // The plugin throws the reason: OpenCode fails the call and the model reads it.
+  failed: (reason) => pre({ kind: 'deny', reason }),
+};
+
+/** Whether a plugin file is editgate's (its first line), so a file of the person's own is never replaced. */
+function isOurs(text: string): boolean {
+  return text.startsWith(PLUGIN_MARKER);
+}
+
+export const installer: HookInstaller = {
+  agent: 'opencode',
+  file(scope, place) {
+    if (scope === 'project') return resolve(place.root, '.opencode', 'plugins', 'editgate.js');
+    const config = place.env.XDG_CONFIG_HOME || join(place.home, '.config');
+    return resolve(config, 'opencode', 'plugins', 'editgate.js');
+  },
+  add(before, command) {
+    if (before !== undefined && before.trim() !== '' && !isOurs(before))
+      throw new Error(
+        "that file is not editgate's plugin (its first line is not editgate's); move it away or rename it, then run the command again",
+      );
+    const after = pluginSource({
+      argv: command.argv,
+      timeoutMs: command.timeoutSeconds * 1000,
+      tools: [...GATED_TOOLS, ...REFUSED_TOOLS],
+    });
+    return after === before ? before : after;
+  },
+  // The whole file is editgate's: nothing is left of value.
+  remove: () => undefined,
+  find: (text) => (isOurs(text) ? ['plugin: asks editgate before edit and write, refuses apply_patch'] : []),
+  notes: () => [
+    'OpenCode installs its plugin library (@opencode-ai/plugin) into the config folder on its next start, once; that needs the network.',
+  ],
+};
