@@ -1,5 +1,5 @@
 /**
- * docs/rules.md is true: its config example is loaded as editgate loads a config (trusted, and not trusted)
+ * docs/guides/rules.md is true: its config example is loaded as editgate loads a config (trusted, and not trusted)
  * and does what the page says; its library example is run as written, against this package.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll, scriptedApprover } from '../tools/workspace-fixture.js';
 import { trustConfig } from '../trusted-config.js';
 
-const PAGE = readFileSync(join(REPO, 'docs', 'rules.md'), 'utf8');
+const PAGE = readFileSync(join(REPO, 'docs', 'guides', 'rules.md'), 'utf8');
 
 function blocks(language: string): string[] {
   return [...PAGE.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
@@ -46,7 +46,7 @@ async function write(tools: EditTools, path: string, content: string) {
   return tools.execute('write_file', { file_path: path, content });
 }
 
-describe('docs/rules.md', () => {
+describe('docs/guides/rules.md', () => {
   it('the config example: small edits pass, large deletions, deletions and generated files are asked, lock files and secrets refused', async () => {
     const { tools, person, loaded } = await configured(true);
     expect(loaded.trust?.trusted).toBe(true);

@@ -45,7 +45,7 @@ The page listens on 127.0.0.1 only, on a free port (or --port). Open the link pr
 signs one browser in, once (a second use is refused), and the address bar then shows the page without it.
 For another browser, editgate review --link prints a new link.
 
-To answer from your phone (docs/phone.md): --listen ADDRESS[:PORT] also serves the page on that address
+To answer from your phone (docs/guides/phone.md): --listen ADDRESS[:PORT] also serves the page on that address
 of this machine (your LAN's, or your VPN's), over HTTPS only, with your certificate (--tls-cert/--tls-key)
 or one editgate makes and keeps in the state folder (its SHA-256 fingerprint is printed: check it in the
 phone's browser). Each change that arrives then gets a link of its own, printed with a QR code: it opens
