@@ -71,6 +71,9 @@ for (let round = 0; round < rounds; round++) {
         process.exitCode = 1;
         continue;
       }
+      console.log(
+        `round ${round + 1}: ${client.label} ${mcp ? 'editgate edit_file' : 'own edit tool'}: ${formatMs(timing.editMs)}`,
+      );
       pair[mcp ? 'mcp' : 'own'] = timing.editMs;
       samples.get(client.name)[mcp ? 'mcp' : 'own'].push(timing.editMs);
     }
