@@ -1,4 +1,4 @@
-import type { WebApproval } from '../web/web-approval.js';
+import type { RunningReview, WebApproval } from '../web/web-approval.js';
 import { defaultStateDir } from './state-dir.js';
 import type { GlobalOptions } from './usage.js';
 
@@ -43,19 +43,26 @@ export async function openWebReview(
 }
 
 /**
- * The review page `editgate review` already serves for the root, or undefined when none is running. Nothing
- * is started: for a command that asks on the page only when a person has it open (editgate proxy's auto).
+ * Looks for the review page `editgate review` serves for the root, at each call (undefined while none is
+ * running). Nothing is started: for a command that asks on the page only when a person has it open
+ * (editgate proxy's auto), and that uses a page started after it.
  */
-export async function findWebReview(
+export function findWebReview(
   root: string,
   command: string,
   warn: (message: string) => void,
-): Promise<WebApproval | undefined> {
-  const { runningWebApproval } = await import('../web/web-approval.js');
-  return runningWebApproval({
-    root,
-    stateDir: defaultStateDir(),
-    source: `${command} (pid ${process.pid})`,
-    warn,
-  });
+): () => Promise<RunningReview | undefined> {
+  let finder: Promise<() => Promise<RunningReview | undefined>> | undefined;
+  return async () => {
+    // Loaded at the first look: commands that never look never pay for the web layer.
+    finder ??= import('../web/web-approval.js').then(({ runningReviewFinder }) =>
+      runningReviewFinder({
+        root,
+        stateDir: defaultStateDir(),
+        source: `${command} (pid ${process.pid})`,
+        warn,
+      }),
+    );
+    return (await finder)();
+  };
 }

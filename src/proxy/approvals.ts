@@ -5,7 +5,8 @@
  * A client starts the proxy with piped stdio, so /dev/tty is the client's own screen: a question written
  * there is painted over and its keys go to either reader (#28). The terminal is asked only with
  * --approve terminal. With --approve web, writes are asked on the web review page (the CLI opens it) and
- * cards, which are not diffs, at the terminal or the client.
+ * cards, which the page cannot show (they are not diffs), through the client's elicitation, else refused
+ * with advice: web does not give the terminal back either.
  */
 
 import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -46,10 +47,11 @@ export interface ChannelOptions {
   elicit: Elicit;
   terminal?: TerminalChannel;
   /**
-   * The review page's approver (opened by the CLI: the proxy does not import the web layer): with --approve
-   * web, the page it opened; with auto, a page already running for the root, if any.
+   * The review page's approver, looked up at each question (the CLI finds or opens it: the proxy does not
+   * import the web layer): with --approve web, the page it opened; with auto, an `editgate review` running
+   * for the root at that moment, if any (so one started after the proxy is used).
    */
-  web?: Approver;
+  web?: () => Promise<Approver | undefined>;
   /** The upstream server as the person knows it. */
   server: string;
   timeoutMs: number;
@@ -203,9 +205,13 @@ function failedQuestion(error: unknown, timeoutMs: number): { deny: string } {
 const AUTO_NO_ONE =
   'the client does not support elicitation, no review page is running for the root, and the terminal belongs to the client, so the proxy does not ask there';
 
+/** Why --approve web has no one to ask about a call that is not a file write. */
+const WEB_NO_ONE_FOR_CARDS =
+  'the web review page shows only file writes, the client does not support elicitation, and the terminal belongs to the client, so the proxy does not ask there';
+
 /** What would let a call through when the proxy has no one to ask (it has no preview mode). */
 const PROXY_ADVICE =
-  'To let it through, the user can approve writes in the browser (run the proxy with --approve web, or start `editgate review` for the root before the client), ask at the terminal with --approve terminal (only when the client leaves the terminal free: not inside a full-screen client), use a client that supports MCP elicitation, or add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`).';
+  'To let it through, the user can approve writes in the browser (run the proxy with --approve web, or start `editgate review` for the root, which the proxy looks for at each question), ask at the terminal with --approve terminal (only when the client leaves the terminal free: not inside a full-screen client), use a client that supports MCP elicitation, or add a policy rule that allows it to editgate.config.json (and trust the file with `editgate trust`).';
 
 /** No one to ask: DENIED_NO_APPROVER, decided by the gate's rule (gate/no-approver.ts). */
 function noOne(subject: NoApproverSubject, mode: ApproveMode, why: string): never {
@@ -228,14 +234,10 @@ export function createApprovals(options: ChannelOptions): Approvals {
           ? { name: 'web', why: 'chosen with --approve web' }
           : { name: 'none', why: 'the web review page is not open' };
       }
-      // The page shows diffs; a card (a call that is not a recognised write) is asked where it can be.
-      if (options.terminal)
-        return { name: 'terminal', why: 'calls other than writes are asked at the terminal' };
+      // The page shows diffs; a card (a call that is not a recognised write) goes to the client's form. Not
+      // to the terminal: a client started the proxy, so the terminal is the client's screen (#28).
       if (canElicit) return { name: 'elicit', why: 'calls other than writes are asked through the client' };
-      return {
-        name: 'none',
-        why: 'the web review page shows only file writes, and there is neither a terminal nor a client with elicitation for other calls',
-      };
+      return { name: 'none', why: WEB_NO_ONE_FOR_CARDS };
     }
     if (options.mode === 'terminal') {
       return options.terminal
@@ -248,7 +250,7 @@ export function createApprovals(options: ChannelOptions): Approvals {
     if (subject === 'write' && options.web) {
       return {
         name: 'web',
-        why: 'the client has no elicitation; writes go to the review page running for the root',
+        why: 'the client has no elicitation; writes go to an editgate review page running for the root, looked for at each question',
       };
     }
     return { name: 'none', why: AUTO_NO_ONE };
@@ -271,7 +273,16 @@ export function createApprovals(options: ChannelOptions): Approvals {
     channel,
     async change(request, context) {
       const { name, why } = channel();
-      if (name === 'web') return askOnPage(options.web!, request, context?.signal ?? currentCall()?.signal);
+      if (name === 'web') {
+        const page = await options.web!();
+        if (!page)
+          noOne(
+            request,
+            options.mode,
+            options.mode === 'web' ? 'the web review page is not open' : AUTO_NO_ONE,
+          );
+        return askOnPage(page, request, context?.signal ?? currentCall()?.signal);
+      }
       if (name === 'terminal') return options.terminal!.change(request);
       if (name === 'none') noOne(request, options.mode, why);
       refuseIfTooLongForForm(request);

@@ -58,11 +58,23 @@ export interface ProxyOptions {
   terminal?: TerminalChannel;
   /** --approve web: the review page's approver, for writes (the CLI opens the page). */
   web?: Approver;
+  /**
+   * --approve auto: the page of an `editgate review` running for the root, looked for at each write the
+   * client cannot be asked about (the CLI finds it); undefined when none runs at that moment.
+   */
+  runningWeb?: () => Promise<Approver | undefined>;
   /** How long a question waits for its answer before counting as a no. Default 10 minutes. */
   approvalTimeoutMs?: number;
   /** Built-in adapters (default: the reference filesystem server's). */
   adapters?: readonly ServerAdapter[];
   log: ProxyLog;
+}
+
+/** The review page the approvals look up at each question: the one opened for --approve web, or a running one. */
+function webPage(options: ProxyOptions): { web?: () => Promise<Approver | undefined> } {
+  const opened = options.web;
+  if (opened) return { web: async () => opened };
+  return options.runningWeb ? { web: options.runningWeb } : {};
 }
 
 export interface ProxySession {
@@ -206,7 +218,7 @@ export async function openProxySession(
     clientCanElicit: () => Boolean(downstream.getClientCapabilities()?.elicitation?.form),
     elicit: (params, requestOptions) => downstream.elicitInput(params, requestOptions),
     ...(options.terminal ? { terminal: options.terminal } : {}),
-    ...(options.web ? { web: options.web } : {}),
+    ...webPage(options),
     server: serverName,
     timeoutMs: options.approvalTimeoutMs ?? 10 * 60_000,
   });

@@ -63,6 +63,48 @@ export async function runningWebApproval(
   return undefined;
 }
 
+/** A review page found running for the root: where to ask, and whose it is. */
+export interface RunningReview {
+  ask: Approver;
+  /** The `editgate review` process serving it. */
+  pid: number;
+}
+
+/**
+ * Looks for an `editgate review` running for the root each time it is called, so a page started after
+ * this process is used and one that stopped is not (editgate proxy's auto, per question). Cheap: a stat
+ * and a read of the discovery file, and the page's proof only when the file names another server than
+ * last time (the page proves itself again before each change is sent: remote-review.ts). Each warning is
+ * said once, not at every question.
+ */
+export function runningReviewFinder(
+  options: WebApprovalOptions & { stateDir: string },
+): () => Promise<RunningReview | undefined> {
+  const said = new Set<string>();
+  const warn = (message: string) => {
+    if (said.has(message)) return;
+    said.add(message);
+    options.warn?.(message);
+  };
+  let proven: { key: string; review: RunningReview } | undefined;
+  return async () => {
+    const found = await findReview(options.stateDir, options.root);
+    if ('refused' in found) warn(`${found.refused}; not used`);
+    else if ('note' in found && found.note) warn(found.note);
+    if (!('found' in found)) return undefined;
+    const record = found.found;
+    const key = `${record.pid}:${record.port}:${record.serverKey}`;
+    if (proven?.key === key) return proven.review;
+    const proof = await proveReview(record);
+    if ('refused' in proof) {
+      warn(`${proof.refused} (editgate review, pid ${record.pid}); nothing was sent to it, not used`);
+      return undefined;
+    }
+    proven = { key, review: { ask: remoteApprover(record, options.source), pid: record.pid } };
+    return proven.review;
+  };
+}
+
 export async function openWebApproval(options: WebApprovalOptions): Promise<WebApproval> {
   if (options.stateDir) {
     const running = await runningWebApproval(

@@ -49,7 +49,7 @@ const CLIENT = join(import.meta.dirname, 'fixtures', 'terminal-client.mjs');
 function start(
   root: string,
   state: string,
-  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  calls: Array<{ name: string; arguments: Record<string, unknown> } | { pause: true }>,
   approve: string[],
 ) {
   const run = spawnInPty(
@@ -149,5 +149,50 @@ describe('editgate proxy with --approve auto under a client without elicitation 
     expect(await run.exited()).toBe(0);
     expect(run.text()).not.toContain('Apply this edit');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+  });
+});
+
+describe('editgate proxy asks no more at the terminal later in the session (#28)', () => {
+  it('auto: an editgate review started after the proxy is found at the next question', async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const write = { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } };
+    const run = start(root, state, [write, { pause: true }, write], []);
+    await run.waitForText('PAUSED');
+    expect(run.text()).toMatch(/RESULT write_file error: .*\(DENIED_NO_APPROVER\)/);
+    const review = await startReview(root, state);
+    await run.answer('\r');
+    const { answer } = await answerOnPage(review.link, { decision: 'once' });
+    expect(answer.status).toBe(200);
+    await run.waitForText('RESULT write_file ok');
+    expect(await run.exited()).toBe(0);
+    expect(run.text()).not.toContain('Apply this edit');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+  });
+
+  it('--approve web: the write on the page, a call that is not a write refused with advice, not asked here', async () => {
+    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+    const run = start(
+      root,
+      state,
+      [
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
+      ],
+      ['--approve', 'web'],
+    );
+    await run.waitForText('Review changes in your browser');
+    const link = LINK.exec(run.text().replace(/\s*\n\s*/g, ''))?.[0];
+    expect(link).toBeDefined();
+    const { answer } = await answerOnPage(link!, { decision: 'once' });
+    expect(answer.status).toBe(200);
+    await run.waitForText('RESULT move_file error');
+    expect(await run.exited()).toBe(0);
+    const screen = run.text();
+    // On the old code the proxy asked "Run it?" here and waited for a key on the client's screen.
+    expect(screen).not.toContain('Run it?');
+    expect(screen).toContain('RESULT write_file ok');
+    expect(screen).toMatch(/RESULT move_file error: .*\(DENIED_NO_APPROVER\)/);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+    expect(existsSync(join(root, 'b.txt'))).toBe(false);
   });
 });

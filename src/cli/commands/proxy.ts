@@ -12,7 +12,7 @@ import { httpUpstream, stdioUpstream, type UpstreamConnector } from '../../proxy
 import { loadConfig } from '../../tools/config.js';
 import { createEditTools } from '../../tools/index.js';
 import { stateDirFor } from '../../tools/state-dir.js';
-import type { WebApproval } from '../../web/web-approval.js';
+import type { RunningReview, WebApproval } from '../../web/web-approval.js';
 import { proxyTerminal } from '../proxy-terminal.js';
 import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
@@ -42,14 +42,16 @@ Options:
   --header 'NAME: VALUE' an HTTP header for --upstream (repeatable), e.g. an Authorization header
   --approve MODE         who is asked (default auto):
                            auto      the client (MCP elicitation) if it can show a form, else, for
-                                     writes, the review page of an \`editgate review\` already
-                                     running for the root, else the call is refused with advice.
+                                     writes, the review page of an \`editgate review\` running
+                                     for the root (looked for at each question), else the call is
+                                     refused with advice.
                                      Never the terminal: the client that starts the proxy owns it
                            elicit    the client only
                            terminal  the terminal the client was started from, only: for clients
                                      that leave it free (not inside a full-screen client)
                            web       writes on the web review page (its link is logged; --open opens
-                                     it); other calls at the terminal, else the client
+                                     it); other calls through the client, else refused. Never
+                                     the terminal
                            policy    no one: only what the config's "allow" rules cover goes ahead
   --config FILE          use this config file instead of ROOT/editgate.config.json
   --log-level LEVEL      stderr logging: debug, info, warning, error (default info)
@@ -173,10 +175,10 @@ function parse(args: string[]): Parsed | 'help' {
 }
 
 /** What --approve auto chose, and why, said at start-up (the client's elicitation is known once it connects). */
-function autoChoice(web: WebApproval | undefined, root: string): string {
-  const page = web
-    ? `else writes on the review page of editgate review (pid ${web.sharedWith}) running for ${root}`
-    : `else refused: no editgate review is running for ${root} (start it, or use --approve web)`;
+function autoChoice(running: RunningReview | undefined, root: string): string {
+  const page = running
+    ? `else writes on the review page of editgate review (pid ${running.pid}) running for ${root}`
+    : `else refused: no editgate review is running for ${root} yet (start it, looked for at each question, or use --approve web)`;
   return `approval auto: the client's elicitation if it has it, ${page}; never the terminal, which belongs to the client (--approve terminal to ask there)`;
 }
 
@@ -215,18 +217,18 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
 
-  // The terminal is asked only when the person said so: under auto it is the client's own screen (#28).
-  // With --approve web it still asks about calls other than writes (the page shows diffs only).
-  const terminal =
-    parsed.approve === 'terminal' || parsed.approve === 'web' ? proxyTerminal(parsed.display) : undefined;
+  // The terminal is asked only when the person said so: under auto and web it is the client's own screen
+  // (#28); web asks calls other than writes through the client's elicitation, or refuses them.
+  const terminal = parsed.approve === 'terminal' ? proxyTerminal(parsed.display) : undefined;
   let web: WebApproval | undefined;
+  let runningWeb: (() => Promise<RunningReview | undefined>) | undefined;
   if (parsed.approve === 'web') {
     const opened = await openWebReview({ root: parsed.roots[0]!, open: parsed.open }, 'editgate proxy');
     for (const line of opened.announcement) log('info', line.replace(/^editgate: /, ''));
     web = opened;
   } else if (parsed.approve === 'auto') {
-    web = await findWebReview(parsed.roots[0]!, 'editgate proxy', (message) => log('warning', message));
-    log('info', autoChoice(web, parsed.roots[0]!));
+    runningWeb = findWebReview(parsed.roots[0]!, 'editgate proxy', (message) => log('warning', message));
+    log('info', autoChoice(await runningWeb(), parsed.roots[0]!));
   }
   const transport = new StdioServerTransport(process.stdin, process.stdout);
   const running = await serveProxy(transport, {
@@ -238,6 +240,7 @@ export async function run(args: string[]): Promise<number> {
     approve: parsed.approve,
     ...(terminal ? { terminal } : {}),
     ...(web ? { web: web.ask } : {}),
+    ...(runningWeb ? { runningWeb: async () => (await runningWeb())?.ask } : {}),
     log,
   });
   log(

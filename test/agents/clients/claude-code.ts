@@ -16,6 +16,14 @@ import type { AgentClient } from './client.js';
  * Claude Code defers MCP tools: the model sees only their names (in a system reminder) and must load their
  * schemas with ToolSearch before it can call them, so a scripted session starts with that call.
  */
+/**
+ * The model name sent to the fake model. Claude Code 2.1.332 marks claude-sonnet-4-5 deprecated on
+ * 2026-11-30 (the interactive session shows "Claude Sonnet 4.5 retired ... /model to switch") but still runs
+ * it; with claude-sonnet-4-6 or claude-sonnet-5 it starts in its Auto permission mode (a classifier decides
+ * each tool call), which these tests' sessions and screens do not cover yet.
+ */
+const MODEL = 'claude-sonnet-4-5';
+
 export const claudeCode: AgentClient = {
   name: 'claude-code',
   label: 'Claude Code',
@@ -40,8 +48,8 @@ export const claudeCode: AgentClient = {
     mkdirSync(configDir, { recursive: true });
     const key = 'sk-ant-fake-key-for-tests';
     const args = interactive
-      ? ['--model', 'claude-sonnet-4-5']
-      : ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
+      ? ['--model', MODEL]
+      : ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', MODEL];
     if (interactive) {
       // What the first interactive start asks once, answered as a person would have: onboarding done, the
       // project trusted, the API key from the environment approved (it is known by its last 20 characters).

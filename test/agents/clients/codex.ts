@@ -53,6 +53,9 @@ export const codex: AgentClient = {
           .map(([key, value]) => `${key} = ${toml(value)}`)
           .join(', ')} }`,
         'default_tools_approval_mode = "approve"',
+        // Else an optional server still starting when the first request goes out is left out of it (Codex
+        // waits only mcp_optional_startup_grace_ms): seen on a loaded machine, 2 runs of 3 without editgate.
+        'required = true',
         '',
       );
     }
