@@ -77,14 +77,26 @@ export function docBlocks(): Block[] {
   return docPages().flatMap(pageBlocks);
 }
 
-/** The block's lines with their page line numbers, without blank lines and whole-line comments. */
+/**
+ * The block's commands with their page line numbers, without blank lines and whole-line comments; a line
+ * ending in a backslash goes on in the next, as in the shell (the command is numbered by its first line).
+ */
 export function commandLines(block: Block): Array<{ command: string; line: number; where: string }> {
-  return block.text
-    .split('\n')
-    .map((text, i) => ({
-      command: text.trim(),
-      line: block.line + i,
-      where: `${block.file}:${block.line + i}`,
-    }))
-    .filter(({ command }) => command !== '' && !command.startsWith('#'));
+  const commands: Array<{ command: string; line: number; where: string }> = [];
+  let pending: { command: string; line: number } | undefined;
+  block.text.split('\n').forEach((text, i) => {
+    const line = block.line + i;
+    const part = text.trim();
+    const joined = pending
+      ? { command: `${pending.command} ${part}`, line: pending.line }
+      : { command: part, line };
+    if (part.endsWith('\\')) {
+      pending = { command: joined.command.slice(0, -1).trimEnd(), line: joined.line };
+      return;
+    }
+    pending = undefined;
+    if (joined.command === '' || joined.command.startsWith('#')) return;
+    commands.push({ ...joined, where: `${block.file}:${joined.line}` });
+  });
+  return commands;
 }

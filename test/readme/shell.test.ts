@@ -32,6 +32,7 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
   [/^npm install --global \.\/editgate-\S+\.tgz/, 'test/package installs the tarball and runs its bin'],
   [/^npm install \/path\/to\/editgate\/editgate-\S+\.tgz/, 'test/package installs the tarball in an app'],
   [/^claude mcp add \S+ -- node /, 'mcp.test.ts starts the server it configures'],
+  [/^tailscale cert\b/, 'the reader’s own VPN; test/cli/review-listen.e2e gives --listen a certificate'],
   [/^ollama serve\b/, 'a model server of the reader’s own; test/agent runs chat against a local fake one'],
   [
     /^(link=|curl |nonce=|while read |-d "|done$)/,
@@ -46,9 +47,10 @@ const CHECKED_ELSEWHERE: Array<[RegExp, string]> = [
 /**
  * editgate commands not run here: chat needs a model server, which no test can reach offline (test/agent
  * runs it against a local server that speaks each provider's protocol: chat.e2e, one-shot.e2e,
- * sessions.e2e); --approve web waits for an answer on the page (test/cli/review.e2e gives it one).
+ * sessions.e2e); --approve web waits for an answer on the page (test/cli/review.e2e gives it one); review
+ * serves the page until stopped (test/cli/review.e2e and review-listen.e2e start it, --listen included).
  */
-const NOT_RUN_HERE = /^editgate chat\b|--approve web\b/;
+const NOT_RUN_HERE = /^editgate chat\b|--approve web\b|^editgate review\b/;
 
 /** What the README's examples edit: src/app.ts as its diff shows it, app.ts with a twice-found call. */
 const FILES: Record<string, string> = {

@@ -82,8 +82,8 @@ export async function run(args: string[]): Promise<number> {
 /** The page of an `editgate review` running for the root, found through its discovery file. */
 async function reviewPage(root: string): Promise<Approver | undefined> {
   const [{ findWebReview }] = await Promise.all([import('../web-review.js')]);
-  const page = await findWebReview(root, 'editgate hook', (message) =>
+  const look = findWebReview(root, 'editgate hook', (message) =>
     process.stderr.write(`editgate: ${message}\n`),
   );
-  return page?.ask;
+  return (await look())?.ask;
 }
