@@ -1,43 +1,81 @@
 import type { Diff } from '../core/diff.js';
 import { cancelledError, isEditgateError } from '../core/errors.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
-import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
 
 /**
- * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
- * only for permission to read the file (policy can require it) before a change to it is even computed;
- * such a request has an empty diff and a `question` to show instead.
+ * What a person (or program) is asked, as every face inside editgate reads it: the files, each whole. A
+ * change to one file has one entry, a change set (one call that changes several files, issue #16) one per
+ * file, in a stable order. A read question (policy can require permission to read a file before a change to
+ * it is even computed) has one entry of kind 'read', with an empty diff, and the `question` to show instead.
  */
-export interface ApprovalRequest {
+export interface ApprovalQuestion {
   tool: string;
-  /** Path relative to the workspace root, '/'-separated. */
-  path: string;
-  /** With several roots: the short name of the root `path` is in (show it with core's pathInRoot). */
-  root?: string;
-  kind: 'create' | 'modify' | 'delete' | 'read';
-  /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for 'read'). */
+  /** Never empty. */
+  files: ApprovalFile[];
+  /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for a read question). */
   question?: string;
-  diff: Diff;
-  unifiedDiff: string;
-  stats: { added: number; removed: number };
   /** The tool call's input, for showing the call on one line. */
   input?: Record<string, unknown>;
-  /** A change set (one call that changes several files, issue #16): every file, in a stable order.
-   * path/kind/diff/unifiedDiff/stats above describe the first. Absent for a change to one file. */
-  files?: ApprovalFile[];
-  /** Old and new text of a one-file change when held in memory. */
+}
+
+/**
+ * The first file's fields beside `files`, as an approver read them when `files` was only there for a
+ * change set. They equal `files[0]`'s, and stay for approvers written outside editgate; nothing inside
+ * editgate reads them (its faces take an ApprovalQuestion).
+ */
+export interface FirstFileAliases {
+  /** @deprecated Read `files[0].path` (every file: `files`). Path relative to the workspace root, '/'-separated. */
+  path: string;
+  /** @deprecated Read `files[0].root`. With several roots: the short name of the root `path` is in. */
+  root?: string;
+  /** @deprecated Read `files[0].kind` ('read' for a read question). */
+  kind: ApprovalFile['kind'];
+  /** @deprecated Read `files[0].diff`. */
+  diff: Diff;
+  /** @deprecated Read `files[0].unifiedDiff`. */
+  unifiedDiff: string;
+  /** @deprecated Read `files[0].stats`. */
+  stats: { added: number; removed: number };
+  /** @deprecated Read `files[0].texts`. */
   texts?: { before: string; after: string };
-  /** What the person must know about the change (e.g. that it is large). Always shown with the diff. */
+  /** @deprecated Read `files[0].note` (each file has its own). */
   note?: string;
-  /** The file the change was computed from (absent for a read question); see ApprovalBase. */
+  /** @deprecated Read `files[0].base`. */
   base?: ApprovalBase;
-  /**
-   * Why the first file's hunks cannot be accepted one by one (a deletion, a huge streamed file, an undo, a
-   * change set that deletes a file): it is taken whole or not at all. Absent when they can
-   * (gate/hunk-decision.ts).
-   */
+  /** @deprecated Read `files[0].wholeOnly`. */
   wholeOnly?: string;
+}
+
+/**
+ * What an approver is asked: an ApprovalQuestion, with the first file's fields also beside `files`
+ * (deprecated; see FirstFileAliases).
+ */
+export interface ApprovalRequest extends ApprovalQuestion, FirstFileAliases {}
+
+/** The request an approver gets for `question`: its first file's fields copied beside `files`. */
+export function withFirstFileAliases(question: ApprovalQuestion): ApprovalRequest {
+  const first = question.files[0];
+  if (!first) throw new Error('an approval question names at least one file');
+  const request: ApprovalRequest = {
+    ...question,
+    path: first.path,
+    kind: first.kind,
+    diff: first.diff,
+    unifiedDiff: first.unifiedDiff,
+    stats: first.stats,
+  };
+  if (first.root !== undefined) request.root = first.root;
+  if (first.texts) request.texts = first.texts;
+  if (first.note) request.note = first.note;
+  if (first.base) request.base = first.base;
+  if (first.wholeOnly) request.wholeOnly = first.wholeOnly;
+  return request;
+}
+
+/** A question about reading a file rather than a change to it. */
+export function isReadQuestion(question: ApprovalQuestion): boolean {
+  return question.files[0]?.kind === 'read';
 }
 
 /**
@@ -54,23 +92,32 @@ export interface ApprovalBase {
   fingerprint: Fingerprint | null;
 }
 
-/** One file of a change as a person judges it. */
+/**
+ * One file of a change as a person judges it: the one shape every face shows (a proposal's file is this,
+ * with the workspace's change behind it: gate/proposal.ts ProposedFile).
+ */
 export interface ApprovalFile {
   path: string;
   /** With several roots: the short name of the root `path` is in. */
   root?: string;
-  kind: 'create' | 'modify' | 'delete';
+  /** 'read': permission to read the file, in a read question (its diff is empty). */
+  kind: 'create' | 'modify' | 'delete' | 'read';
   diff: Diff;
   unifiedDiff: string;
   stats: { added: number; removed: number };
   /** Old and new text when held in memory (absent for streamed huge files), so a view can expand
    * unchanged regions. */
   texts?: { before: string; after: string };
-  /** What the person must know about this file's change (e.g. how its diff is shown). */
+  /** What the person must know about this file's change (e.g. that it is large, or how its diff is
+   * shown). Always shown with the diff. */
   note?: string;
-  /** The file this change was computed from. */
+  /** The file this change was computed from (absent for a read question). */
   base?: ApprovalBase;
-  /** Why this file's hunks cannot be accepted one by one (see ApprovalRequest.wholeOnly). */
+  /**
+   * Why this file's hunks cannot be accepted one by one (a deletion, a huge streamed file, an undo, a
+   * change set that deletes a file, a file someone else writes): it is taken whole or not at all. Absent
+   * when they can (gate/hunk-decision.ts).
+   */
   wholeOnly?: string;
 }
 
@@ -144,51 +191,19 @@ export function approvalRequestFor(
   proposal: Proposal,
   options: { wholeOnly?: string } = {},
 ): ApprovalRequest {
-  const request: ApprovalRequest = {
+  return withFirstFileAliases({
     tool: proposal.tool,
-    path: proposal.path,
-    kind: shownKind(proposal),
-    diff: proposal.diff,
-    unifiedDiff: proposal.unifiedDiff,
-    stats: proposal.stats,
+    files: proposal.files.map((file) => approvalFileOf(file, options.wholeOnly)),
     input: proposal.input,
-  };
-  const { rootName } = proposal.files[0]!.change.resolved;
-  if (rootName !== undefined) request.root = rootName;
-  if (proposal.texts) request.texts = proposal.texts;
-  if (proposal.note) request.note = proposal.note;
-  request.base = baseOf(proposal.files[0]!);
-  const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
-  if (whole) request.wholeOnly = whole;
-  if (proposal.files.length > 1)
-    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly));
-  return request;
+  });
 }
 
-function approvalFileOf(proposal: Proposal, file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
-  const out: ApprovalFile = {
-    path: file.path,
-    kind: shownKind(file),
-    diff: file.diff,
-    unifiedDiff: file.unifiedDiff,
-    stats: file.stats,
-  };
-  if (file.change.resolved.rootName !== undefined) out.root = file.change.resolved.rootName;
-  if (file.texts) out.texts = file.texts;
-  if (file.note) out.note = file.note;
-  out.base = baseOf(file);
-  const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
-  if (whole) out.wholeOnly = whole;
+/** A proposed file as the person judges it: without the change behind it and what only the model is told. */
+function approvalFileOf(file: ProposedFile, wholeOnly: string | undefined): ApprovalFile {
+  const { change: _change, replacements: _replacements, tiers: _tiers, ...shown } = file;
+  const out: ApprovalFile = { ...shown, kind: file.kind === 'noop' ? 'modify' : file.kind };
+  if (wholeOnly) out.wholeOnly = wholeOnly;
   return out;
-}
-
-function baseOf(file: ProposedFile): ApprovalBase {
-  const { base } = file.change;
-  return { absolutePath: file.change.path, fingerprint: base.exists ? base.fingerprint : null };
-}
-
-function shownKind(file: { kind: ProposedFile['kind'] }): ApprovalFile['kind'] {
-  return file.kind === 'noop' ? 'modify' : file.kind;
 }
 
 /**
@@ -202,7 +217,7 @@ export async function askApprover(
 ): Promise<Decision> {
   if (approver === 'deny') {
     return {
-      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.path} was not changed`,
+      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.files.map((file) => file.path).join(', ')} ${request.files.length > 1 ? 'were' : 'was'} not changed`,
     };
   }
   if (signal?.aborted) throw cancelledError();

@@ -210,7 +210,9 @@ export class Gate {
         code: 'DENIED_HOOK',
         reason: verdict.deny,
       });
-      throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
+      throw hookRefusal(`this change to ${proposal.files[0]!.path}`, verdict.deny, {
+        path: proposal.files[0]!.path,
+      });
     }
     // Every file must be allowed; one deny refuses the whole change, one ask asks.
     let allowed = true;
@@ -400,11 +402,11 @@ export class Gate {
         'DENIED_USER',
         auto
           ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
-            `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
+            `Refused without asking anyone: ${reason || `${proposal.files[0]!.path} was not changed`}. Do not retry it; tell the user if the change is needed.`
           : reason
             ? `The user denied this edit: ${reason}`
-            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.`,
-        { path: proposal.path, reason: reason || undefined },
+            : `The user denied this change to ${proposal.files[0]!.path}. Do not retry it as is; ask the user what they want instead.`,
+        { path: proposal.files[0]!.path, reason: reason || undefined },
       );
     }
     const approval: Approval = auto
@@ -457,8 +459,8 @@ export class Gate {
     if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
       throw new EditgateError(
         'STALE',
-        `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
-        { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
+        `${proposal.files[0]!.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
+        { path: proposal.files[0]!.path, reason: now === null ? 'deleted' : 'changed' },
       );
     }
     await this.workspace.guard.recheck(resolved);
@@ -482,7 +484,7 @@ export class Gate {
    */
   async change(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request, { writeAhead: true });
-    if (proposal.kind === 'noop') return { proposal };
+    if (proposal.files[0]!.kind === 'noop') return { proposal };
     let approved = proposal;
     try {
       const approval = await this.decide(proposal, request.signal);
@@ -495,7 +497,7 @@ export class Gate {
             await this.workspace.discard(file.change);
         }
       }
-      if (approved.kind === 'noop') return { proposal: approved, approval };
+      if (approved.files[0]!.kind === 'noop') return { proposal: approved, approval };
       throwIfCancelled(request.signal);
       return await this.commit(approved, approval, request.signal);
     } catch (error) {
@@ -510,7 +512,7 @@ export class Gate {
    */
   async stage(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request);
-    if (proposal.kind === 'noop') return { proposal };
+    if (proposal.files[0]!.kind === 'noop') return { proposal };
     try {
       await this.screen(proposal);
       // A staged change is approved in the client from what it was shown: it must be shown whole.

@@ -7,7 +7,7 @@
  * page shows that.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Approver, Decision } from '../gate/approval.js';
 import type { ReviewDiscovery } from './discovery.js';
 import { newSecret } from './request-guard.js';
 import { proofHolds } from './server-proof.js';
@@ -99,7 +99,7 @@ export function remoteApprover(target: ReviewTarget, source: string): Approver {
 
 async function submit(
   target: ReviewTarget,
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   source: string,
   signal?: AbortSignal,
 ): Promise<Decision> {

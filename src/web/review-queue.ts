@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Decision } from '../gate/approval.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
@@ -24,7 +24,7 @@ export interface ReviewOutcome {
 
 export interface ReviewItem {
   id: string;
-  request: ApprovalRequest;
+  request: ApprovalQuestion;
   files: ReviewFile[];
   hash: string;
   /** Who asked: "editgate edit", "editgate mcp (pid 4242)". */
@@ -74,7 +74,7 @@ export class ReviewQueue {
 
   /** Puts a change on the page; resolves with the person's decision (or one given elsewhere, see `signal`). */
   add(
-    request: ApprovalRequest,
+    request: ApprovalQuestion,
     options: { source: string; signal?: AbortSignal; onQueued?: (item: ReviewItem) => void },
   ): Promise<Decision> {
     if (this.closed) return Promise.reject(new Error('the review page has closed'));

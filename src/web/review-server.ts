@@ -8,7 +8,7 @@ import { realpath } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Decision } from '../gate/approval.js';
 import { loadAssets } from './assets.js';
 import type { FileView } from './diff-html.js';
 import { broadcastChanges } from './events-route.js';
@@ -58,7 +58,7 @@ export interface ReviewServer {
   signInLink(ttlMs?: number): string;
   readonly queue: ReviewQueue;
   /** Puts a change on the page and resolves with the person's decision. */
-  ask(request: ApprovalRequest, options?: AskOptions): Promise<Decision>;
+  ask(request: ApprovalQuestion, options?: AskOptions): Promise<Decision>;
   close(): Promise<void>;
 }
 

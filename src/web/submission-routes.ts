@@ -5,7 +5,7 @@
  * streams back the answer, signed; withdraw takes a change back; link makes a sign-in link. Who may ask is
  * checked before any of these runs (route-access.ts).
  */
-import type { ApprovalRequest } from '../gate/approval.js';
+import type { ApprovalQuestion } from '../gate/approval.js';
 import { HttpError, parseBody, readJson, sendJson } from './http-reply.js';
 import { SECURITY_HEADERS } from './request-guard.js';
 import type { RouteContext } from './route-context.js';
@@ -57,7 +57,7 @@ export async function submit({ req, res, state }: RouteContext): Promise<void> {
       state.withdrawals.get(id)?.abort(controller.signal.reason ?? new Error('the asker stopped waiting'));
   });
   try {
-    const decision = await state.queue.add(request as ApprovalRequest, {
+    const decision = await state.queue.add(request as ApprovalQuestion, {
       source,
       signal: controller.signal,
       onQueued: (item) => {

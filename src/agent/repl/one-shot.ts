@@ -1,6 +1,6 @@
 import { EditgateError } from '../../core/errors.js';
 import { pathInRoot } from '../../core/root-named.js';
-import { approvalRequestFor } from '../../gate/approval.js';
+import { type ApprovalQuestion, approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells } from '../../terminal/cells.js';
 import { type ColorLevel, detectColorLevel } from '../../terminal/colors.js';
@@ -61,17 +61,18 @@ export class OneShot implements SessionFrontEnd {
   }
 
   async preview(proposal: Proposal, reason: PreviewReason): Promise<void> {
-    this.reasons.set(proposal.path, reason);
-    const request = approvalRequestFor(proposal);
+    const request: ApprovalQuestion = approvalRequestFor(proposal);
+    const first = request.files[0]!;
+    for (const file of request.files) this.reasons.set(file.path, reason);
     if (this.options.json) {
       this.event({
         type: 'change',
         tool: proposal.tool,
-        path: proposal.path,
-        ...(request.root !== undefined && { root: request.root }),
-        kind: proposal.kind,
+        path: first.path,
+        ...(first.root !== undefined && { root: first.root }),
+        kind: proposal.files[0]!.kind,
         approvedBy: reason === 'ask' ? null : reason,
-        diff: proposal.unifiedDiff,
+        diff: requestUnifiedText(request),
       });
       return;
     }
@@ -85,12 +86,12 @@ export class OneShot implements SessionFrontEnd {
         tabWidth: 4,
       };
       this.progress([
-        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
+        toolLine(proposal.tool, pathInRoot(first.path, first.root), undefined, look),
         ...renderRequestDiff(request, display, look.width, await highlighterFor(request, display)),
       ]);
-    } else if (request.kind !== 'read') {
+    } else {
       this.progress([
-        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
+        toolLine(proposal.tool, pathInRoot(first.path, first.root), undefined, look),
         requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }
