@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative } from 'node:path';
-import { type ApprovalRequest, type Approver, approvalRequestFor, autoApprover } from '../gate/approval.js';
+import { type ApprovalQuestion, type Approver, approvalRequestFor, autoApprover } from '../gate/approval.js';
 import { describeRule } from '../gate/describe-rule.js';
 import { firstAnswer } from '../gate/first-answer.js';
 import type { Screening } from '../gate/gate.js';
@@ -70,7 +70,7 @@ export async function openCliSession(
     person?.output ?? (globals.json ? undefined : process.stdout);
   const display = { noColor: globals.noColor, theme: globals.theme };
 
-  const show = async (request: ApprovalRequest, note: string) => {
+  const show = async (request: ApprovalQuestion, note: string) => {
     if (previewOutput) await showPreview(request, { ...display, output: previewOutput, note });
   };
 

@@ -6,6 +6,7 @@
  */
 
 import { markInvisible } from '../core/invisible.js';
+import { isReadQuestion } from '../gate/approval.js';
 import { qrCodeLines } from '../terminal/qr-code.js';
 import { sendNotice } from '../web/notify.js';
 import type { ReviewItem } from '../web/review-queue.js';
@@ -30,7 +31,7 @@ export function announceChanges(options: AnnounceOptions): () => void {
   const { server } = options;
   if (!options.printLinks && !options.notify) return () => undefined;
   return server.queue.subscribe((event) => {
-    if (event.type !== 'added' || event.item.request.kind === 'read') return;
+    if (event.type !== 'added' || isReadQuestion(event.item.request)) return;
     void announce(event.item, options);
   });
 }

@@ -1,14 +1,16 @@
 import { pathInRoot } from './root-named.js';
 
-/** What a question about a change or a read is worded from (ApprovalRequest's fields, gate/approval.ts). */
+/** What a question about a change or a read is worded from (an ApprovalQuestion, gate/approval.ts). */
 export interface QuestionSubject {
   tool: string;
-  path: string;
-  root?: string;
-  kind: 'create' | 'modify' | 'delete' | 'read';
   /** A read question's own words. */
   question?: string;
-  files?: readonly { path: string; root?: string }[];
+  files: readonly { path: string; root?: string; kind: 'create' | 'modify' | 'delete' | 'read' }[];
+}
+
+/** A question about reading a file rather than a change to it. */
+export function isReadQuestion(question: Pick<QuestionSubject, 'files'>): boolean {
+  return question.files[0]?.kind === 'read';
 }
 
 /** How a face shows what goes into the question: a path, and text that came from elsewhere. */
@@ -23,17 +25,18 @@ export interface QuestionMarkup {
  * words safe for the face (invisible characters marked in a terminal, HTML escaped on the page).
  */
 export function approvalQuestion(subject: QuestionSubject, markup: QuestionMarkup): string {
-  if (subject.files && subject.files.length > 1) {
+  if (subject.files.length > 1) {
     const paths = subject.files.map((file) => markup.path(pathInRoot(file.path, file.root))).join(', ');
     return `Apply this change to ${subject.files.length} files (${paths})?`;
   }
-  const path = markup.path(pathInRoot(subject.path, subject.root));
+  const file = subject.files[0]!;
+  const path = markup.path(pathInRoot(file.path, file.root));
   // An undo is a change like any other, but the person asked to undo: the question says so.
   if (subject.tool === 'undo_edit')
-    return subject.kind === 'delete'
+    return file.kind === 'delete'
       ? `Undo the last change to ${path} (it created the file, so it is deleted)?`
       : `Undo the last change to ${path}?`;
-  switch (subject.kind) {
+  switch (file.kind) {
     case 'create':
       return `Create ${path}?`;
     case 'delete':

@@ -2,50 +2,88 @@ import type { Diff } from '../core/diff.js';
 import { cancelledError, isEditgateError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
 import type { Fingerprint } from '../workspace/fingerprint.js';
-import { wholeOnlyReason } from './hunk-decision.js';
 import type { Proposal, ProposedFile } from './proposal.js';
 import { maskSecretsIn, maskSecretsInDiff, maskSecretsInValue, secretsOf } from './secret-check.js';
 
 /**
- * What a person (or program) is asked to approve: one proposed change, with its diff. `kind: 'read'` asks
- * only for permission to read the file (policy can require it) before a change to it is even computed;
- * such a request has an empty diff and a `question` to show instead.
+ * What a person (or program) is asked, as every face inside editgate reads it: the files, each whole. A
+ * change to one file has one entry, a change set (one call that changes several files, issue #16) one per
+ * file, in a stable order. A read question (policy can require permission to read a file before a change to
+ * it is even computed) has one entry of kind 'read', with an empty diff, and the `question` to show instead.
  */
-export interface ApprovalRequest {
+export interface ApprovalQuestion {
   tool: string;
-  /** Path relative to the workspace root, '/'-separated. */
-  path: string;
-  /** With several roots: the short name of the root `path` is in (show it with core's pathInRoot). */
-  root?: string;
-  kind: 'create' | 'modify' | 'delete' | 'read';
-  /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for 'read'). */
+  /** Never empty. */
+  files: ApprovalFile[];
+  /** The question to ask, e.g. "Read src/x.ts to preview the change?" (set for a read question). */
   question?: string;
-  diff: Diff;
-  unifiedDiff: string;
-  stats: { added: number; removed: number };
   /** The tool call's input, for showing the call on one line. */
   input?: Record<string, unknown>;
-  /** A change set (one call that changes several files, issue #16): every file, in a stable order.
-   * path/kind/diff/unifiedDiff/stats above describe the first. Absent for a change to one file. */
-  files?: ApprovalFile[];
-  /** Old and new text of a one-file change when held in memory. */
-  texts?: { before: string; after: string };
-  /** What the person must know about the change (e.g. that it is large). Always shown with the diff. */
-  note?: string;
-  /** The file the change was computed from (absent for a read question); see ApprovalBase. */
-  base?: ApprovalBase;
   /**
-   * Why the first file's hunks cannot be accepted one by one (a deletion, a huge streamed file, an undo, a
-   * change set that deletes a file): it is taken whole or not at all. Absent when they can
-   * (gate/hunk-decision.ts).
-   */
-  wholeOnly?: string;
-  /**
-   * What the checks and the change rules found in the change (every file's; core/findings.ts), shown with
-   * the question. A secret is in it masked, never its value. Absent when nothing was found.
+   * What the checks and the change rules found in the change, every file's (core/findings.ts; each file's
+   * own are also in its ApprovalFile.findings), shown with the question. A secret is in it masked, never
+   * its value. Absent when nothing was found.
    */
   findings?: Finding[];
 }
+
+/**
+ * The first file's fields beside `files`, as an approver read them when `files` was only there for a
+ * change set. They equal `files[0]`'s, and stay for approvers written outside editgate; nothing inside
+ * editgate reads them (its faces take an ApprovalQuestion).
+ */
+export interface FirstFileAliases {
+  /** @deprecated Read `files[0].path` (every file: `files`). Path relative to the workspace root, '/'-separated. */
+  path: string;
+  /** @deprecated Read `files[0].root`. With several roots: the short name of the root `path` is in. */
+  root?: string;
+  /** @deprecated Read `files[0].kind` ('read' for a read question). */
+  kind: ApprovalFile['kind'];
+  /** @deprecated Read `files[0].diff`. */
+  diff: Diff;
+  /** @deprecated Read `files[0].unifiedDiff`. */
+  unifiedDiff: string;
+  /** @deprecated Read `files[0].stats`. */
+  stats: { added: number; removed: number };
+  /** @deprecated Read `files[0].texts`. */
+  texts?: { before: string; after: string };
+  /** @deprecated Read `files[0].note` (each file has its own). */
+  note?: string;
+  /** @deprecated Read `files[0].base`. */
+  base?: ApprovalBase;
+  /** @deprecated Read `files[0].wholeOnly`. */
+  wholeOnly?: string;
+}
+
+/**
+ * What an approver is asked: an ApprovalQuestion, with the first file's fields also beside `files`
+ * (deprecated; see FirstFileAliases).
+ */
+export interface ApprovalRequest extends ApprovalQuestion, FirstFileAliases {}
+
+/** The request an approver gets for `question`: its first file's fields copied beside `files`. */
+export function withFirstFileAliases(question: ApprovalQuestion): ApprovalRequest {
+  const first = question.files[0];
+  if (!first) throw new Error('an approval question names at least one file');
+  const request: ApprovalRequest = {
+    ...question,
+    path: first.path,
+    kind: first.kind,
+    diff: first.diff,
+    unifiedDiff: first.unifiedDiff,
+    stats: first.stats,
+  };
+  if (first.root !== undefined) request.root = first.root;
+  if (first.texts) request.texts = first.texts;
+  if (first.note) request.note = first.note;
+  if (first.base) request.base = first.base;
+  if (first.wholeOnly) request.wholeOnly = first.wholeOnly;
+  return request;
+}
+
+// A question about reading a file rather than a change to it: core's rule, so the terminal (which may import
+// only gate's types) reads it from the same place.
+export { isReadQuestion } from '../core/approval-question.js';
 
 /**
  * Where a change's file is and which version of it the diff was made from, so a front end that keeps the
@@ -61,25 +99,34 @@ export interface ApprovalBase {
   fingerprint: Fingerprint | null;
 }
 
-/** One file of a change as a person judges it. */
+/**
+ * One file of a change as a person judges it: the one shape every face shows (a proposal's file is this,
+ * with the workspace's change behind it: gate/proposal.ts ProposedFile).
+ */
 export interface ApprovalFile {
   path: string;
   /** With several roots: the short name of the root `path` is in. */
   root?: string;
-  kind: 'create' | 'modify' | 'delete';
+  /** 'read': permission to read the file, in a read question (its diff is empty). */
+  kind: 'create' | 'modify' | 'delete' | 'read';
   diff: Diff;
   unifiedDiff: string;
   stats: { added: number; removed: number };
   /** Old and new text when held in memory (absent for streamed huge files), so a view can expand
    * unchanged regions. */
   texts?: { before: string; after: string };
-  /** What the person must know about this file's change (e.g. how its diff is shown). */
+  /** What the person must know about this file's change (e.g. that it is large, or how its diff is
+   * shown). Always shown with the diff. */
   note?: string;
-  /** The file this change was computed from. */
+  /** The file this change was computed from (absent for a read question). */
   base?: ApprovalBase;
-  /** Why this file's hunks cannot be accepted one by one (see ApprovalRequest.wholeOnly). */
+  /**
+   * Why this file's hunks cannot be accepted one by one (a deletion, a huge streamed file, an undo, a
+   * change set that deletes a file, a file someone else writes): it is taken whole or not at all. Absent
+   * when they can (gate/hunk-decision.ts).
+   */
   wholeOnly?: string;
-  /** What was found in this file's change (see ApprovalRequest.findings). */
+  /** What was found in this file's change (see ApprovalQuestion.findings). */
   findings?: Finding[];
 }
 
@@ -182,59 +229,37 @@ export function approvalRequestFor(
 ): ApprovalRequest {
   // A secret found in the change is masked in all a person is shown (secret-check.ts).
   const secrets = secretsOf(proposal);
-  const request: ApprovalRequest = {
+  const question: ApprovalQuestion = {
     tool: proposal.tool,
-    path: proposal.path,
-    kind: shownKind(proposal),
-    diff: maskSecretsInDiff(proposal.diff, secrets),
-    unifiedDiff: maskSecretsIn(proposal.unifiedDiff, secrets),
-    stats: proposal.stats,
+    files: proposal.files.map((file) => approvalFileOf(file, proposal.findings, options.wholeOnly, secrets)),
     input: maskSecretsInValue(proposal.input, secrets),
   };
-  const { rootName } = proposal.files[0]!.change.resolved;
-  if (rootName !== undefined) request.root = rootName;
-  if (proposal.texts) request.texts = maskSecretsInValue(proposal.texts, secrets);
-  if (proposal.note) request.note = proposal.note;
-  request.base = baseOf(proposal.files[0]!);
-  const whole = options.wholeOnly ?? wholeOnlyReason(proposal, proposal.files[0]!);
-  if (whole) request.wholeOnly = whole;
-  if (proposal.findings && proposal.findings.length > 0) request.findings = proposal.findings;
-  if (proposal.files.length > 1)
-    request.files = proposal.files.map((file) => approvalFileOf(proposal, file, options.wholeOnly, secrets));
-  return request;
+  if (proposal.findings && proposal.findings.length > 0) question.findings = proposal.findings;
+  return withFirstFileAliases(question);
 }
 
+/**
+ * A proposed file as the person judges it: without the change behind it and what only the model is told,
+ * with what was found in it, and any secret in it masked.
+ */
 function approvalFileOf(
-  proposal: Proposal,
   file: ProposedFile,
+  findings: readonly Finding[] | undefined,
   wholeOnly: string | undefined,
   secrets: readonly string[],
 ): ApprovalFile {
+  const { change: _change, replacements: _replacements, tiers: _tiers, ...shown } = file;
   const out: ApprovalFile = {
-    path: file.path,
-    kind: shownKind(file),
+    ...shown,
+    kind: file.kind === 'noop' ? 'modify' : file.kind,
     diff: maskSecretsInDiff(file.diff, secrets),
     unifiedDiff: maskSecretsIn(file.unifiedDiff, secrets),
-    stats: file.stats,
   };
-  if (file.change.resolved.rootName !== undefined) out.root = file.change.resolved.rootName;
   if (file.texts) out.texts = maskSecretsInValue(file.texts, secrets);
-  if (file.note) out.note = file.note;
-  out.base = baseOf(file);
-  const whole = wholeOnly ?? wholeOnlyReason(proposal, file);
-  if (whole) out.wholeOnly = whole;
-  const found = proposal.findings?.filter((finding) => finding.path === file.path);
+  if (wholeOnly) out.wholeOnly = wholeOnly;
+  const found = findings?.filter((finding) => finding.path === file.path);
   if (found && found.length > 0) out.findings = found;
   return out;
-}
-
-function baseOf(file: ProposedFile): ApprovalBase {
-  const { base } = file.change;
-  return { absolutePath: file.change.path, fingerprint: base.exists ? base.fingerprint : null };
-}
-
-function shownKind(file: { kind: ProposedFile['kind'] }): ApprovalFile['kind'] {
-  return file.kind === 'noop' ? 'modify' : file.kind;
 }
 
 /**
@@ -249,7 +274,7 @@ export async function askApprover(
 ): Promise<Decision> {
   if (approver === 'deny') {
     return {
-      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.path} was not changed`,
+      deny: `changes that need approval are refused in this session (approve: 'deny'); ${request.files.map((file) => file.path).join(', ')} ${request.files.length > 1 ? 'were' : 'was'} not changed`,
     };
   }
   if (signal?.aborted) throw cancelledError();

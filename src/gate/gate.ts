@@ -225,7 +225,9 @@ export class Gate {
         code: 'DENIED_HOOK',
         reason: verdict.deny,
       });
-      throw hookRefusal(`this change to ${proposal.path}`, verdict.deny, { path: proposal.path });
+      throw hookRefusal(`this change to ${proposal.files[0]!.path}`, verdict.deny, {
+        path: proposal.files[0]!.path,
+      });
     }
     // What the checks find, judged with the change rules: a 'deny' refuses, an 'ask' asks whoever else allows.
     const found = await runChecks(this.checks, proposal, { signal });
@@ -465,11 +467,11 @@ export class Gate {
         'DENIED_USER',
         auto
           ? // approve: 'deny' refused it: no person saw it, so the model must not read it as someone's no.
-            `Refused without asking anyone: ${reason || `${proposal.path} was not changed`}. Do not retry it; tell the user if the change is needed.${findingsNote(proposal.findings)}`
+            `Refused without asking anyone: ${reason || `${proposal.files[0]!.path} was not changed`}. Do not retry it; tell the user if the change is needed.${findingsNote(proposal.findings)}`
           : reason
             ? `The user denied this edit: ${reason}${findingsNote(proposal.findings)}`
-            : `The user denied this change to ${proposal.path}. Do not retry it as is; ask the user what they want instead.${findingsNote(proposal.findings)}`,
-        { path: proposal.path, reason: reason || undefined },
+            : `The user denied this change to ${proposal.files[0]!.path}. Do not retry it as is; ask the user what they want instead.${findingsNote(proposal.findings)}`,
+        { path: proposal.files[0]!.path, reason: reason || undefined },
       );
     }
     const approval: Approval = auto
@@ -525,8 +527,8 @@ export class Gate {
     if ((now?.fingerprint.hash ?? null) !== (base.fingerprint?.hash ?? null)) {
       throw new EditgateError(
         'STALE',
-        `${proposal.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
-        { path: proposal.path, reason: now === null ? 'deleted' : 'changed' },
+        `${proposal.files[0]!.path} changed after its diff was shown (something else wrote it), so the call was not forwarded and nothing was written. Read the file again, then make the call again.`,
+        { path: proposal.files[0]!.path, reason: now === null ? 'deleted' : 'changed' },
       );
     }
     await this.workspace.guard.recheck(resolved);
@@ -550,7 +552,7 @@ export class Gate {
    */
   async change(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request, { writeAhead: true });
-    if (proposal.kind === 'noop') return { proposal };
+    if (proposal.files[0]!.kind === 'noop') return { proposal };
     let approved = proposal;
     try {
       const approval = await this.decide(proposal, request.signal);
@@ -563,7 +565,7 @@ export class Gate {
             await this.workspace.discard(file.change);
         }
       }
-      if (approved.kind === 'noop') return { proposal: approved, approval };
+      if (approved.files[0]!.kind === 'noop') return { proposal: approved, approval };
       throwIfCancelled(request.signal);
       return await this.commit(approved, approval, request.signal);
     } catch (error) {
@@ -578,7 +580,7 @@ export class Gate {
    */
   async stage(request: ChangeRequest): Promise<ChangeOutcome> {
     const proposal = await this.propose(request);
-    if (proposal.kind === 'noop') return { proposal };
+    if (proposal.files[0]!.kind === 'noop') return { proposal };
     try {
       await this.screen(proposal, request.signal);
       // A staged change is approved in the client from what it was shown: it must be shown whole.
@@ -687,11 +689,11 @@ function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): Edit
   return new EditgateError(
     'DENIED_POLICY',
     {
-      happened: `Policy does not allow this change to ${proposal.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.`,
+      happened: `Policy does not allow this change to ${proposal.files[0]!.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.`,
       advice:
         'Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.',
     },
-    { tool: proposal.tool, path: proposal.path, rule: sourcesOf(refusing), findings: refusing },
+    { tool: proposal.tool, path: proposal.files[0]!.path, rule: sourcesOf(refusing), findings: refusing },
   );
 }
 

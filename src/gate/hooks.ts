@@ -128,16 +128,17 @@ function describeFailure(spec: CommandHookSpec, run: CommandRun): string | undef
 
 /** The JSON a command hook receives on stdin before a change. */
 export function beforeChangePayload(proposal: Proposal): Record<string, unknown> {
-  const { change } = proposal.files[0]!;
+  const first = proposal.files[0]!;
+  const { change } = first;
   const content = change.content;
   return {
     event: 'beforeChange',
     tool: proposal.tool,
-    path: proposal.path,
+    path: first.path,
     absolutePath: change.path,
-    kind: proposal.kind,
-    stats: proposal.stats,
-    unifiedDiff: proposal.unifiedDiff,
+    kind: first.kind,
+    stats: first.stats,
+    unifiedDiff: first.unifiedDiff,
     // A huge file's new content is not in memory: hooks get the prepared file to read instead.
     content: content?.type === 'text' ? content.text : content?.type === 'delete' ? '' : null,
     ...(content?.type === 'prepared' ? { contentFile: content.prepared.temp } : {}),

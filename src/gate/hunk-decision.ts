@@ -2,7 +2,7 @@
  * Part of a change, hunk by hunk (issue #30): a decision `{ allow, hunks }` accepts some hunks of a file's
  * diff (and some files of a change set) and rejects others, each with an optional reason. This file holds the
  * one rule for it, which the gate and every front end use:
- *   - which files can be split at all (`wholeOnlyReason`, shown as ApprovalRequest.wholeOnly);
+ *   - which files can be split at all (`wholeOnlyReason`, shown as ApprovalFile.wholeOnly);
  *   - whether a choice fits the change (`checkHunkChoices`; a front end asks `hunkChoiceProblem` before it
  *     answers): a path the change does not touch, a hunk that does not exist, a hunk both accepted and
  *     rejected or listed twice, a field it does not know are refused whole, nothing guessed;
@@ -19,7 +19,7 @@ import { applySomeHunks, type PlacedHunk } from '../core/diff-hunks.js';
 import { EditgateError } from '../core/errors.js';
 import { staleError } from '../workspace/fs-errors.js';
 import type { FileChange, Workspace } from '../workspace/workspace.js';
-import type { ApprovalFile, ApprovalRequest } from './approval.js';
+import type { ApprovalQuestion } from './approval.js';
 import { type Proposal, type ProposedFile, proposalOf } from './proposal.js';
 import { assertSameVersion } from './revised-proposal.js';
 
@@ -28,11 +28,11 @@ import { assertSameVersion } from './revised-proposal.js';
  * they can. A line diff's hunks are independent by construction (core/diff-hunks.ts), so what cannot be split
  * is what has no text to split, or whose parts belong together.
  */
-export function wholeOnlyReason(proposal: Proposal, file: ProposedFile): string | undefined {
+export function wholeOnlyReason(files: readonly ProposedFile[], file: ProposedFile): string | undefined {
   if (file.kind === 'delete')
     return `${file.path} is being deleted: a deletion is accepted or rejected whole`;
-  const deleted = proposal.files.find((other) => other.kind === 'delete');
-  if (deleted && proposal.files.length > 1) {
+  const deleted = files.find((other) => other.kind === 'delete');
+  if (deleted && files.length > 1) {
     return `this change deletes ${deleted.path}, whose text may move into another of its files: its files are accepted or rejected together, whole`;
   }
   if (file.change.history === 'step-back')
@@ -54,25 +54,18 @@ export interface FileHunkPlan {
   rejected: { hunk: number; reason?: string }[];
 }
 
-/** The files a choice is checked against: the request's, as the person saw them. */
-function filesOf(
-  request: ApprovalRequest,
-): Pick<ApprovalRequest | ApprovalFile, 'path' | 'kind' | 'diff' | 'wholeOnly'>[] {
-  return request.files ?? [request];
-}
-
 /**
  * Why `choices` cannot be applied to this change (a sentence for the approver's author and the model;
  * nothing is written), or null when it can. For a front end, before it answers.
  */
-export function hunkChoiceProblem(request: ApprovalRequest, choices: unknown): string | null {
+export function hunkChoiceProblem(request: ApprovalQuestion, choices: unknown): string | null {
   const checked = checkHunkChoices(request, choices);
   return 'problem' in checked ? checked.problem : null;
 }
 
 /** The plan of a valid choice (every file of the change, in its order), or why it is not valid. */
 export function checkHunkChoices(
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   choices: unknown,
 ): { files: FileHunkPlan[] } | { problem: string } {
   const refuse = (why: string) => ({
@@ -81,7 +74,7 @@ export function checkHunkChoices(
   if (!choices || typeof choices !== 'object' || Array.isArray(choices)) {
     return refuse('`hunks` must be an object from file paths to { accept, reject }');
   }
-  const files = filesOf(request);
+  const { files } = request;
   for (const path of Object.keys(choices)) {
     const named = files.filter((file) => file.path === path);
     if (named.length === 0) {

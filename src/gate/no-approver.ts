@@ -6,7 +6,7 @@
  */
 import { EditgateError } from '../core/errors.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest, Approver } from './approval.js';
+import type { ApprovalQuestion, Approver } from './approval.js';
 
 /**
  * An elicitation declined or cancelled sooner than this after it was sent was answered by the client, not
@@ -54,26 +54,26 @@ export function noApproverError(
   why: string,
   advice: string = NO_APPROVER_ADVICE,
 ): EditgateError {
-  const path = request.path === undefined ? undefined : pathInRoot(request.path, request.root);
-  const what =
-    request.kind === 'read' ? `Reading ${path}` : `${request.tool}${path === undefined ? '' : ` on ${path}`}`;
-  const outcome = request.kind === 'read' ? 'the file was not read' : 'nothing was changed';
+  const first = request.files?.[0];
+  const path = first === undefined ? undefined : pathInRoot(first.path, first.root);
+  const read = first?.kind === 'read';
+  const what = read ? `Reading ${path}` : `${request.tool}${path === undefined ? '' : ` on ${path}`}`;
+  const outcome = read ? 'the file was not read' : 'nothing was changed';
   return new EditgateError(
     'DENIED_NO_APPROVER',
     `${what} needs approval, and no one could be asked (${why}), so ${outcome}. No one said no: do not tell the user they denied it. ${advice} Do not retry it as is; tell the user.`,
-    { tool: request.tool, ...(request.path === undefined ? {} : { path: request.path }), reason: why },
+    { tool: request.tool, ...(first === undefined ? {} : { path: first.path }), reason: why },
   );
 }
 
-/** What was to be asked about: a change or a read (an ApprovalRequest), or a call that names no file. */
-export type NoApproverSubject = Pick<ApprovalRequest, 'tool' | 'root'> &
-  Partial<Pick<ApprovalRequest, 'path' | 'kind'>>;
+/** What was to be asked about: a change or a read (an ApprovalQuestion), or a call that names no file. */
+export type NoApproverSubject = Pick<ApprovalQuestion, 'tool'> & Partial<Pick<ApprovalQuestion, 'files'>>;
 
 /**
  * An approver known not to reach a person: asked, it refuses with DENIED_NO_APPROVER, saying `why(request)`
  * and `advice` (default NO_APPROVER_ADVICE).
  */
-export function nobodyToAsk(why: (request: ApprovalRequest) => string, advice?: string): Approver {
+export function nobodyToAsk(why: (request: ApprovalQuestion) => string, advice?: string): Approver {
   return (request) => {
     throw noApproverError(request, why(request), advice);
   };

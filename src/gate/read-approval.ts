@@ -8,6 +8,7 @@ import {
   type Decision,
   denialReason,
   grantOf,
+  withFirstFileAliases,
 } from './approval.js';
 import type { AuditLog } from './audit.js';
 import type { SessionGrants } from './grants.js';
@@ -62,16 +63,20 @@ export class ReadApproval {
     const decision = await this.ask(
       tool,
       path,
-      {
+      withFirstFileAliases({
         tool,
-        path,
-        ...(resolved.rootName !== undefined && { root: resolved.rootName }),
-        kind: 'read',
         question: options.forChange ? `Read ${shown} to preview the change?` : `Read ${shown}?`,
-        diff: { hunks: [], added: 0, removed: 0, identical: true },
-        unifiedDiff: '',
-        stats: { added: 0, removed: 0 },
-      },
+        files: [
+          {
+            path,
+            ...(resolved.rootName !== undefined && { root: resolved.rootName }),
+            kind: 'read',
+            diff: { hunks: [], added: 0, removed: 0, identical: true },
+            unifiedDiff: '',
+            stats: { added: 0, removed: 0 },
+          },
+        ],
+      }),
       options.signal,
     );
     // A read has no text to edit: an edited answer counts for its grant alone.

@@ -55,13 +55,13 @@ export class StagedChanges {
   take(changeId: string, named?: NamedChange): Proposal {
     const entry = this.pending.get(changeId);
     // The path as the proposal states it (with any invisible character spelled out, as it was shown).
-    const path = entry?.proposal.path;
+    const path = entry?.proposal.files[0]?.path;
     const pathMatches = path !== undefined && (named?.path === path || named?.path === markInvisible(path));
     if (entry && named && (!pathMatches || named.hash !== entry.hash)) {
       throw new EditgateError(
         'INVALID_INPUT',
-        `Change ${changeId} does not match the file and change_hash given (${JSON.stringify(named.path)}, ${JSON.stringify(named.hash)}): it changes ${entry.proposal.path} and its change_hash is "${entry.hash}". Nothing was written. Apply exactly the change the user saw, naming its file and change_hash as its proposal states.`,
-        { changeId, path: entry.proposal.path },
+        `Change ${changeId} does not match the file and change_hash given (${JSON.stringify(named.path)}, ${JSON.stringify(named.hash)}): it changes ${entry.proposal.files[0]!.path} and its change_hash is "${entry.hash}". Nothing was written. Apply exactly the change the user saw, naming its file and change_hash as its proposal states.`,
+        { changeId, path: entry.proposal.files[0]!.path },
       );
     }
     if (!entry) {

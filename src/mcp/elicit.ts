@@ -2,7 +2,13 @@ import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcon
 import { findingsLines } from '../core/finding-words.js';
 import { markInvisible } from '../core/invisible.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import {
+  type ApprovalFile,
+  type ApprovalQuestion,
+  type Approver,
+  type Decision,
+  isReadQuestion,
+} from '../gate/approval.js';
 import { refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
@@ -59,13 +65,12 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
 }
 
 /** The diffs the form shows, every file's (a change set has several), whole. */
-function diffsOf(request: ApprovalRequest): string[] {
-  const files = request.files ?? [request];
-  return files.map((file) => file.unifiedDiff.trimEnd()).filter((diff) => diff !== '');
+function diffsOf(request: ApprovalQuestion): string[] {
+  return request.files.map((file) => file.unifiedDiff.trimEnd()).filter((diff) => diff !== '');
 }
 
 /** How long the diffs are, when more than the form carries; null when they fit. */
-export function tooLongForPrompt(request: ApprovalRequest): { lines: number; chars: number } | null {
+export function tooLongForPrompt(request: ApprovalQuestion): { lines: number; chars: number } | null {
   const text = diffsOf(request).join('\n');
   const lines = text === '' ? 0 : text.split('\n').length;
   return lines > MAX_PROMPT_DIFF_LINES || text.length > MAX_PROMPT_DIFF_CHARS
@@ -79,29 +84,38 @@ const VERB = { create: 'create', modify: 'modify', delete: 'delete', read: 'read
  * The prompt text: what, where, how big, what the person must know (notes), and every diff, whole. Every
  * control and invisible character in it is spelled out (core/invisible.ts): the client shows it as it is.
  */
-export function promptMessage(request: ApprovalRequest): string {
-  const path = pathInRoot(request.path, request.root);
-  if (request.kind === 'read') {
+export function promptMessage(request: ApprovalQuestion): string {
+  const [first, ...others] = request.files;
+  const path = pathInRoot(first!.path, first!.root);
+  if (first!.kind === 'read') {
     return markInvisible(`${request.question ?? `Read ${path}?`}\n\n${request.tool} needs to read ${path}.`);
   }
-  const head = `${request.tool} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`;
-  const parts = [head];
+  const parts: string[] = [];
   // Which rule or check asked, and what each found (secrets masked), before the diff they are about.
   const found = findingsLines(request.findings);
-  if (found.length > 0) parts.push(found.join('\n'));
-  if (request.note) parts.push(request.note);
-  if (request.files) {
+  if (others.length === 0) {
+    parts.push(
+      `${request.tool} wants to ${VERB[first!.kind]} ${path} (+${first!.stats.added} -${first!.stats.removed})`,
+    );
+    if (found.length > 0) parts.push(found.join('\n'));
+    if (first!.note) parts.push(first!.note);
+    if (first!.unifiedDiff) parts.push(first!.unifiedDiff.trimEnd());
+  } else {
+    const added = request.files.reduce((sum, file) => sum + file.stats.added, 0);
+    const removed = request.files.reduce((sum, file) => sum + file.stats.removed, 0);
+    parts.push(`${request.tool} wants to change ${request.files.length} files (+${added} -${removed})`);
+    if (found.length > 0) parts.push(found.join('\n'));
     for (const file of request.files) {
       const what = `${pathInRoot(file.path, file.root)} (${file.kind}, +${file.stats.added} -${file.stats.removed})`;
       parts.push(file.note ? `${what}: ${file.note}` : what);
       if (file.unifiedDiff) parts.push(file.unifiedDiff.trimEnd());
     }
-  } else if (request.unifiedDiff) parts.push(request.unifiedDiff.trimEnd());
+  }
   return markInvisible(parts.join('\n\n'), { keepCrlf: true });
 }
 
 /** The person's answer as a gate Decision. Decline and cancel are denials; the reason reaches the model. */
-export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalRequest['kind']): Decision {
+export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalFile['kind']): Decision {
   const content = answer.content ?? {};
   const reason = typeof content.reason === 'string' ? content.reason.trim() : '';
   if (answer.action === 'cancel') {
@@ -141,17 +155,19 @@ export type Elicit = (
  * cancels the question). No answer in time is a denial that says so.
  */
 export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver {
-  return async (request) => {
-    const tooLong = request.kind === 'read' ? null : tooLongForPrompt(request);
+  return async (request: ApprovalQuestion) => {
+    const read = isReadQuestion(request);
+    const paths = request.files.map((file) => file.path).join(', ');
+    const tooLong = read ? null : tooLongForPrompt(request);
     if (tooLong) {
-      throw diffTooLongToShowError(request.path, tooLong, {
+      throw diffTooLongToShowError(paths, tooLong, {
         lines: MAX_PROMPT_DIFF_LINES,
         chars: MAX_PROMPT_DIFF_CHARS,
         instead: 'ask the user to review long diffs in the browser (editgate mcp --approve web)',
       });
     }
     const call = currentCall();
-    if (call) call.status = `waiting for the user to approve ${request.path}`;
+    if (call) call.status = `waiting for the user to approve ${paths}`;
     const sent = performance.now();
     let answer: ElicitResult;
     try {
@@ -159,7 +175,7 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
         {
           mode: 'form',
           message: promptMessage(request),
-          requestedSchema: formSchema(request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES),
+          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES),
         },
         { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
       );
@@ -172,11 +188,11 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
       }
       return { deny: `the approval prompt failed (${text}), so nothing was written` };
     } finally {
-      if (call) call.status = `running ${request.tool} on ${request.path}`;
+      if (call) call.status = `running ${request.tool} on ${paths}`;
     }
     // A decline or cancel no person could have made: no one was asked (DENIED_NO_APPROVER), not "the user
     // denied".
     refuseUnreadAnswer(request, answer.action, performance.now() - sent, ONE_SHOT_ADVICE);
-    return decisionFromAnswer(answer, request.kind);
+    return decisionFromAnswer(answer, request.files[0]!.kind);
   };
 }

@@ -13,7 +13,13 @@ import type { ElicitRequestFormParams, ElicitResult, RequestId } from '@modelcon
 import { isEditgateError } from '../core/errors.js';
 import { findingsLines } from '../core/finding-words.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import {
+  type ApprovalQuestion,
+  type Approver,
+  type Decision,
+  isReadQuestion,
+  withFirstFileAliases,
+} from '../gate/approval.js';
 import { type NoApproverSubject, noApproverError, refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
 import { currentCall } from './call-context.js';
@@ -110,21 +116,24 @@ function form(message: string, choices: string[]): ElicitRequestFormParams {
 
 const VERB = { create: 'create', modify: 'change', delete: 'delete', read: 'read' } as const;
 
-/** The diff as the form shows it: every character visible, never cut (`refuseIfTooLongForForm` refuses first). */
-function shownDiff(request: ApprovalRequest): string {
-  return visibleText(request.unifiedDiff.trimEnd());
+/**
+ * The diff as the form shows it: every character visible, never cut (`refuseIfTooLongForForm` refuses
+ * first). A proxied call writes one file.
+ */
+function shownDiff(request: ApprovalQuestion): string {
+  return visibleText(request.files[0]!.unifiedDiff.trimEnd());
 }
 
 /**
  * A change whose diff is longer than the form carries: TOO_LARGE, saying how to split it or where a long diff
  * can be seen whole. The gate keeps this refusal as it is (not a person's denial) and writes nothing.
  */
-function refuseIfTooLongForForm(request: ApprovalRequest): void {
-  if (request.kind === 'read') return;
+function refuseIfTooLongForForm(request: ApprovalQuestion): void {
+  if (isReadQuestion(request)) return;
   const text = shownDiff(request);
   const diff = { lines: text === '' ? 0 : text.split('\n').length, chars: text.length };
   if (diff.lines <= MAX_DIFF_LINES && diff.chars <= MAX_DIFF_CHARS) return;
-  throw diffTooLongToShowError(request.path, diff, {
+  throw diffTooLongToShowError(request.files[0]!.path, diff, {
     lines: MAX_DIFF_LINES,
     chars: MAX_DIFF_CHARS,
     instead:
@@ -133,21 +142,22 @@ function refuseIfTooLongForForm(request: ApprovalRequest): void {
 }
 
 /** The question with the diff: what, where, how big, how editgate knows, then the whole diff. */
-export function changeMessage(server: string, request: ApprovalRequest): string {
+export function changeMessage(server: string, request: ApprovalQuestion): string {
   const call = currentCall();
   const where = `${visibleText(server, { oneLine: true })} › ${visibleText(request.tool, { oneLine: true })}`;
-  const path = visibleText(pathInRoot(request.path, request.root), { oneLine: true });
-  if (request.kind === 'read') {
-    const question = `${where}: ${visibleText(request.question ?? `read ${request.path}?`)}`;
+  const file = request.files[0]!;
+  const path = visibleText(pathInRoot(file.path, file.root), { oneLine: true });
+  if (file.kind === 'read') {
+    const question = `${where}: ${visibleText(request.question ?? `read ${file.path}?`)}`;
     return call?.reads ? question : `${question}\nThe proxy reads ${path} to show the diff of the change.`;
   }
   const lines = [
-    `${where} wants to ${VERB[request.kind]} ${path} (+${request.stats.added} -${request.stats.removed})`,
+    `${where} wants to ${VERB[file.kind]} ${path} (+${file.stats.added} -${file.stats.removed})`,
   ];
   if (call?.basis) lines.push(`What it writes is known from ${visibleText(call.basis)}.`);
   for (const note of call?.notes ?? []) lines.push(visibleText(note));
   for (const line of findingsLines(request.findings)) lines.push(visibleText(line));
-  if (request.unifiedDiff) {
+  if (file.unifiedDiff) {
     lines.push('', shownDiff(request));
   } else {
     lines.push('', 'The text stays the same (see above for what changes).');
@@ -286,7 +296,7 @@ export function createApprovals(options: ChannelOptions): Approvals {
       if (name === 'terminal') return options.terminal!.change(request);
       if (name === 'none') noOne(request, options.mode, why);
       refuseIfTooLongForForm(request);
-      const choices = request.kind === 'read' ? READ_CHOICES : CHANGE_CHOICES;
+      const choices = isReadQuestion(request) ? READ_CHOICES : CHANGE_CHOICES;
       try {
         return changeDecision(
           await ask(form(changeMessage(options.server, request), choices), request),
@@ -320,11 +330,11 @@ export function createApprovals(options: ChannelOptions): Approvals {
  */
 async function askOnPage(
   web: Approver,
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   signal: AbortSignal | undefined,
 ): Promise<Decision> {
-  const { texts: _texts, ...shown } = request;
-  const decision = await web(shown, signal ? { signal } : {});
+  const files = request.files.map(({ texts: _texts, ...shown }) => shown);
+  const decision = await web(withFirstFileAliases({ ...request, files }), signal ? { signal } : {});
   if (typeof decision === 'object' && 'edited' in decision) {
     return {
       deny: 'the user answered with their own version of the new text, which a proxied server cannot write (it writes what the call says), so nothing was done. Ask the user what to write',

@@ -115,15 +115,17 @@ export class WriteGate {
     });
     // editgate never commits it: the upstream server writes the file.
     await this.gate.discard(proposal);
-    const { resolved } = proposal.files[0]!.change;
+    // A proxied call writes one file.
+    const file = proposal.files[0]!;
+    const { resolved } = file.change;
     return {
       tool: call.tool,
-      path: proposal.path,
+      path: file.path,
       absolute: resolved.absolute,
       root: resolved.root,
-      kind: proposal.kind === 'noop' ? 'noop' : proposal.kind === 'create' ? 'create' : 'modify',
-      unifiedDiff: proposal.unifiedDiff,
-      stats: proposal.stats,
+      kind: file.kind === 'noop' ? 'noop' : file.kind === 'create' ? 'create' : 'modify',
+      unifiedDiff: file.unifiedDiff,
+      stats: file.stats,
       notes: found.notes,
       proposal,
       before: found.before ?? null,

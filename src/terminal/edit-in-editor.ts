@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { yourVersion } from '../core/your-version.js';
-import type { ApprovalRequest } from '../gate/approval.js';
+import type { ApprovalQuestion } from '../gate/approval.js';
 import type { TerminalInput, TerminalOutput } from './tty-modes.js';
 
 /**
@@ -24,10 +24,11 @@ export type EditorOutcome =
   | { kind: 'failed'; reason: string };
 
 /** Whether `e` can offer the request's new text: one file, its texts held, neither a read nor a delete. */
-export function editableText(request: ApprovalRequest): string | undefined {
-  if (request.files || !request.texts || request.kind === 'read' || request.kind === 'delete')
+export function editableText(request: ApprovalQuestion): string | undefined {
+  const [file, ...others] = request.files;
+  if (!file || others.length > 0 || !file.texts || file.kind === 'read' || file.kind === 'delete')
     return undefined;
-  return request.texts.after;
+  return file.texts.after;
 }
 
 export function editInEditor(
@@ -75,6 +76,7 @@ export function editInEditor(
 }
 
 /** The request as it would be with the person's version: its diff is theirs, against the file as it is. */
-export function withYourVersion(request: ApprovalRequest, yours: string): ApprovalRequest {
-  return { ...request, ...yourVersion(request, request.texts?.before ?? '', yours) };
+export function withYourVersion(request: ApprovalQuestion, yours: string): ApprovalQuestion {
+  const file = request.files[0]!;
+  return { ...request, files: [{ ...file, ...yourVersion(file, file.texts?.before ?? '', yours) }] };
 }

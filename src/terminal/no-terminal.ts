@@ -1,7 +1,8 @@
+import { isReadQuestion } from '../core/approval-question.js';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest, Approver } from '../gate/approval.js';
+import type { ApprovalQuestion, Approver } from '../gate/approval.js';
 
 /**
  * The approver for when no person can be asked (no terminal on input or output): it never blocks and
@@ -15,16 +16,15 @@ export function denyWithoutTerminal(
   refused?: { write(text: string): unknown },
   command = 'editgate',
 ): Approver {
-  return (request) => {
-    if (refused && request.kind !== 'read') {
-      const diffs = request.files ? request.files.map((file) => file.unifiedDiff) : [request.unifiedDiff];
-      const diff = markInvisible(diffs.join(''), { keepCrlf: true });
+  return (request: ApprovalQuestion) => {
+    if (refused && !isReadQuestion(request)) {
+      const diff = markInvisible(request.files.map((file) => file.unifiedDiff).join(''), { keepCrlf: true });
       refused.write(
         `editgate: refused (no terminal to ask), this change:\n${diff}${diff.endsWith('\n') ? '' : '\n'}`,
       );
     }
     throw new EditgateError('DENIED_NO_APPROVER', noTerminalMessage(request, configFile, command), {
-      path: request.path,
+      path: request.files[0]!.path,
       reason: 'no-terminal',
     });
   };
@@ -35,20 +35,23 @@ export function denyWithoutTerminal(
  * `command`: what to run again with --yes ('editgate', 'editgate chat -p').
  */
 export function noTerminalMessage(
-  request: Pick<ApprovalRequest, 'path' | 'kind' | 'root'>,
+  request: Pick<ApprovalQuestion, 'files'>,
   configFile = 'editgate.config.json',
   command = 'editgate',
 ): string {
-  const path = pathInRoot(request.path, request.root);
+  const [first, ...others] = request.files;
+  const path = pathInRoot(first!.path, first!.root);
   const what =
-    request.kind === 'create'
-      ? `Creating ${path}`
-      : request.kind === 'delete'
-        ? `Deleting ${path}`
-        : request.kind === 'read'
-          ? `Reading ${path}`
-          : `The edit to ${path}`;
-  const outcome = request.kind === 'read' ? 'the file was not read' : 'nothing was changed';
+    others.length > 0
+      ? `The change to ${request.files.length} files (${request.files.map((file) => pathInRoot(file.path, file.root)).join(', ')})`
+      : first!.kind === 'create'
+        ? `Creating ${path}`
+        : first!.kind === 'delete'
+          ? `Deleting ${path}`
+          : first!.kind === 'read'
+            ? `Reading ${path}`
+            : `The edit to ${path}`;
+  const outcome = first!.kind === 'read' ? 'the file was not read' : 'nothing was changed';
   return (
     `${what} needs approval, and there is no terminal to ask, so ${outcome}. ` +
     `To approve without asking, run ${command} with --yes, or add a policy rule in ${configFile} ` +

@@ -1,7 +1,7 @@
 import { findingsLines } from '../core/finding-words.js';
 import { type LineHighlighter, loadHighlighter } from '../core/highlight.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest } from '../gate/approval.js';
+import type { ApprovalQuestion } from '../gate/approval.js';
 import { visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { renderDiff, renderPlainUnified } from './diff-view.js';
@@ -14,51 +14,58 @@ import { paletteFor } from './palette.js';
  * it: the call on one line and the diff for a request.
  */
 
-/** `⚙ edit_file(path=src/app.ts)`: which tool, on which file (and, with several roots, in which root). */
-export function formatCallLine(
-  request: Pick<ApprovalRequest, 'tool' | 'path' | 'root'>,
-  display?: Display,
-): string {
-  const text = `⚙ ${visibleText(request.tool)}(path=${visibleText(request.path)})${request.root === undefined ? '' : ` in root ${visibleText(request.root)}`}`;
+/**
+ * `⚙ edit_file(path=src/app.ts)`: which tool, on which file (and, with several roots, in which root); a
+ * change set's first file (its question names them all).
+ */
+export function formatCallLine(request: Pick<ApprovalQuestion, 'tool' | 'files'>, display?: Display): string {
+  const first = request.files[0]!;
+  const text = `⚙ ${visibleText(request.tool)}(path=${visibleText(first.path)})${first.root === undefined ? '' : ` in root ${visibleText(first.root)}`}`;
   return display ? paint(text, paletteFor(display.theme).header, display.level) : text;
 }
 
-/** The syntax highlighter for a request's file, when colours are rich enough to use one. */
+/** The syntax highlighter for a request's first file, when colours are rich enough to use one. */
 export async function highlighterFor(
-  request: Pick<ApprovalRequest, 'path' | 'kind'>,
+  request: Pick<ApprovalQuestion, 'files'>,
   display: Display,
 ): Promise<LineHighlighter | undefined> {
-  if (display.level < 2 || request.kind === 'read') return undefined;
-  return loadHighlighter(request.path);
+  const first = request.files[0]!;
+  if (display.level < 2 || first.kind === 'read') return undefined;
+  return loadHighlighter(first.path);
 }
 
 /** The diff view of a request at `width`; none for a read request, which has no diff. */
 export function renderRequestDiff(
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   display: Display,
   width: number,
   highlighter?: LineHighlighter,
 ): string[] {
-  if (request.kind === 'read') return [];
   const options = { width, color: display.level, theme: display.theme, tabWidth: display.tabWidth };
   // A change set: every file's diff in turn (the highlighter is the first file's: only it uses it).
-  const files = request.files ?? [
-    { path: request.path, root: request.root, kind: request.kind, diff: request.diff },
-  ];
-  return files.flatMap((file, index) =>
+  return changedFiles(request).flatMap(({ file, kind }, index) =>
     renderDiff(
-      { path: pathInRoot(file.path, file.root), kind: file.kind, diff: file.diff },
+      { path: pathInRoot(file.path, file.root), kind, diff: file.diff },
       highlighter && index === 0 ? { ...options, highlighter } : options,
     ),
   );
 }
 
 /** A request's plain unified diff: every file's, for a change set. */
-export function requestUnifiedText(request: ApprovalRequest): string {
-  const { kind } = request;
-  if (kind === 'read') return '';
-  if (request.files) return request.files.map((file) => renderPlainUnified(file)).join('');
-  return renderPlainUnified({ ...request, kind });
+export function requestUnifiedText(request: ApprovalQuestion): string {
+  return changedFiles(request)
+    .map(({ file, kind }) => renderPlainUnified({ ...file, kind }))
+    .join('');
+}
+
+/** The files a request changes, with their kind of change (none for a read question). */
+function changedFiles(request: ApprovalQuestion) {
+  return request.files.flatMap((file) => (file.kind === 'read' ? [] : [{ file, kind: file.kind }]));
+}
+
+/** What the person must know about each file's change, once each (a change set's files may share one). */
+export function requestNotes(request: ApprovalQuestion): string[] {
+  return [...new Set(request.files.flatMap((file) => (file.note ? [file.note] : [])))];
 }
 
 export interface PreviewOptions extends DisplayOptions {
@@ -71,7 +78,7 @@ export interface PreviewOptions extends DisplayOptions {
   format?: 'view' | 'unified';
 }
 
-export async function showPreview(request: ApprovalRequest, options: PreviewOptions): Promise<void> {
+export async function showPreview(request: ApprovalQuestion, options: PreviewOptions): Promise<void> {
   const display = resolveDisplay(options);
   const format = options.format ?? (options.output.isTTY ? 'view' : 'unified');
   const palette = paletteFor(display.theme);
@@ -82,7 +89,7 @@ export async function showPreview(request: ApprovalRequest, options: PreviewOpti
   } else {
     lines.push(...renderRequestDiff(request, display, display.width, await highlighterFor(request, display)));
   }
-  if (request.note) lines.push(paint(visibleText(request.note), palette.note, display.level));
+  for (const note of requestNotes(request)) lines.push(paint(visibleText(note), palette.note, display.level));
   for (const line of findingsLines(request.findings))
     lines.push(paint(visibleText(line), palette.note, display.level));
   if (options.note) lines.push(paint(options.note, palette.note, display.level));

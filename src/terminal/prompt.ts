@@ -1,7 +1,7 @@
-import { approvalQuestion } from '../core/approval-question.js';
+import { approvalQuestion, isReadQuestion } from '../core/approval-question.js';
 import { findingsLines } from '../core/finding-words.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Approver, Decision } from '../gate/approval.js';
 import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
@@ -86,7 +86,7 @@ export function createTerminalApprover(options: TerminalApproverOptions): Approv
 }
 
 async function ask(
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   options: TerminalApproverOptions,
   signal?: AbortSignal,
 ): Promise<Decision> {
@@ -103,9 +103,10 @@ async function ask(
     choices.push(
       {
         key: 'a',
-        label: request.files
-          ? `yes, and don't ask again for these ${request.files.length} files`
-          : "yes, and don't ask again for this file",
+        label:
+          request.files.length > 1
+            ? `yes, and don't ask again for these ${request.files.length} files`
+            : "yes, and don't ask again for this file",
       },
       { key: 'A', label: 'yes to every edit this session' },
     );
@@ -113,7 +114,7 @@ async function ask(
   const reasonLabel =
     options.agentReadsReasons === false ? 'no, with a reason' : 'no, with a reason for the agent';
   choices.push({ key: 'n', label: 'no' }, { key: 'r', label: reasonLabel });
-  if (options.notes && request.kind !== 'read')
+  if (options.notes && !isReadQuestion(request))
     choices.push({
       key: '+',
       label: options.agentReadsReasons === false ? 'yes, with a note' : 'yes, with a note for the agent',
@@ -178,13 +179,14 @@ async function ask(
 }
 
 /**
- * The request's note, its files' notes and what the checks found (which rule asked, each finding), one
- * styled line each (wrapped by the terminal).
+ * Each file's note (in a change set, named by its file) and what the checks found (which rule asked, each
+ * finding), one styled line each (wrapped by the terminal).
  */
-function notesOf(request: ApprovalRequest, display: Display, palette: Palette): string[] {
-  const notes = request.note ? [request.note] : [];
-  for (const file of request.files ?? [])
-    if (file.note) notes.push(`${pathInRoot(file.path, file.root)}: ${file.note}`);
+function notesOf(request: ApprovalQuestion, display: Display, palette: Palette): string[] {
+  const several = request.files.length > 1;
+  const notes = request.files.flatMap((file) =>
+    file.note ? [several ? `${pathInRoot(file.path, file.root)}: ${file.note}` : file.note] : [],
+  );
   notes.push(...findingsLines(request.findings));
   return notes.map((note) => paint(visibleText(note), palette.note, display.level));
 }
@@ -218,7 +220,7 @@ interface Asking {
   guard: TypingGuard | undefined;
   /** STILL_TYPING_HINT was said. */
   hinted: boolean;
-  request: ApprovalRequest;
+  request: ApprovalQuestion;
   options: TerminalApproverOptions;
   display: Display;
   palette: Palette;
@@ -265,7 +267,7 @@ async function readDecision(asking: Asking): Promise<Decision> {
         return reason ? { deny: reason } : 'deny';
       }
       case '+': {
-        if (!options.notes || request.kind === 'read') break;
+        if (!options.notes || isReadQuestion(request)) break;
         const noteFor = options.agentReadsReasons === false ? 'Note' : 'Note for the agent';
         const note = await readLine(asking, `${noteFor} (Enter to approve, Esc to go back): `);
         if (note === BACK) {
@@ -286,10 +288,10 @@ async function readDecision(asking: Asking): Promise<Decision> {
           break;
         }
         if (yours === undefined) return 'deny';
-        return { allow: 'once', edited: { [request.path]: yours } };
+        return { allow: 'once', edited: { [request.files[0]!.path]: yours } };
       }
       case 'v':
-        if (request.kind !== 'read') {
+        if (!isReadQuestion(request)) {
           // The pager re-renders at its own width (and on resize); on q the main screen, with the
           // question, comes back as it was: on screen anew, so the pager's keys do not answer it.
           guard?.openedByThisRun();
@@ -323,7 +325,7 @@ async function editThenConfirm(asking: Asking, proposed: string): Promise<string
   const note = (text: string) => output.write(`${paint(text, palette.note, display.level)}\n`);
   let text = proposed;
   for (;;) {
-    const outcome = editInEditor(text, request.path, options);
+    const outcome = editInEditor(text, request.files[0]!.path, options);
     if (outcome.kind === 'failed' || (outcome.kind === 'unchanged' && text === proposed)) {
       note(
         outcome.kind === 'failed'
@@ -339,7 +341,7 @@ async function editThenConfirm(asking: Asking, proposed: string): Promise<string
       ...notesOf(mine, display, palette),
       ...renderRequestDiff(mine, display, display.width, highlighter),
       paint(
-        `Write your version of ${visibleText(pathInRoot(request.path, request.root))}?`,
+        `Write your version of ${visibleText(pathInRoot(request.files[0]!.path, request.files[0]!.root))}?`,
         palette.question,
         display.level,
       ),
@@ -430,7 +432,7 @@ async function readLine(asking: Asking, label: string): Promise<string | undefin
   }
 }
 
-export function questionText(request: ApprovalRequest): string {
+export function questionText(request: ApprovalQuestion): string {
   return approvalQuestion(request, { path: visibleText, text: visibleText });
 }
 
@@ -454,13 +456,13 @@ export function choiceRows(choices: readonly Choice[], display: Display, palette
   return rows;
 }
 
-function describeDecision(decision: Decision, request: ApprovalRequest, display: Display, palette: Palette) {
+function describeDecision(decision: Decision, request: ApprovalQuestion, display: Display, palette: Palette) {
   const yes = (text: string) => `${paint('✓', palette.addedMarker, display.level)} ${text}`;
   const no = (text: string) => `${paint('✗', palette.removedMarker, display.level)} ${text}`;
   if (decision === 'once') return yes('Yes');
   if (decision === 'file')
     return yes(
-      `Yes, and no more questions about ${request.files ? `these ${request.files.length} files` : visibleText(pathInRoot(request.path, request.root))} this session`,
+      `Yes, and no more questions about ${request.files.length > 1 ? `these ${request.files.length} files` : visibleText(pathInRoot(request.files[0]!.path, request.files[0]!.root))} this session`,
     );
   if (decision === 'all') return yes('Yes to every edit this session');
   if (decision === 'deny') return no('No');

@@ -85,7 +85,7 @@ export function humanDuration(ms: number): string {
 }
 
 function tierNote(proposal: Proposal): string {
-  const tiers = (proposal.tiers ?? []).filter((tier) => tier !== 'exact');
+  const tiers = (proposal.files[0]!.tiers ?? []).filter((tier) => tier !== 'exact');
   if (tiers.length === 0) return '';
   return `\nNote: old_string did not match exactly; it matched after tolerating ${[...new Set(tiers)].join(', ')}. Copy text exactly from read_file next time.`;
 }
@@ -180,20 +180,19 @@ function grantNote(outcome: ChangeOutcome): string {
  * message, and the whole of what a person at the CLI reads after seeing the diff.
  */
 export function changeHeadline(proposal: Proposal): string {
-  const { path, stats } = proposal;
+  const file = proposal.files[0]!;
+  const { path, stats } = file;
   const counts = `+${stats.added} -${stats.removed} lines`;
-  switch (proposal.kind) {
+  switch (file.kind) {
     case 'noop':
       return `No change: ${path} already has exactly this content, so nothing was written.`;
     case 'create':
-      return `Created ${path} (${plural(proposal.diff.added, 'line')}).`;
+      return `Created ${path} (${plural(file.diff.added, 'line')}).`;
     case 'delete':
       return `Deleted ${path} (${counts}).`;
     default: {
-      if (proposal.files[0]?.change.history === 'step-back')
-        return `Undid the last change to ${path} (${counts}).`;
-      const replaced =
-        proposal.replacements !== undefined ? `${plural(proposal.replacements, 'replacement')}, ` : '';
+      if (file.change.history === 'step-back') return `Undid the last change to ${path} (${counts}).`;
+      const replaced = file.replacements !== undefined ? `${plural(file.replacements, 'replacement')}, ` : '';
       return `Edited ${path}: ${replaced}${counts}.`;
     }
   }
@@ -227,15 +226,16 @@ export function changeMessage(outcome: ChangeOutcome): string {
 
 function unmaskedChangeMessage(outcome: ChangeOutcome): string {
   const { proposal } = outcome;
-  if (proposal.kind === 'noop') return `${changeHeadline(proposal)}${personEditNote(outcome)}`;
+  const first = proposal.files[0]!;
+  if (first.kind === 'noop') return `${changeHeadline(proposal)}${personEditNote(outcome)}`;
   if (outcome.staged) return stagedMessage(outcome);
   if (proposal.files.length > 1) {
     const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
     return `${changeSetHeadline(proposal)}${tierNote(proposal)}${fileNotes(proposal)}${personEditNote(outcome)}${hunkNote(outcome)}${grantNote(outcome)}${hook}`;
   }
   let body = '';
-  if (proposal.kind === 'modify') {
-    const region = changedRegion(proposal.diff);
+  if (first.kind === 'modify') {
+    const region = changedRegion(first.diff);
     if (region) body = `\nThe changed region now reads:\n${region}`;
   }
   const hook = outcome.hookMessage ? `\n\nAfter-change check:\n${outcome.hookMessage}` : '';
@@ -247,7 +247,8 @@ const STAGED_DIFF_CHARS = 20_000;
 /** Preview mode: nothing written; the diff and the id the person approves with apply_change. */
 function stagedMessage(outcome: ChangeOutcome): string {
   const { proposal, staged } = outcome;
-  const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[proposal.kind];
+  const first = proposal.files[0]!;
+  const verb = { create: 'create', delete: 'delete', modify: 'change', noop: 'change' }[first.kind];
   let diff = capDiffLines(proposal.files.map((file) => file.unifiedDiff).join(''));
   if (diff.length > STAGED_DIFF_CHARS) {
     diff = `${diff.slice(0, STAGED_DIFF_CHARS)}\n... (diff cut at ${STAGED_DIFF_CHARS} characters; the change is complete)`;
@@ -258,8 +259,8 @@ function stagedMessage(outcome: ChangeOutcome): string {
     [
       proposal.files.length > 1
         ? `Proposed (NOT yet written): one change to ${proposal.files.length} files (${proposal.files.map((file) => `${file.kind} ${file.path}`).join(', ')}).`
-        : `Proposed (NOT yet written): ${verb} ${proposal.path}, +${proposal.stats.added} -${proposal.stats.removed} lines.`,
-      `To write it, call apply_change with change_id "${staged!.changeId}", file_path "${proposal.path}" and change_hash "${staged!.hash}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
+        : `Proposed (NOT yet written): ${verb} ${first.path}, +${first.stats.added} -${first.stats.removed} lines.`,
+      `To write it, call apply_change with change_id "${staged!.changeId}", file_path "${first.path}" and change_hash "${staged!.hash}" (valid for ${humanDuration(staged!.expiresAt - Date.now())}, once; refused if the file changes first).`,
       '',
       fencedDiff(diff),
     ].join('\n'),
@@ -274,10 +275,11 @@ export function changeDetails(outcome: ChangeOutcome): ChangeDetails {
 
 function unmaskedChangeDetails(outcome: ChangeOutcome): ChangeDetails {
   const { proposal } = outcome;
+  const first = proposal.files[0]!;
   return {
     tool: proposal.tool,
-    path: proposal.path,
-    kind: proposal.kind,
+    path: first.path,
+    kind: first.kind,
     summary: proposal.files.length > 1 ? changeSetHeadline(proposal) : changeHeadline(proposal),
     ...(proposal.files.length > 1
       ? {
@@ -289,10 +291,10 @@ function unmaskedChangeDetails(outcome: ChangeOutcome): ChangeDetails {
           })),
         }
       : {}),
-    added: proposal.stats.added,
-    removed: proposal.stats.removed,
-    replacements: proposal.replacements,
-    tiers: proposal.tiers,
+    added: first.stats.added,
+    removed: first.stats.removed,
+    replacements: first.replacements,
+    tiers: first.tiers,
     unifiedDiff: capDiffLines(proposal.files.map((file) => file.unifiedDiff).join('')),
     decision: outcome.approval?.decision,
     decidedBy: outcome.approval?.decidedBy,
@@ -305,7 +307,7 @@ function unmaskedChangeDetails(outcome: ChangeOutcome): ChangeDetails {
     changeId: outcome.staged?.changeId,
     changeHash: outcome.staged?.hash,
     expiresAt: outcome.staged ? new Date(outcome.staged.expiresAt).toISOString() : undefined,
-    written: !outcome.staged && proposal.kind !== 'noop',
+    written: !outcome.staged && first.kind !== 'noop',
     ...(proposal.findings && proposal.findings.length > 0 ? { findings: proposal.findings } : {}),
   };
 }

@@ -34,8 +34,8 @@ function summary(item: ReviewItem): ChangeSummary {
     status: item.status,
     hash: item.hash,
     tool: item.request.tool,
-    kind: item.request.kind,
-    path: item.request.path,
+    kind: item.request.files[0]!.kind,
+    path: item.request.files[0]!.path,
     source: item.source,
     files: item.files.map((file) => ({ path: file.path, kind: file.kind, stats: file.stats })),
     ...(item.outcome ? { outcome: { by: item.outcome.by, decision: item.outcome.decision } } : {}),
@@ -48,7 +48,7 @@ function detail(item: ReviewItem): ChangeDetailReply {
   return {
     ...summary(item),
     ...(item.request.question ? { question: item.request.question } : {}),
-    ...(item.request.note ? { note: item.request.note } : {}),
+    ...(item.request.files[0]!.note ? { note: item.request.files[0]!.note } : {}),
     ...(item.request.findings ? { findings: item.request.findings } : {}),
     files: item.files.map((file) => ({
       path: file.path,

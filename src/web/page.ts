@@ -11,7 +11,7 @@ import { approvalQuestion } from '../core/approval-question.js';
 import { findingsLines } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { Decision, HunkChoices } from '../gate/approval.js';
+import { type Decision, type HunkChoices, isReadQuestion } from '../gate/approval.js';
 import {
   type DiffLayout,
   diffTable,
@@ -35,7 +35,7 @@ export interface PageOptions {
 export function pageHtml(options: PageOptions): string {
   const { current: item, layout } = options;
   const attributes = item
-    ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.kind}"`
+    ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.files[0]!.kind}"`
     : '';
   const rootName = options.root.split(/[\\/]/).filter(Boolean).at(-1) ?? options.root;
   const viewLink = (view: DiffLayout, label: string) => {
@@ -117,20 +117,20 @@ const STATUS_LABEL = {
 export function queueHtml(items: readonly ReviewItem[], currentId?: string): string {
   if (items.length === 0) return '<p class="none">Nothing yet.</p>';
   const rows = items.map((item) => {
-    const label =
-      item.request.kind === 'read'
-        ? `read ${htmlText(pathInRoot(item.request.path, item.request.root))}`
-        : item.files.length > 1
-          ? `${item.files.length} files: ${htmlText(pathInRoot(item.files[0]!.path, item.files[0]!.root))}, …`
-          : htmlText(pathInRoot(item.request.path, item.request.root));
+    const first = item.request.files[0]!;
+    const read = first.kind === 'read';
+    const label = read
+      ? `read ${htmlText(pathInRoot(first.path, first.root))}`
+      : item.files.length > 1
+        ? `${item.files.length} files: ${htmlText(pathInRoot(first.path, first.root))}, …`
+        : htmlText(pathInRoot(first.path, first.root));
     const stats = item.files.reduce(
       (sum, file) => ({ added: sum.added + file.stats.added, removed: sum.removed + file.stats.removed }),
       { added: 0, removed: 0 },
     );
-    const counts =
-      item.request.kind === 'read'
-        ? ''
-        : ` <span class="stat add">+${stats.added}</span> <span class="stat del">-${stats.removed}</span>`;
+    const counts = read
+      ? ''
+      : ` <span class="stat add">+${stats.added}</span> <span class="stat del">-${stats.removed}</span>`;
     const outcome = item.outcome ? ` · ${htmlText(describeDecision(item.outcome.decision))}` : '';
     const current = item.id === currentId ? ' aria-current="page"' : '';
     return `<li class="q-${item.status}"><a href="?change=${encodeURIComponent(item.id)}"${current}><span class="q-path">${label}</span>${counts}<span class="q-state">${htmlText(item.request.tool)} · ${STATUS_LABEL[item.status]}${outcome}</span></a></li>`;
@@ -152,11 +152,11 @@ function findingsHtml(findings: readonly Finding[] | undefined): string {
 /** One change: the question, its files, where things stand, and the decision buttons. */
 export function changeHtml(item: ReviewItem, views: readonly FileView[], layout: DiffLayout): string {
   const { request } = item;
-  const read = request.kind === 'read';
+  const read = isReadQuestion(request);
   const parts: string[] = [`<article class="change">`];
   parts.push(`<h1>${questionHtml(item)}</h1>`);
   parts.push(`<p class="meta">${htmlText(request.tool)} · asked by ${htmlText(item.source)}</p>`);
-  if (request.note) parts.push(`<p class="note">${htmlText(request.note)}</p>`);
+  // Each file's note is in its own section (filesHtml); what the checks found is about the whole change.
   parts.push(findingsHtml(request.findings));
   const status = statusText(item);
   parts.push(

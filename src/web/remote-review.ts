@@ -7,7 +7,7 @@
  * page shows that.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AnsweredFrom, ApprovalRequest, Approver, Decision } from '../gate/approval.js';
+import type { AnsweredFrom, ApprovalQuestion, Approver, Decision } from '../gate/approval.js';
 import { noApproverError } from '../gate/no-approver.js';
 import type { ReviewDiscovery } from './discovery.js';
 import { newSecret } from './request-guard.js';
@@ -101,7 +101,7 @@ export function remoteApprover(target: ReviewTarget, source: string): Approver {
 
 async function submit(
   target: ReviewTarget,
-  request: ApprovalRequest,
+  request: ApprovalQuestion,
   source: string,
   signal?: AbortSignal,
   answeredFrom?: (from: AnsweredFrom) => void,

@@ -6,31 +6,17 @@
 import { createHash } from 'node:crypto';
 import { adoptLineEnding, summarizeEol } from '../core/lines.js';
 import { yourVersion } from '../core/your-version.js';
-import type { ApprovalFile, ApprovalRequest } from '../gate/approval.js';
+import type { ApprovalFile, ApprovalQuestion } from '../gate/approval.js';
 
 /** One file of a change; `binary` (never set by the gate today) is shown as sizes, never as bytes. */
-export interface ReviewFile extends ApprovalFile {
+export interface ReviewFile extends Omit<ApprovalFile, 'kind'> {
+  kind: 'create' | 'modify' | 'delete';
   binary?: boolean | { oldSize?: number; newSize?: number };
 }
 
-/** Every file of a request: its change set, or the one file it names; none for a read question. */
-export function filesOf(request: ApprovalRequest): ReviewFile[] {
-  if (request.files && request.files.length > 0) return request.files;
-  if (request.kind === 'read') return [];
-  const file: ReviewFile = {
-    path: request.path,
-    ...(request.root !== undefined && { root: request.root }),
-    kind: request.kind,
-    diff: request.diff,
-    unifiedDiff: request.unifiedDiff,
-    stats: request.stats,
-  };
-  if (request.texts) file.texts = request.texts;
-  if (request.base) file.base = request.base;
-  if (request.wholeOnly) file.wholeOnly = request.wholeOnly;
-  const binary = (request as { binary?: ReviewFile['binary'] }).binary;
-  if (binary) file.binary = binary;
-  return [file];
+/** Every file a request changes; none for a read question. */
+export function filesOf(request: ApprovalQuestion): ReviewFile[] {
+  return request.files.flatMap((file) => (file.kind === 'read' ? [] : [{ ...file, kind: file.kind }]));
 }
 
 /**
@@ -39,11 +25,12 @@ export function filesOf(request: ApprovalRequest): ReviewFile[] {
  * changes it, so a decision about another diff is refused.
  */
 export function reviewHash(
-  request: Pick<ApprovalRequest, 'kind' | 'path' | 'question'>,
+  request: Pick<ApprovalQuestion, 'files' | 'question'>,
   files: readonly ReviewFile[],
 ): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([request.kind, request.path, request.question ?? '']));
+  const first = request.files[0]!;
+  hash.update(JSON.stringify([first.kind, first.path, request.question ?? '']));
   for (const file of files) {
     hash.update('\0');
     hash.update(

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { loadHighlighter } from '../core/highlight.js';
-import type { AnsweredFrom, ApprovalRequest, Decision } from '../gate/approval.js';
+import { type AnsweredFrom, type ApprovalQuestion, type Decision, isReadQuestion } from '../gate/approval.js';
 import { checkHunkChoices, planTakes } from '../gate/hunk-decision.js';
 import { noApproverError } from '../gate/no-approver.js';
 import { FileView, renderPage } from './diff-html.js';
@@ -28,7 +28,7 @@ export interface ReviewOutcome {
 
 export interface ReviewItem {
   id: string;
-  request: ApprovalRequest;
+  request: ApprovalQuestion;
   files: ReviewFile[];
   hash: string;
   /** Who asked: "editgate edit", "editgate mcp (pid 4242)". */
@@ -92,7 +92,7 @@ export class ReviewQueue {
 
   /** Puts a change on the page; resolves with the person's decision (or one given elsewhere, see `signal`). */
   add(
-    request: ApprovalRequest,
+    request: ApprovalQuestion,
     options: {
       source: string;
       signal?: AbortSignal;
@@ -368,7 +368,7 @@ function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boo
       'A note does not go with "hunks": give each hunk you leave out its own reason (reject: [{ hunk, reason }]), or approve the whole diff with the note.',
     );
   }
-  if (item.request.kind === 'read')
+  if (isReadQuestion(item.request))
     throw new ReviewInvalid('A question to read a file has no hunks to choose.');
   const checked = checkHunkChoices(item.request, answer.hunks);
   if ('problem' in checked) {

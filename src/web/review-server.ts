@@ -12,7 +12,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ListenAddress } from '../core/listen-host.js';
-import type { AnsweredFrom, ApprovalRequest, Decision } from '../gate/approval.js';
+import type { AnsweredFrom, ApprovalQuestion, Decision } from '../gate/approval.js';
 import { loadAssets } from './assets.js';
 import { BadTokenThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './bad-token-throttle.js';
 import type { FileView } from './diff-html.js';
@@ -83,7 +83,7 @@ export interface ReviewServer {
   readonly tls?: TlsIdentity;
   readonly queue: ReviewQueue;
   /** Puts a change on the page and resolves with the person's decision. */
-  ask(request: ApprovalRequest, options?: AskOptions): Promise<Decision>;
+  ask(request: ApprovalQuestion, options?: AskOptions): Promise<Decision>;
   close(): Promise<void>;
 }
 

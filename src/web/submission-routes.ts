@@ -6,7 +6,7 @@
  * checked before any of these runs (route-access.ts).
  */
 import { isEditgateError } from '../core/errors.js';
-import type { AnsweredFrom, ApprovalRequest } from '../gate/approval.js';
+import type { AnsweredFrom, ApprovalQuestion } from '../gate/approval.js';
 import { HttpError, parseBody, readJson, sendJson } from './http-reply.js';
 import { SECURITY_HEADERS } from './request-guard.js';
 import type { RouteContext } from './route-context.js';
@@ -59,7 +59,7 @@ export async function submit({ req, res, state }: RouteContext): Promise<void> {
   });
   try {
     let from: AnsweredFrom | undefined;
-    const decision = await state.queue.add(request as ApprovalRequest, {
+    const decision = await state.queue.add(request as ApprovalQuestion, {
       source,
       signal: controller.signal,
       answeredFrom: (where) => {

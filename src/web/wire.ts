@@ -7,7 +7,7 @@
  *   page's script and scripts read.
  */
 import { z } from 'zod';
-import type { ApprovalRequest, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Decision } from '../gate/approval.js';
 
 const count = z.number().int().min(0);
 
@@ -56,7 +56,7 @@ const root = z.string().min(1).max(4096).optional();
 const fileSchema = z.object({
   path,
   root,
-  kind: z.enum(['create', 'modify', 'delete']),
+  kind: z.enum(['create', 'modify', 'delete', 'read']),
   diff: diffSchema,
   unifiedDiff: z.string(),
   stats,
@@ -66,21 +66,15 @@ const fileSchema = z.object({
   wholeOnly: z.string().max(10_000).optional(),
 });
 
+/**
+ * The question as every face reads it (gate/approval.ts ApprovalQuestion): its files. The first file's
+ * deprecated fields beside them, which a sender may include, are not read (an object drops them).
+ */
 export const approvalRequestSchema = z.object({
   tool: z.string().min(1).max(200),
-  path,
-  root,
-  kind: z.enum(['create', 'modify', 'delete', 'read']),
   question: z.string().max(10_000).optional(),
-  diff: diffSchema,
-  unifiedDiff: z.string(),
-  stats,
   input: z.record(z.string(), z.unknown()).optional(),
-  files: z.array(fileSchema).optional(),
-  texts: texts.optional(),
-  note: z.string().optional(),
-  base: base.optional(),
-  wholeOnly: z.string().max(10_000).optional(),
+  files: z.array(fileSchema).min(1, 'a change names at least one file'),
 });
 
 const edited = z.record(z.string(), z.string());
@@ -278,8 +272,8 @@ export type FileTextsReply = z.infer<typeof fileTextsReply>;
 export type DecisionReply = z.infer<typeof decisionReply>;
 export type EditPreviewReply = z.infer<typeof editPreviewReply>;
 
-export function parseRequest(value: unknown): ApprovalRequest {
-  return approvalRequestSchema.parse(value) as ApprovalRequest;
+export function parseRequest(value: unknown): ApprovalQuestion {
+  return approvalRequestSchema.parse(value) as ApprovalQuestion;
 }
 
 /** The first problem zod found, as one line. */

@@ -16,6 +16,7 @@ import {
 } from '../../src/agent/ui/transcript.js';
 import { stripAnsi } from '../../src/terminal/colors.js';
 import { paletteFor } from '../../src/terminal/palette.js';
+import { oneFileRequest } from '../one-file-request.js';
 
 // The transcript's lines at fixed widths, plain (colour level 0), so every column is checked.
 
@@ -119,14 +120,14 @@ describe('transcript lines', () => {
   });
 
   it('the permission card lists its keys, as many to a row as fit', () => {
-    const request = {
+    const request = oneFileRequest({
       tool: 'edit_file',
       path: 'src/app.ts',
-      kind: 'modify' as const,
+      kind: 'modify',
       diff: { hunks: [], added: 1, removed: 1, identical: false },
       unifiedDiff: '',
       stats: { added: 1, removed: 1 },
-    };
+    });
     expect(renderCard({ kind: 'change', request }, look(100))).toEqual([
       'Apply this edit to src/app.ts?',
       '  y yes · a yes, this file for the session · A yes, all edits this session · n no',

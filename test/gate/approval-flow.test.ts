@@ -39,7 +39,11 @@ describe('approval', () => {
     await tools.execute('edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' });
     expect(asked[0]!.texts).toEqual({ before: 'alpha\n', after: 'ALPHA\n' });
     expect(asked[0]!.note).toBeUndefined();
-    expect(asked[0]!.files).toBeUndefined();
+    // One file: `files` holds it, and the deprecated fields beside it are its own (gate/approval.ts).
+    expect(asked[0]!.files).toHaveLength(1);
+    const [only] = asked[0]!.files;
+    for (const key of ['path', 'kind', 'diff', 'unifiedDiff', 'stats', 'texts', 'base', 'wholeOnly'] as const)
+      expect(asked[0]![key]).toBe(only![key]);
     await readAll(tools, 'big.txt');
     const streamed = await tools.execute('edit_file', {
       file_path: 'big.txt',

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../src/gate/approval.js';
 import { type AnswerSource, firstAnswer } from '../../src/gate/first-answer.js';
+import { oneFileRequest } from '../one-file-request.js';
 
-const request: ApprovalRequest = {
+const request: ApprovalRequest = oneFileRequest({
   tool: 'edit_file',
   path: 'a.txt',
   kind: 'modify',
   diff: { hunks: [], added: 1, removed: 1, identical: false },
   unifiedDiff: '',
   stats: { added: 1, removed: 1 },
-};
+});
 
 /** A front end that answers when told to, and records how it was withdrawn. */
 function frontEnd(where: string) {

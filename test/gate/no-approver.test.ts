@@ -6,8 +6,16 @@ import {
   nobodyToAsk,
   refuseUnreadAnswer,
 } from '../../src/gate/no-approver.js';
+import { oneFileRequest } from '../one-file-request.js';
 
-const CHANGE = { tool: 'edit_file', path: 'src/a.ts', kind: 'modify' } as const;
+const NO_DIFF = { diff: { hunks: [], added: 0, removed: 0, identical: false }, unifiedDiff: '' };
+const CHANGE = oneFileRequest({
+  tool: 'edit_file',
+  path: 'src/a.ts',
+  kind: 'modify',
+  ...NO_DIFF,
+  stats: { added: 0, removed: 0 },
+});
 
 function refusal(run: () => unknown) {
   try {
@@ -46,7 +54,9 @@ describe('no one to ask', () => {
       path: 'src/a.ts',
       reason: 'the client declined at once',
     });
-    expect(noApproverError({ ...CHANGE, kind: 'read' }, 'x').message).toContain('Reading src/a.ts');
+    expect(
+      noApproverError(oneFileRequest({ ...CHANGE.files[0]!, tool: 'edit_file', kind: 'read' }), 'x').message,
+    ).toContain('Reading src/a.ts');
     const call = noApproverError({ tool: 'move_file' }, 'no terminal', 'Run it from a terminal.');
     expect(call.message).toContain('move_file needs approval');
     expect(call.message).toContain('Run it from a terminal.');
@@ -54,14 +64,8 @@ describe('no one to ask', () => {
   });
 
   it('an approver known not to reach a person refuses every question as DENIED_NO_APPROVER', async () => {
-    const approver = nobodyToAsk((request) => `no one for ${request.path}`);
-    const request = {
-      ...CHANGE,
-      diff: { hunks: [], added: 0, removed: 0, identical: false },
-      unifiedDiff: '',
-      stats: { added: 0, removed: 0 },
-    };
-    const error = refusal(() => approver(request, {}));
+    const approver = nobodyToAsk((request) => `no one for ${request.files[0]!.path}`);
+    const error = refusal(() => approver(CHANGE, {}));
     expect(error?.code).toBe('DENIED_NO_APPROVER');
     expect(error?.message).toContain('(no one for src/a.ts)');
   });

@@ -14,19 +14,20 @@ import {
   tooLongForPrompt,
 } from '../../src/mcp/elicit.js';
 import { narrowRoots } from '../../src/mcp/roots.js';
+import { oneFileRequest } from '../one-file-request.js';
 import { tempFolder } from '../temp-folder.js';
 
 describe('text a person reads in the client (issue #13)', () => {
   it('the approval prompt carries no raw ESC, bidi override or other invisible character', () => {
-    const request = {
+    const request = oneFileRequest({
       tool: 'edit_file',
       path: 'src/\u202eevil.ts',
-      kind: 'modify' as const,
+      kind: 'modify',
       diff: { hunks: [], added: 1, removed: 1, identical: false },
       unifiedDiff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-ok\n+\x1b[2Kadmin\u202e txt.exe\u200e\u{e0041}\n',
       stats: { added: 1, removed: 1 },
       note: 'a note with \x1b[31m colour',
-    };
+    });
     const message = promptMessage(request);
     expect(message).not.toMatch(/[\x1b\u202e\u200e\u{e0041}]/u);
     expect(message).toContain('+␛[2Kadmin<U+202E> txt.exe<U+200E><U+E0041>');
@@ -58,7 +59,7 @@ describe('approval mode', () => {
 });
 
 describe('elicitation prompt', () => {
-  const request = {
+  const fields = {
     tool: 'edit_file',
     path: 'src/a.ts',
     kind: 'modify' as const,
@@ -66,6 +67,7 @@ describe('elicitation prompt', () => {
     unifiedDiff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1 @@\n-a\n-b\n+c\n',
     stats: { added: 1, removed: 2 },
   };
+  const request = oneFileRequest(fields);
 
   it('carries the path, the counts and the diff', () => {
     expect(promptMessage(request)).toBe(
@@ -75,16 +77,13 @@ describe('elicitation prompt', () => {
 
   it('carries the note, and every file of a change set with its own note', () => {
     const note = 'The diff shows only part of this change (300 places in 40 MB).';
-    expect(promptMessage({ ...request, note })).toBe(
+    expect(promptMessage(oneFileRequest({ ...fields, note }))).toBe(
       `edit_file wants to modify src/a.ts (+1 -2)\n\n${note}\n\n${request.unifiedDiff.trimEnd()}`,
     );
-    const second = {
-      ...request,
-      path: 'src/b.ts',
-      unifiedDiff: '--- a/src/b.ts\n+++ b/src/b.ts\n',
-      note: 'B',
-    };
-    const message = promptMessage({ ...request, files: [{ ...request }, second] });
+    const { tool: _tool, ...first } = fields;
+    const second = { ...first, path: 'src/b.ts', unifiedDiff: '--- a/src/b.ts\n+++ b/src/b.ts\n', note: 'B' };
+    const message = promptMessage({ tool: 'edit_file', files: [first, second] });
+    expect(message).toContain('edit_file wants to change 2 files (+2 -4)');
     expect(message).toContain('src/b.ts (modify, +1 -2): B');
     expect(message).toContain('+++ b/src/b.ts');
     expect(message).toContain('+c');
@@ -94,7 +93,7 @@ describe('elicitation prompt', () => {
     // 200 one-line fixes, then the payload at place 201: the form would have shown only the fixes.
     const lines = Array.from({ length: 200 }, (_, i) => `-teh ${i}\n+the ${i}`);
     lines.push('-safe()\n+payload()');
-    const long = { ...request, unifiedDiff: `${lines.join('\n')}\n` };
+    const long = oneFileRequest({ ...fields, unifiedDiff: `${lines.join('\n')}\n` });
     expect(tooLongForPrompt(long)).toEqual({ lines: 402, chars: expect.any(Number) });
     expect(tooLongForPrompt(request)).toBeNull();
     let asked = 0;

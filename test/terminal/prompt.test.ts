@@ -9,19 +9,26 @@ import {
 } from '../../src/terminal/prompt.js';
 import { ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from '../../src/terminal/tty-modes.js';
 import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
+import { oneFileRequest } from '../one-file-request.js';
 import { diffOf, hunk } from './fixtures.js';
 import { fakeInput, fakeOutput } from './streams.js';
 
-const request: ApprovalRequest = {
+const fields = {
   tool: 'edit_file',
   path: 'src/app.ts',
-  kind: 'modify',
+  kind: 'modify' as const,
   diff: diffOf(hunk(1, 1, [' const a = 1;', '-const b = 2;', '+const b = 3;', ' const c = 4;'])),
   unifiedDiff:
     '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const c = 4;\n',
   stats: { added: 1, removed: 1 },
   input: { file_path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' },
 };
+const request: ApprovalRequest = oneFileRequest(fields);
+
+/** The request with some of its file's fields (or its tool, question or input) changed. */
+function requestWith(changes: Partial<Parameters<typeof oneFileRequest>[0]>): ApprovalRequest {
+  return oneFileRequest({ ...fields, ...changes });
+}
 
 function setup(options: Partial<TerminalApproverOptions> = {}, tty = false) {
   const input = fakeInput(tty);
@@ -108,11 +115,18 @@ describe('createTerminalApprover', () => {
     const { input, approver, text } = setup();
     input.write('n');
     const note = 'The file is 40 MB; its diff shows every changed place.';
-    const { path, diff, unifiedDiff, stats } = request;
-    const files = [{ path, kind: 'modify' as const, diff, unifiedDiff, stats, note: 'one of two files' }];
-    expect(await approver({ ...request, note, files })).toBe('deny');
-    const lines = text().split('\n');
-    expect(lines.slice(1, 3)).toEqual([note, 'src/app.ts: one of two files']);
+    expect(await approver(requestWith({ note }))).toBe('deny');
+    expect(text().split('\n')[1]).toBe(note);
+    // In a change set, each note is named by its file.
+    const several = setup();
+    several.input.write('n');
+    const [file] = request.files;
+    const other = { ...file!, path: 'src/b.ts', note: 'one of two files' };
+    expect(await several.approver({ ...request, files: [{ ...file!, note }, other] })).toBe('deny');
+    expect(several.text().split('\n').slice(1, 3)).toEqual([
+      `src/app.ts: ${note}`,
+      'src/b.ts: one of two files',
+    ]);
   });
 
   it('maps each key to its decision', async () => {
@@ -184,7 +198,7 @@ describe('createTerminalApprover', () => {
     // A read's result carries no note either.
     const reading = setup({ notes: true });
     reading.input.write('+xz\ry');
-    expect(await reading.approver({ ...request, kind: 'read' })).toBe('once');
+    expect(await reading.approver(requestWith({ kind: 'read' }))).toBe('once');
   });
 
   it('promises no agent a reason where none reads it (a plain CLI command)', async () => {
@@ -196,7 +210,7 @@ describe('createTerminalApprover', () => {
   });
 
   it('asks an undo as an undo, not as an edit to apply', async () => {
-    const undo: ApprovalRequest = { ...request, tool: 'undo_edit', input: { file_path: 'src/app.ts' } };
+    const undo: ApprovalRequest = requestWith({ tool: 'undo_edit', input: { file_path: 'src/app.ts' } });
     const { input, approver, text } = setup();
     input.write('n');
     await approver(undo);
@@ -204,7 +218,7 @@ describe('createTerminalApprover', () => {
     expect(text()).not.toContain('Apply this edit');
     const created = setup();
     created.input.write('n');
-    await created.approver({ ...undo, kind: 'delete' });
+    await created.approver(requestWith({ tool: 'undo_edit', kind: 'delete' }));
     expect(created.text()).toContain(
       'Undo the last change to src/app.ts (it created the file, so it is deleted)?',
     );
@@ -241,8 +255,7 @@ describe('createTerminalApprover', () => {
   });
 
   it('shows what fits of a tall diff and says how to see the rest', async () => {
-    const tall: ApprovalRequest = {
-      ...request,
+    const tall = requestWith({
       diff: diffOf(
         hunk(
           1,
@@ -250,7 +263,7 @@ describe('createTerminalApprover', () => {
           Array.from({ length: 40 }, (_, i) => `+line ${i + 1}`),
         ),
       ),
-    };
+    });
     const { input, approver, text } = setup({ height: 12 });
     input.write('n');
     await approver(tall);
@@ -270,12 +283,11 @@ describe('createTerminalApprover', () => {
   });
 
   it('asks a read request with its own question, offering no diff view', async () => {
-    const read: ApprovalRequest = {
-      ...request,
+    const read = requestWith({
       kind: 'read',
       question: 'Read src/app.ts to preview the change?',
       diff: diffOf(),
-    };
+    });
     const { input, approver, text } = setup();
     input.write('v y');
     expect(await approver(read)).toBe('once');
@@ -323,7 +335,7 @@ describe('createTerminalApprover', () => {
     const { input, approver, text } = setup();
     input.write('yn');
     const first = approver(request);
-    const second = approver({ ...request, path: 'src/other.ts' });
+    const second = approver(requestWith({ path: 'src/other.ts' }));
     expect(await first).toBe('once');
     expect(await second).toBe('deny');
     const written = text();
@@ -362,7 +374,7 @@ describe('createTerminalApprover', () => {
     const { input, approver, text } = setup();
     const controller = new AbortController();
     const first = approver(request);
-    const second = approver({ ...request, path: 'src/other.ts' }, { signal: controller.signal });
+    const second = approver(requestWith({ path: 'src/other.ts' }), { signal: controller.signal });
     controller.abort(new Error('answered in the browser'));
     input.write('y');
     expect(await first).toBe('once');
@@ -447,7 +459,7 @@ describe('denyWithoutTerminal', () => {
   it('writes the refused diff where it is told, with invisible characters spelled out', async () => {
     let written = '';
     const sink = { write: (text: string) => (written += text) };
-    const hidden = { ...request, unifiedDiff: `${request.unifiedDiff}+\u202eevil\x1b[2J\n` };
+    const hidden = requestWith({ unifiedDiff: `${request.unifiedDiff}+\u202eevil\x1b[2J\n` });
     await expect(async () => denyWithoutTerminal('c.json', sink)(hidden)).rejects.toMatchObject({
       code: 'DENIED_NO_APPROVER',
     });

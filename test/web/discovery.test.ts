@@ -11,6 +11,7 @@ import { startReviewServer } from '../../src/web/review-server.js';
 import { serverProof } from '../../src/web/server-proof.js';
 import { openWebApproval } from '../../src/web/web-approval.js';
 import { ensureBuilt, REPO } from '../built-cli.js';
+import { oneFileRequest } from '../one-file-request.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { http, signIn } from './review-fixture.js';
 
@@ -88,15 +89,15 @@ async function openWeb(stateDir: string, root: string) {
   return { web, warnings };
 }
 
-const REQUEST = {
+const REQUEST = oneFileRequest({
   tool: 'write_file',
   path: 'a.txt',
-  kind: 'modify' as const,
+  kind: 'modify',
   diff: { hunks: [], added: 1, removed: 1, identical: false },
   unifiedDiff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
   stats: { added: 1, removed: 1 },
   texts: { before: 'one\n', after: 'two\n' },
-};
+});
 
 describe('the discovery file', () => {
   it('is written for the user alone (0600 in a 0700 folder) and found again for the same root', async () => {

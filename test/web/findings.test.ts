@@ -4,22 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
-import type { ApprovalRequest } from '../../src/gate/approval.js';
+import type { ApprovalQuestion } from '../../src/gate/approval.js';
 import { FileView } from '../../src/web/diff-html.js';
 import { changeHtml } from '../../src/web/page.js';
 import { filesOf, reviewHash } from '../../src/web/review-files.js';
 import type { ReviewItem } from '../../src/web/review-queue.js';
 
-function itemWith(findings: ApprovalRequest['findings']): ReviewItem {
+function itemWith(findings: ApprovalQuestion['findings']): ReviewItem {
   const diff = diffLines('a\n', 'b\n');
-  const request: ApprovalRequest = {
+  const request: ApprovalQuestion = {
     tool: 'edit_file',
-    path: 'a.txt',
-    kind: 'modify',
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, { oldPath: 'a.txt', newPath: 'a.txt' }),
-    stats: { added: 1, removed: 1 },
-    texts: { before: 'a\n', after: 'b\n' },
+    files: [
+      {
+        path: 'a.txt',
+        kind: 'modify',
+        diff,
+        unifiedDiff: formatUnifiedDiff(diff, { oldPath: 'a.txt', newPath: 'a.txt' }),
+        stats: { added: 1, removed: 1 },
+        texts: { before: 'a\n', after: 'b\n' },
+        ...(findings ? { findings } : {}),
+      },
+    ],
     ...(findings ? { findings } : {}),
   };
   const files = filesOf(request);

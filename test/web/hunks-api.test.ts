@@ -168,7 +168,6 @@ describe('hunks through the JSON API', () => {
   it('why a file is taken whole crosses the wire from another editgate process', () => {
     const file = { ...fileChange('a.txt', 'a\n', '', 'delete'), wholeOnly: 'a.txt is being deleted' };
     const parsed = parseRequest({ tool: 'delete_file', ...file, files: [file] });
-    expect(parsed.wholeOnly).toBe('a.txt is being deleted');
-    expect(parsed.files![0]!.wholeOnly).toBe('a.txt is being deleted');
+    expect(parsed.files[0]!.wholeOnly).toBe('a.txt is being deleted');
   });
 });

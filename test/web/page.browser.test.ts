@@ -10,6 +10,7 @@ import { PAGE_LINES } from '../../src/web/diff-html.js';
 import { openReviewInBrowser } from '../../src/web/open-browser.js';
 import { STALE_DENIAL } from '../../src/web/review-queue.js';
 import { REPO } from '../built-cli.js';
+import { oneFileRequest } from '../one-file-request.js';
 import { fakeInput, fakeOutput } from '../terminal/streams.js';
 import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
@@ -302,7 +303,7 @@ describe('the review page', () => {
       { where: 'in the browser', ask: (request, ask = {}) => server.ask(request, ask) },
     ]);
     const file = fileChange('a.txt', 'one\n', 'two\n');
-    const request: ApprovalRequest = { tool: 'write_file', ...file };
+    const request: ApprovalRequest = oneFileRequest({ tool: 'write_file', ...file });
 
     const first = approve(request);
     const page = await open(server.url);
@@ -312,7 +313,7 @@ describe('the review page', () => {
     await expect.poll(() => page.textContent('#status')).toBe('Answered in the terminal: allowed once.');
     expect(await page.locator('#decide').count()).toBe(0);
 
-    const second = approve({ ...request, path: 'b.txt' });
+    const second = approve(oneFileRequest({ tool: 'write_file', ...file, path: 'b.txt' }));
     await output.waitFor('b.txt');
     // The same browser opens the page again without a link: it is signed in (a link works once).
     const next = await open(`${server.origin}/`);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
 import { loadHighlighter } from '../../src/core/highlight.js';
-import type { ApprovalRequest } from '../../src/gate/approval.js';
+import { type ApprovalRequest, withFirstFileAliases } from '../../src/gate/approval.js';
 import {
   EXPAND_LINES,
   expandRows,
@@ -34,18 +34,13 @@ function fileChange(
   };
 }
 
-function itemOf(files: ReviewFile[], extra: Partial<ApprovalRequest> = {}): ReviewItem {
-  const first = files[0]!;
-  const request: ApprovalRequest = {
-    tool: 'edit_file',
-    path: first.path,
-    kind: first.kind,
-    diff: first.diff,
-    unifiedDiff: first.unifiedDiff,
-    stats: first.stats,
-    ...(files.length > 1 ? { files } : { texts: first.texts! }),
-    ...extra,
-  };
+/** A change of `files` on the page; `note`: the first file's. */
+function itemOf(files: ReviewFile[], extra: { tool?: string; note?: string } = {}): ReviewItem {
+  const [first, ...others] = files;
+  const request: ApprovalRequest = withFirstFileAliases({
+    tool: extra.tool ?? 'edit_file',
+    files: [extra.note ? { ...first!, note: extra.note } : first!, ...others],
+  });
   const all = filesOf(request);
   return {
     id: 'abc',
@@ -229,11 +224,7 @@ describe('the diff rows', () => {
     expect(html).toContain('Undo the last change to <code>a.txt</code>?');
     expect(html).not.toContain('Apply this edit');
     const created = fileChange('n.txt', 'x\n', '', 'delete');
-    const deleted = changeHtml(
-      itemOf([created], { tool: 'undo_edit', kind: 'delete' }),
-      [new FileView(created)],
-      'unified',
-    );
+    const deleted = changeHtml(itemOf([created], { tool: 'undo_edit' }), [new FileView(created)], 'unified');
     expect(deleted).toContain(
       'Undo the last change to <code>n.txt</code> (it created the file, so it is deleted)?',
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { remoteApprover } from '../../src/web/remote-review.js';
 import { startReviewServer } from '../../src/web/review-server.js';
 import { changeListReply, decisionReply, decisionSchema, submitEventSchema } from '../../src/web/wire.js';
+import { oneFileRequest } from '../one-file-request.js';
 import { makeWorkspace } from '../tools/workspace-fixture.js';
 import { type HttpAnswer, http, reviewWorkspace, signIn } from './review-fixture.js';
 import { replySchemaFor, requestSchemaFor, wireProblem } from './wire-check.js';
@@ -85,14 +86,16 @@ describe('allow with a note ({ allow, reason })', () => {
       const decision = remoteApprover(
         target,
         'editgate edit (pid 7)',
-      )({
-        tool: 'write_file',
-        path: 'a.txt',
-        kind: 'modify',
-        diff: { hunks: [], added: 1, removed: 1, identical: false },
-        unifiedDiff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
-        stats: { added: 1, removed: 1 },
-      });
+      )(
+        oneFileRequest({
+          tool: 'write_file',
+          path: 'a.txt',
+          kind: 'modify',
+          diff: { hunks: [], added: 1, removed: 1, identical: false },
+          unifiedDiff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
+          stats: { added: 1, removed: 1 },
+        }),
+      );
       const id = await queued;
       const person = await signIn(server);
       const hash = server.queue.get(id)!.hash;
@@ -120,14 +123,14 @@ describe('{ allow, hunks } (a decision taken hunk by hunk)', () => {
       );
       const controller = new AbortController();
       const asked = remoteApprover(target, 'editgate edit (pid 8)')(
-        {
+        oneFileRequest({
           tool: 'write_file',
           path: 'a.txt',
           kind: 'modify',
           diff: { hunks: [], added: 1, removed: 1, identical: false },
           unifiedDiff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
           stats: { added: 1, removed: 1 },
-        },
+        }),
         { signal: controller.signal },
       );
       const id = await queued;

@@ -1,12 +1,18 @@
 import type { ModelMessage } from 'ai';
 import { findingsLines } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
-import { type Approver, approvalRequestFor, type Decision } from '../../gate/approval.js';
+import {
+  type ApprovalQuestion,
+  type Approver,
+  approvalRequestFor,
+  type Decision,
+  isReadQuestion,
+} from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { type ColorLevel, detectColorLevel, paint } from '../../terminal/colors.js';
 import { runPager } from '../../terminal/pager.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
-import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
+import { highlighterFor, renderRequestDiff, requestNotes } from '../../terminal/preview.js';
 import { enterRawMode, type TerminalInput, type TerminalOutput } from '../../terminal/tty-modes.js';
 import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { ToolCallInfo, TurnEvents, TurnOutcome } from '../loop/turn.js';
@@ -353,7 +359,7 @@ export class ChatApp implements SessionFrontEnd {
   async preview(proposal: Proposal, reason: PreviewReason): Promise<void> {
     this.endReply(false);
     const look = this.look();
-    const request = approvalRequestFor(proposal);
+    const request: ApprovalQuestion = approvalRequestFor(proposal);
     const display = {
       level: this.level,
       theme: this.palette.theme,
@@ -362,8 +368,9 @@ export class ChatApp implements SessionFrontEnd {
       tabWidth: 4,
     };
     const diff = renderRequestDiff(request, display, look.width, await highlighterFor(request, display));
-    this.print([toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look), ...diff]);
-    if (proposal.note) this.print(noteLines(proposal.note, look));
+    const first = request.files[0]!;
+    this.print([toolLine(proposal.tool, pathInRoot(first.path, first.root), undefined, look), ...diff]);
+    for (const note of requestNotes(request)) this.print(noteLines(note, look));
     const found = findingsLines(request.findings);
     if (found.length > 0) this.print(noteLines(found.join('\n'), look, 'warning'));
     if (reason === 'edited')
@@ -401,7 +408,7 @@ export class ChatApp implements SessionFrontEnd {
 
   private ask(subject: CardSubject, signal?: AbortSignal): Promise<Decision> {
     this.endReply(false);
-    if (this.current && subject.kind === 'change' && subject.request.kind !== 'read')
+    if (this.current && subject.kind === 'change' && !isReadQuestion(subject.request))
       this.current.reason = 'ask';
     return this.card.ask(subject, signal);
   }

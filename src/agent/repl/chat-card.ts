@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Decision } from '../../gate/approval.js';
+import { type ApprovalQuestion, type Decision, isReadQuestion } from '../../gate/approval.js';
 import { answeredElsewhere } from '../../gate/first-answer.js';
 import { paint } from '../../terminal/colors.js';
 import { editableText, editInEditor, withYourVersion } from '../../terminal/edit-in-editor.js';
@@ -223,7 +223,7 @@ export class ChatCard {
         return true;
       case '+':
         // Only a change's result carries a note to the model (a command's or a read's does not).
-        if (card.subject.kind !== 'change' || card.subject.request.kind === 'read') return false;
+        if (card.subject.kind !== 'change' || isReadQuestion(card.subject.request)) return false;
         this.openLine(card, 'note');
         return true;
       case 'e': {
@@ -236,7 +236,7 @@ export class ChatCard {
       }
       case 'v': {
         const subject = card.subject;
-        if (subject.kind === 'change' && subject.request.kind === 'read') return false;
+        if (subject.kind === 'change' && isReadQuestion(subject.request)) return false;
         card.onScreen = 'pager';
         // The rest of the run that pressed v is the pager's.
         this.host.guard.openedByThisRun();
@@ -253,8 +253,8 @@ export class ChatCard {
   }
 
   /** "Write your version?": y writes it, e edits it again, n goes back to the question. */
-  private yoursKey(card: Card, request: ApprovalRequest, yours: string, char: string): boolean {
-    if (char === 'y') card.resolve({ allow: 'once', edited: { [request.path]: yours } });
+  private yoursKey(card: Card, request: ApprovalQuestion, yours: string, char: string): boolean {
+    if (char === 'y') card.resolve({ allow: 'once', edited: { [request.files[0]!.path]: yours } });
     else if (char === 'e') void this.edit(card, request, yours);
     else if (char === 'n') {
       card.yours = undefined;
@@ -269,8 +269,8 @@ export class ChatCard {
    * the diff of their version against the file, and the card asks whether to write it; an editor that
    * failed, or the proposal saved unchanged, leaves the card as it was, with a note.
    */
-  private async edit(card: Card, request: ApprovalRequest, text: string): Promise<void> {
-    const outcome = this.host.handOver((terminal) => editInEditor(text, request.path, terminal));
+  private async edit(card: Card, request: ApprovalQuestion, text: string): Promise<void> {
+    const outcome = this.host.handOver((terminal) => editInEditor(text, request.files[0]!.path, terminal));
     // Drawn anew after the editor: on screen again from that frame.
     card.onScreen = 'no';
     if (this.card !== card) return;
@@ -304,7 +304,7 @@ export class ChatCard {
   }
 
   /** The whole diff in the full-screen pager; the card is back when it closes. */
-  private async viewDiff(request: ApprovalRequest): Promise<void> {
+  private async viewDiff(request: ApprovalQuestion): Promise<void> {
     const display = this.display(this.host.look());
     const highlighter = await highlighterFor(request, display);
     await this.host.page((width) => renderRequestDiff(request, display, width, highlighter));

@@ -1,7 +1,7 @@
 import { EditgateError } from '../../core/errors.js';
 import { findingsLines } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
-import { approvalRequestFor } from '../../gate/approval.js';
+import { type ApprovalQuestion, approvalRequestFor } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { toCells, visibleText } from '../../terminal/cells.js';
 import { type ColorLevel, detectColorLevel } from '../../terminal/colors.js';
@@ -62,18 +62,19 @@ export class OneShot implements SessionFrontEnd {
   }
 
   async preview(proposal: Proposal, reason: PreviewReason): Promise<void> {
-    this.reasons.set(proposal.path, reason);
-    const request = approvalRequestFor(proposal);
+    const request: ApprovalQuestion = approvalRequestFor(proposal);
+    const first = request.files[0]!;
+    for (const file of request.files) this.reasons.set(file.path, reason);
     if (this.options.json) {
       this.event({
         type: 'change',
         tool: proposal.tool,
-        path: proposal.path,
-        ...(request.root !== undefined && { root: request.root }),
-        kind: proposal.kind,
+        path: first.path,
+        ...(first.root !== undefined && { root: first.root }),
+        kind: proposal.files[0]!.kind,
         approvedBy: reason === 'ask' ? null : reason,
         // The request's diff: a secret a check found is masked in it (gate/secret-check.ts).
-        diff: request.unifiedDiff,
+        diff: requestUnifiedText(request),
         ...(request.findings && { findings: request.findings }),
       });
       return;
@@ -88,12 +89,12 @@ export class OneShot implements SessionFrontEnd {
         tabWidth: 4,
       };
       this.progress([
-        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
+        toolLine(proposal.tool, pathInRoot(first.path, first.root), undefined, look),
         ...renderRequestDiff(request, display, look.width, await highlighterFor(request, display)),
       ]);
-    } else if (request.kind !== 'read') {
+    } else {
       this.progress([
-        toolLine(proposal.tool, pathInRoot(request.path, request.root), undefined, look),
+        toolLine(proposal.tool, pathInRoot(first.path, first.root), undefined, look),
         requestUnifiedText(request).replace(/\n$/, ''),
       ]);
     }

@@ -127,11 +127,12 @@ export class ChatSession {
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
       onPreview: async (proposal: Proposal, screening: Screening) => {
-        if (!this.originals.has(proposal.path)) {
+        for (const file of proposal.files) {
+          if (this.originals.has(file.path)) continue;
           this.originals.set(
-            proposal.path,
+            file.path,
             // A streamed huge file has no texts in memory: it is not kept for /diff.
-            proposal.texts ? (proposal.kind === 'create' ? null : proposal.texts.before) : undefined,
+            file.texts ? (file.kind === 'create' ? null : file.texts.before) : undefined,
           );
         }
         // After the person approved their own version, the gate shows what is written: that version.
@@ -302,7 +303,7 @@ export class ChatSession {
         requireRead: false,
         prepare: (workspace, resolved, options) => workspace.undo(resolved, options),
       });
-      if (proposal.kind === 'noop') return;
+      if (proposal.files[0]!.kind === 'noop') return;
       try {
         await gate.commit(proposal, { decision: 'once', decidedBy: 'user' });
       } catch (error) {

@@ -1,6 +1,6 @@
 import { askedByLine } from '../../core/finding-words.js';
 import { pathInRoot } from '../../core/root-named.js';
-import type { ApprovalRequest } from '../../gate/approval.js';
+import { type ApprovalQuestion, isReadQuestion } from '../../gate/approval.js';
 import { toCells, visibleText, wrapCells } from '../../terminal/cells.js';
 import { paint } from '../../terminal/colors.js';
 import { editableText } from '../../terminal/edit-in-editor.js';
@@ -15,7 +15,7 @@ import { fitText, type Look, oneLine } from './transcript.js';
  * the transcript gets one line saying what happened.
  */
 export type CardSubject =
-  | { kind: 'change'; request: ApprovalRequest }
+  | { kind: 'change'; request: ApprovalQuestion }
   | { kind: 'command'; request: CommandRequest }
   /** The project's editgate.config.json is not trusted: trust it now, or not now (see ChatApp.askTrust). */
   | { kind: 'trust' };
@@ -43,9 +43,10 @@ export function cardChoices(subject: CardSubject): Choice[] {
     { key: 'n', label: 'no' },
     { key: 'r', label: 'no, with a reason' },
   ];
-  if (subject.request.kind !== 'read') choices.push({ key: '+', label: 'yes, with a note' });
+  const read = isReadQuestion(subject.request);
+  if (!read) choices.push({ key: '+', label: 'yes, with a note' });
   if (editableText(subject.request) !== undefined) choices.push({ key: 'e', label: 'edit it' });
-  if (subject.request.kind !== 'read') choices.push({ key: 'v', label: 'view the whole diff' });
+  if (!read) choices.push({ key: 'v', label: 'view the whole diff' });
   choices.push({ key: 'Esc', label: 'no, and stop the turn' });
   return choices;
 }
@@ -83,8 +84,9 @@ function paintMarks(text: string, look: Look): string {
 }
 
 /** The card after e: the person's version is in the transcript as a diff; write it, edit it again, or not. */
-export function renderYoursCard(request: ApprovalRequest, look: Look): string[] {
-  const question = `Write your version of ${visibleText(pathInRoot(request.path, request.root))}?`;
+export function renderYoursCard(request: ApprovalQuestion, look: Look): string[] {
+  const file = request.files[0]!;
+  const question = `Write your version of ${visibleText(pathInRoot(file.path, file.root))}?`;
   return [
     paint(fitText(question, look.width - 1), look.palette.question, look.level),
     ...choiceRows(
