@@ -9,6 +9,7 @@
  * or `hooks` object left empty. Every other setting in the file stays as it was.
  */
 import type { AgentId } from './adapter.js';
+import { record } from './event-fields.js';
 import { isEditgateHookCommand } from './install.js';
 
 export interface HookGroup {
@@ -24,12 +25,6 @@ export interface SettingsHooks {
   matcher: string;
   /** The hook entry for a command line (its `type`, `command`, `timeout` in the agent's own unit...). */
   entry(commandLine: string, timeoutSeconds: number): Record<string, unknown>;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 /** The settings file's object; an empty or missing file is `{}`. Throws when it is not a JSON object. */

@@ -22,6 +22,7 @@ import type {
   ProposedFile,
   ReviseInput,
 } from '../adapter.js';
+import { record, requiredText } from '../event-fields.js';
 import { type HookCommand, type HookInstaller, isEditgateHookCommand } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
 import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
@@ -42,14 +43,7 @@ interface ClaudeEvent {
 }
 
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new Error(`Claude Code's hook event has no ${what}`);
-  return value;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return requiredText(value, "Claude Code's hook event", what);
 }
 
 function edits(input: Record<string, unknown>): ClaudeEdit[] {

@@ -25,6 +25,7 @@ import type {
   ProposedFile,
   ReviseInput,
 } from '../adapter.js';
+import { record, requiredText } from '../event-fields.js';
 import { type CompanionFile, type HookInstaller, isEditgateHookCommand } from '../install.js';
 import { agreedUpdate } from './codex-patch.js';
 
@@ -32,15 +33,8 @@ const TOOL = 'apply_patch';
 /** Seconds Codex waits for the hook, as installed (Codex's default too). */
 const TIMEOUT_SECONDS = 600;
 
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new Error(`Codex's hook event has no ${what}`);
-  return value;
+  return requiredText(value, "Codex's hook event", what);
 }
 
 /** The files a patch writes, each with Codex's bytes (agreed with editgate's reading), or a refusal. */

@@ -29,6 +29,7 @@ import type {
   ProposedFile,
   ReviseInput,
 } from '../adapter.js';
+import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
 import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
@@ -40,14 +41,7 @@ export const GATED_TOOLS = ['replace', 'write_file'] as const;
 const TIMEOUT_SECONDS = 600;
 
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new Error(`Gemini CLI's hook event has no ${what}`);
-  return value;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return requiredText(value, "Gemini CLI's hook event", what);
 }
 
 function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {

@@ -25,6 +25,7 @@ import type {
   ProposedFile,
   ReviseInput,
 } from '../adapter.js';
+import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
 import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
@@ -41,14 +42,7 @@ const BEFORE = 'tool.execute.before';
 const AFTER = 'tool.execute.after';
 
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new Error(`OpenCode's plugin event has no ${what}`);
-  return value;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return requiredText(value, "OpenCode's plugin event", what);
 }
 
 function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {

@@ -27,6 +27,7 @@ import type {
   PreVerdict,
   ProposedFile,
 } from '../adapter.js';
+import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
 import { applyQwenEdit, applyQwenWriteFile } from './qwen-code-edits.js';
@@ -37,14 +38,7 @@ export const GATED_TOOLS = ['edit', 'write_file'] as const;
 const TIMEOUT_SECONDS = 600;
 
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new Error(`Qwen Code's hook event has no ${what}`);
-  return value;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return requiredText(value, "Qwen Code's hook event", what);
 }
 
 function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
