@@ -1,4 +1,38 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import type { TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
+
+/**
+ * Most of a test file's time is spent waiting: on a coding agent and its fake model, a pty, Chromium, an
+ * editgate child process. Vitest's default (one worker per core, less one) runs the suite one file at a time
+ * on a 2-core machine, so those waits add up end to end. One worker more than the cores keeps the CPU busy
+ * while some files wait; more than that only makes the waits longer (measured: CONTRIBUTING.md).
+ */
+const WORKERS = availableParallelism() + 1;
+
+/**
+ * Files that take the longest, by what they drive: with several workers, the suite ends when its last file
+ * does, so these start first instead of whenever their size places them. Vitest's own order follows (the
+ * last run's durations when it kept them, otherwise the larger file first).
+ */
+const STARTS_FIRST = [/^test\/agents\//, /\.browser\.test\.ts$/, /^test\/package\//, /\.e2e\.test\.ts$/];
+
+function startRank(spec: TestSpecification): number {
+  const path = spec.moduleId.slice(spec.project.config.root.length + 1);
+  const rank = STARTS_FIRST.findIndex((pattern) => pattern.test(path));
+  return rank === -1 ? STARTS_FIRST.length : rank;
+}
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return sorted
+      .map((spec, index) => ({ spec, index, rank: startRank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      .map(({ spec }) => spec);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -6,5 +40,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
+    sequence: { sequencer: LongestFirst },
   },
 });
