@@ -18,6 +18,8 @@
 //   and the first call (web-tree-sitter and the grammar loaded) apart. Goal: p95 <= 20 ms.
 // Repositories: this one's history always; more with EDITGATE_RISK_REPOS (git folders, ':'-separated).
 // EDITGATE_RISK_PER_LANGUAGE (default 60) real edits per language and repository.
+// EDITGATE_RISK_LANGUAGES=c,cpp: only these languages (to look at a few quickly); EDITGATE_RISK_SHOW_MISSED=1
+// prints each missed breaking edit (where and how it was broken, the lines around the break).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +41,7 @@ const TIER_ONE = new Set([
   'csharp',
 ]);
 const PER_LANGUAGE = Number(process.env.EDITGATE_RISK_PER_LANGUAGE ?? 60);
+const ONLY_LANGUAGES = new Set((process.env.EDITGATE_RISK_LANGUAGES ?? '').split(',').filter(Boolean));
 const MOST_BYTES = 300_000;
 const here = fileURLToPath(new URL('..', import.meta.url));
 const repos = [here, ...(process.env.EDITGATE_RISK_REPOS ?? '').split(':').filter(Boolean)].filter((folder) =>
@@ -100,7 +103,7 @@ function realEdits(gitDir) {
       continue;
     }
     const language = line && languageOfPath(line);
-    if (!language) continue;
+    if (!language || (ONLY_LANGUAGES.size > 0 && !ONLY_LANGUAGES.has(language))) continue;
     if ((perLanguage.get(language) ?? 0) >= PER_LANGUAGE * 2) continue;
     // At most three versions of one file, so one busy file does not make the corpus.
     if ((perPath.get(line) ?? 0) >= 3) continue;
@@ -209,7 +212,14 @@ async function breakings(edit) {
     const out = [];
     const drop = (start, end) => `${after.slice(0, start)}${after.slice(end)}`;
     const bracket = pick(
-      tokens.filter((t) => (t.type in OPEN || CLOSE.has(t.type)) && t.end - t.start === 1),
+      tokens.filter(
+        (t) =>
+          (t.type in OPEN || CLOSE.has(t.type)) &&
+          t.end - t.start === 1 &&
+          // A C/C++ macro's parameter list opened: without its `(`, `#define F(a) …` is `#define Fa) …`,
+          // an object-like macro whose body may hold anything; the preprocessor and compiler accept it.
+          !(t.type === '(' && t.parent === 'preproc_params'),
+      ),
       seed,
     );
     // YAML reads `a, b]` and `foo"` as plain text, and HTML's text may hold any bracket: not broken there.
@@ -378,6 +388,18 @@ for (const alarm of falseAlarms.slice(0, 20)) {
     `  false alarm: ${alarm.language} ${alarm.path} @ ${alarm.commit.slice(0, 10)}: ${alarm.findings.map((f) => `line ${f.line} ${f.message}`).join('; ')}`,
   );
 }
+if (process.env.EDITGATE_RISK_SHOW_MISSED) {
+  for (const m of missed) {
+    const { first, last } = changedRows(m.after, m.brokenAfter);
+    const lines = m.brokenAfter.split('\n');
+    const was = m.after.split('\n');
+    console.log(`  missed: ${m.language} ${m.how} ${m.path} @ ${m.commit.slice(0, 10)} line ${first + 1}`);
+    for (let row = Math.max(0, first - 2); row <= Math.min(lines.length - 1, Math.max(first, last) + 2); row++)
+      console.log(`    ${String(row + 1).padStart(5)}${row >= first && row <= last ? '>' : ' '} ${lines[row]}`);
+    if (last < first) console.log(`    (removed: ${was.slice(first, first + (was.length - lines.length)).join(' / ')})`);
+    else console.log(`    (was:     ${was.slice(first, first + 1 + (was.length - lines.length) + (last - first)).join(' / ')})`);
+  }
+}
 // EDITGATE_RISK_MISSED=folder: each missed breaking edit's old and broken text written there, to look at.
 if (process.env.EDITGATE_RISK_MISSED) {
   const folder = process.env.EDITGATE_RISK_MISSED;
@@ -399,7 +421,8 @@ const grownFrom = edits.find((e) => e.language === 'javascript' || e.language ==
 const timing = packaged
   ? { path: packaged.slice(here.length), language: 'javascript', target: readFileSync(packaged, 'utf8') }
   : grownFrom && { ...grownFrom, target: sixtyKB(grownFrom.after) };
-if (timing) {
+// EDITGATE_RISK_TIME=0 leaves the timing out (when looking at the corpus alone).
+if (timing && process.env.EDITGATE_RISK_TIME !== '0') {
   const { target } = timing;
   const lines = target.split('\n');
   const middle = lines.length >> 1;
