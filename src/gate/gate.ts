@@ -28,7 +28,7 @@ import {
   personBehind,
 } from './approval.js';
 import { AuditLog } from './audit.js';
-import { BUILT_IN_CHECKS, type ChangeCheck, runChecks } from './checks.js';
+import { BUILT_IN_CHECKS, type ChangeCheck, prepareChecksFor, runChecks } from './checks.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';
@@ -46,7 +46,7 @@ import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
-import { keepSecrets, prepareSecretCheck, secretsOf } from './secret-check.js';
+import { keepSecrets, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -148,6 +148,8 @@ export class Gate {
     await this.workspace.recover();
     const resolved = await this.workspace.guard.resolve(path);
     await this.reads.ensure(tool, resolved, { forChange: false, signal });
+    // A read is what comes before an edit: the checks get ready while the model reads.
+    if (resolved.exists) prepareChecksFor(resolved.relative);
     if (!resolved.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
@@ -178,8 +180,8 @@ export class Gate {
    */
   async propose(request: ChangeRequest, options: { writeAhead?: boolean } = {}): Promise<Proposal> {
     throwIfCancelled(request.signal);
-    // The secret check's rules load while the change is computed, not after.
-    prepareSecretCheck();
+    // The checks' rules and grammars load while the change is computed, not after.
+    prepareChecksFor(request.path);
     // A dead process's half-renamed change set goes back first (its kept originals are second links).
     await this.workspace.recover();
     const changes: FileChange[] = [];
