@@ -120,6 +120,13 @@ export interface HookAdapter {
   /** As people name it: "Claude Code". The audit line's writer. */
   label: string;
   /**
+   * The pre-tool answer's `context` reaches the model (Claude Code's additionalContext; OpenCode's plugin
+   * adds it to the tool's result). false: the agent drops it there (Gemini CLI and Qwen Code read
+   * additionalContext only after the tool; Codex takes a pre-tool answer only with a new input), so the
+   * runner keeps it with the approval and the post-tool answer says it.
+   */
+  contextBeforeTool: boolean;
+  /**
    * Seconds the agent waits for a hook before giving up on it, as `editgate hooks install` configures it.
    * The runner answers (deny, unless failing open) before this runs out: a hook never blocks past it.
    */

@@ -19,6 +19,8 @@
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
 import { isEditgateError } from '../core/errors.js';
+import { askedByLine, findingLine, findingsLines, findingsNote } from '../core/finding-words.js';
+import type { Finding } from '../core/findings.js';
 import { shellWord } from '../core/shell-word.js';
 import { encodeText } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
@@ -230,11 +232,16 @@ async function preTool(
     if (options.approve === 'agent') {
       const screened = await gate.screen(proposal);
       if (screened === 'ask') {
-        await keep(adapter.agent, stateDir, read, proposal, found, {
-          decision: 'once',
-          decidedBy: 'user',
-          reason: `asked in ${adapter.label}`,
-        });
+        // The agent's own prompt shows the person the summary; the model hears the findings after the tool.
+        await keep(
+          adapter.agent,
+          stateDir,
+          read,
+          proposal,
+          found,
+          { decision: 'once', decidedBy: 'user', reason: `asked in ${adapter.label}` },
+          findingsNote(proposal.findings).trim(),
+        );
         return { kind: 'ask', reason: summary(proposal, adapter.label) };
       }
       approval = screened;
@@ -244,8 +251,9 @@ async function preTool(
   } catch (error) {
     // No page to ask (web): the hook could not do its work, which fails closed, or open when asked to.
     if (isEditgateError(error, 'DENIED_NO_APPROVER') && options.approve === 'web')
-      throw new HookFailed(error.message);
-    if (isEditgateError(error) && error.code !== 'CANCELLED') return { kind: 'deny', reason: error.message };
+      throw new HookFailed(withFindings(error.message, proposal.findings));
+    if (isEditgateError(error) && error.code !== 'CANCELLED')
+      return { kind: 'deny', reason: withFindings(error.message, proposal.findings) };
     throw error;
   }
   const revised = approval.edited?.proposal ?? approval.hunks?.proposal;
@@ -271,13 +279,23 @@ async function preTool(
         found[index]!.expected = encodeText(content.text, content.codec);
     }
   }
-  await keep(adapter.agent, stateDir, read, proposal, found, approval);
+  // What the model is told with the allowed call: the person's change, and what the checks found.
+  const told = [context, findingsNote(proposal.findings).trim()].filter(Boolean).join('\n');
+  await keep(adapter.agent, stateDir, read, proposal, found, approval, adapter.contextBeforeTool ? '' : told);
   return {
     kind: 'allow',
-    reason: allowedBecause(approval),
+    reason: allowedBecause(approval, proposal.findings),
     ...(updatedInput ? { updatedInput } : {}),
-    ...(context ? { context } : {}),
+    ...(told && adapter.contextBeforeTool ? { context: told } : {}),
   };
+}
+
+/**
+ * A refusal's words with what the checks found that they do not already say (a rule's refusal names the
+ * findings that refused; the others, and every finding for a path rule's refusal, are added).
+ */
+function withFindings(message: string, findings: readonly Finding[] | undefined): string {
+  return `${message}${findingsNote((findings ?? []).filter((finding) => !message.includes(findingLine(finding))))}`;
 }
 
 function keep(
@@ -287,6 +305,8 @@ function keep(
   proposal: Proposal,
   found: WholeWrite[],
   allowed: Allowed,
+  /** For the model with the post-tool answer ('' for nothing). */
+  note: string,
 ): Promise<void> {
   const files: KeptFile[] = proposal.files.map((file, index) => ({
     path: file.change.resolved.absolute,
@@ -304,22 +324,35 @@ function keep(
       ...(allowed.rule ? { rule: allowed.rule } : {}),
       ...(allowed.reason ? { reason: allowed.reason } : {}),
     },
+    ...(note ? { note } : {}),
     at: Date.now(),
   });
 }
 
-function allowedBecause(approval: Approval): string {
-  if (approval.decidedBy === 'policy') return 'editgate: allowed by a policy rule';
-  if (approval.decidedBy === 'user') return 'editgate: approved by the user';
-  return `editgate: allowed (${approval.decidedBy})`;
+/** Why the call may run, for the person where the agent shows it (with what the checks found). */
+function allowedBecause(approval: Approval, findings: readonly Finding[] | undefined): string {
+  const why =
+    approval.decidedBy === 'policy'
+      ? 'editgate: allowed by a policy rule'
+      : approval.decidedBy === 'user'
+        ? 'editgate: approved by the user'
+        : `editgate: allowed (${approval.decidedBy})`;
+  const found = findingsLines(findings);
+  return found.length === 0 ? why : `${why}\n${found.join('\n')}`;
 }
 
-/** What editgate found, for the agent's own question (mode agent). */
+/**
+ * What editgate found, for the agent's own question (mode agent): the change, why it is asked (no rule
+ * decides it, or a rule or check insists on a person), and each finding. No secret's value: findings hold none.
+ */
 function summary(proposal: Proposal, label: string): string {
   const files = proposal.files.map(
     (file) => `${file.path} (+${file.change.diff.added} -${file.change.diff.removed})`,
   );
-  return `editgate: no policy rule decides this change to ${files.join(', ')}; ${label} asks you.`;
+  const why = askedByLine(proposal.findings)
+    ? `editgate asks about this change to ${files.join(', ')}; ${label} asks you.`
+    : `editgate: no policy rule decides this change to ${files.join(', ')}; ${label} asks you.`;
+  return [why, ...findingsLines(proposal.findings)].join('\n');
 }
 
 function revisedFiles(proposal: Proposal, revised: Proposal): RevisedFile[] {
@@ -360,17 +393,20 @@ async function postTool(read: PostToolRead, root: string, options: HookRunOption
     }
   }
   const differs = settled.filter((file) => file.matches === false);
+  // What the pre-tool answer could not tell the model (kept with the approval) comes first.
+  const told = pending?.note ? [pending.note] : [];
   if (differs.length === 0) {
-    const said = settled.map((file) => file.hookMessage).filter(Boolean);
+    const said = [...told, ...settled.map((file) => file.hookMessage).filter(Boolean)];
     return { matches: true, ...(said.length > 0 ? { message: said.join('\n') } : {}) };
   }
   return {
     matches: false,
-    message: differs
-      .map(
+    message: [
+      ...told,
+      ...differs.map(
         (file) =>
           `editgate: ${file.path} is not what was approved (${adapter.label}'s ${read.tool} wrote other bytes). The user has been told; \`editgate undo ${file.path}\` puts back what was there before. The difference, approved to written:\n${file.difference ?? ''}`,
-      )
-      .join('\n'),
+      ),
+    ].join('\n'),
   };
 }

@@ -181,6 +181,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'codex',
   label: 'Codex',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,
