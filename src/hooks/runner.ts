@@ -18,7 +18,8 @@
  * goes wrong (a crash, the page unreachable, no answer before the agent's hook time-out) is a denial saying
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
-import { isEditgateError } from '../core/errors.js';
+import { relative, sep } from 'node:path';
+import { EditgateError, isEditgateError } from '../core/errors.js';
 import { askedByLine, findingLine, findingsLines, findingsNote } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import { shellWord } from '../core/shell-word.js';
@@ -40,6 +41,7 @@ import type {
   PostToolRead,
   PreToolRead,
   PreVerdict,
+  ProposedFile,
   RevisedFile,
 } from './adapter.js';
 
@@ -206,7 +208,12 @@ async function preTool(
     return {
       path: file.path,
       requireRead: false,
-      prepare: 'delete' in file ? prepareWholeDelete(whole) : prepareWholeWrite(file.expected, whole, writer),
+      prepare:
+        'delete' in file
+          ? movedAway(prepareWholeDelete(whole), file.path, read.files, root)
+          : 'movedFrom' in file
+            ? prepareMove(file, read.files, found, whole, writer)
+            : prepareWholeWrite(file.expected, whole, writer),
     };
   });
   let proposal: Proposal;
@@ -296,6 +303,55 @@ async function preTool(
  */
 function withFindings(message: string, findings: readonly Finding[] | undefined): string {
   return `${message}${findingsNote((findings ?? []).filter((finding) => !message.includes(findingLine(finding))))}`;
+}
+
+/** A deletion that is the old path of a move in the same call: the change says where to (change rules' `moved`). */
+function movedAway(
+  remove: ReturnType<typeof prepareWholeDelete>,
+  path: string,
+  files: readonly ProposedFile[],
+  root: string,
+): ReturnType<typeof prepareWholeDelete> {
+  const to = files.find((other) => 'movedFrom' in other && other.movedFrom === path);
+  if (!to) return remove;
+  return async (workspace, resolved, options) => {
+    const change = await remove(workspace, resolved, options);
+    change.movedTo = relative(root, to.path).split(sep).join('/');
+    return change;
+  };
+}
+
+/**
+ * The new path of a move, from the bytes the gate read for the file moved (its deletion, prepared earlier
+ * in the same change set); what was at the new path is replaced, which the question says.
+ */
+function prepareMove(
+  file: Extract<ProposedFile, { movedFrom: string }>,
+  files: readonly ProposedFile[],
+  found: readonly WholeWrite[],
+  whole: WholeWrite,
+  writer: string,
+): ReturnType<typeof prepareWholeWrite> {
+  const source = found[files.findIndex((other) => other.path === file.movedFrom && 'delete' in other)];
+  const write = prepareWholeWrite(
+    () => {
+      if (!source?.before)
+        throw new EditgateError(
+          'INVALID_INPUT',
+          `editgate cannot follow the move of ${file.movedFrom}: it holds no bytes editgate could read whole. Nothing was written.`,
+          { path: file.movedFrom },
+        );
+      return file.moved(source.before);
+    },
+    whole,
+    writer,
+  );
+  return async (workspace, resolved, options) => {
+    const change = await write(workspace, resolved, options);
+    if (change.kind !== 'create')
+      change.note = `${change.display} already exists: the moved ${file.movedFrom} replaces it, and what it holds now is lost (the removed lines) unless the change is undone.`;
+    return change;
+  };
 }
 
 function keep(
