@@ -164,6 +164,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'claude-code',
   label: 'Claude Code',
+  contextBeforeTool: true,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,

@@ -141,6 +141,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'gemini-cli',
   label: 'Gemini CLI',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,

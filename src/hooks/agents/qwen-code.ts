@@ -105,6 +105,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'qwen-code',
   label: 'Qwen Code',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   pre,
