@@ -375,6 +375,8 @@ export class ChatApp implements SessionFrontEnd {
     if (found.length > 0) this.print(noteLines(found.join('\n'), look, 'warning'));
     if (reason === 'edited')
       this.print(noteLines('Approved with your own version: this is what is written.', look));
+    if (reason === 'hunks')
+      this.print(noteLines('Approved hunk by hunk: only the hunks you chose are written.', look));
     if (this.current) {
       this.current.previewed = true;
       this.current.reason = reason;

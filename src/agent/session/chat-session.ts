@@ -32,7 +32,7 @@ import { type LoadedSession, SessionStore } from './session-store.js';
  * One chat: the model, the conversation, the tools over the workspace, and what the turns changed. The
  * front end (the REPL, or -p) supplies how changes are shown and asked about; everything else is here.
  */
-export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited';
+export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited' | 'hunks';
 
 export interface SessionFrontEnd {
   /** A file change was computed: its diff is shown whether or not it is asked about. */
@@ -135,13 +135,15 @@ export class ChatSession {
             file.texts ? (file.kind === 'create' ? null : file.texts.before) : undefined,
           );
         }
-        // After the person approved their own version, the gate shows what is written: that version.
+        // After the person approved their own version, or some hunks, the gate shows what is written.
         const reason: PreviewReason = screening.ask
           ? options.yes && !screening.askedBy
             ? 'yes'
             : 'ask'
           : screening.approvedBy === 'user'
-            ? 'edited'
+            ? 'hunks' in screening
+              ? 'hunks'
+              : 'edited'
             : screening.approvedBy;
         await frontEnd.preview(proposal, reason);
       },
