@@ -301,6 +301,8 @@ async function revertFile(
     await gate.discard(proposal);
     throw error;
   }
+  // The model has not seen the file as it is now: it reads it again before its next edit.
+  gate.workspace.ledger.forget(file.absolute);
   return own === undefined
     ? reportOf({ path: file.path, diff: file.diff }, plan, placed)
     : { path: file.path, total: plan.total, written: [], rejected: [] };

@@ -24,7 +24,9 @@ import { enterRawMode, type TerminalInput } from './tty-modes.js';
 import { settled, TypingGuard } from './typing-guard.js';
 
 export interface SessionWalkOptions extends DisplayOptions {
-  input: TerminalInput;
+  /** Where keys come from: a stream (put in raw mode for the walk), or a reader a host already judges (the chat's). */
+  input?: TerminalInput;
+  keys?: KeyReader;
 }
 
 export const SESSION_WALK_HELP = [
@@ -55,16 +57,19 @@ export async function walkSessionReview(
 ): Promise<Decision | undefined> {
   const display = resolveDisplay(options);
   const palette = paletteFor(display.theme);
-  const restoreRaw = enterRawMode(options.input);
-  const keys = createKeyReader(options.input);
-  // Only a terminal has a person typing; keys from a pipe are a script's answers, in order.
-  const guard = options.input.isTTY ? new TypingGuard() : undefined;
+  const input = options.keys ? undefined : options.input;
+  if (!options.keys && !input) throw new TypeError('walkSessionReview needs an input stream or a key reader');
+  const restoreRaw = input ? enterRawMode(input) : () => {};
+  const keys = options.keys ?? createKeyReader(input!);
+  // Only a terminal has a person typing; keys from a pipe are a script's answers, in order. A host's
+  // reader comes judged by its own guard.
+  const guard = input?.isTTY ? new TypingGuard() : undefined;
   const walking: Walking = { keys, guard, options, display, palette, request };
   try {
     if (guard) await settled();
     return await walk(walking);
   } finally {
-    keys.close();
+    if (input) keys.close();
     restoreRaw();
   }
 }
