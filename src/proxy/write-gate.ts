@@ -95,6 +95,8 @@ export class WriteGate {
       hooks: options.config.hooks,
       requireReadBeforeEdit: false,
       auditLog: options.config.auditLog,
+      // One proxy process is one session: the writes of the server behind it, for editgate review --session.
+      sessionLog: { face: 'proxy', label: 'editgate proxy' },
     });
     return new WriteGate(gate, options);
   }
