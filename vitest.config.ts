@@ -4,12 +4,15 @@ import type { TestSpecification } from 'vitest/node';
 import { BaseSequencer } from 'vitest/node';
 
 /**
- * Most of a test file's time is spent waiting: on a coding agent and its fake model, a pty, Chromium, an
+ * Much of a test file's time is spent waiting: on a coding agent and its fake model, a pty, Chromium, an
  * editgate child process. Vitest's default (one worker per core, less one) runs the suite one file at a time
- * on a 2-core machine, so those waits add up end to end. One worker more than the cores keeps the CPU busy
- * while some files wait; more than that only makes the waits longer (measured: CONTRIBUTING.md).
+ * on a 2-core machine, so on an otherwise idle machine those waits add up end to end: one worker per core
+ * (two at least) overlaps them. Not more: the files are CPU-heavy between their waits (a child process or an
+ * agent starting costs most of a core), and on a shared, saturated machine more workers do not get more CPU,
+ * only make each file slower, so the tests' time-outs come closer. `npm test -- --maxWorkers=1` runs one at a
+ * time.
  */
-const WORKERS = availableParallelism() + 1;
+const WORKERS = Math.max(2, availableParallelism());
 
 /**
  * Files that take the longest, by what they drive: with several workers, the suite ends when its last file
