@@ -227,7 +227,13 @@ async function breakings(edit) {
     if (bracket && !plainText) out.push({ how: 'bracket', after: drop(bracket.start, bracket.end) });
     const quote = pick(
       tokens.filter(
-        (t) => QUOTES.has(t.type) && after[t.start] !== undefined && `"'\``.includes(after[t.start]),
+        (t) =>
+          QUOTES.has(t.type) &&
+          after[t.start] !== undefined &&
+          `"'\``.includes(after[t.start]) &&
+          // Rust's lifetime sigil is no quote: without it `<'a>` is `<a>`, a type parameter (a name error
+          // for the compiler, not a syntax error).
+          t.parent !== 'lifetime',
       ),
       seed,
     );
@@ -264,7 +270,7 @@ async function breakings(edit) {
     else if (first < last && /\{\s*$/.test(lines[first]) && bracketBalance(rowTokens(first, first)))
       out.push({ how: 'edge-line', after: withoutRows(first, first) });
     if (language === 'python') {
-      const indent = pythonIndentBreak(lines, first, last, rowTokens, seed);
+      const indent = pythonIndentBreak(lines, first, last, rowTokens, seed, rowsInStrings(tree, first, last));
       if (indent) out.push({ how: 'indent', after: indent });
     }
     const truncated = truncate(lines, first, last, language, rowTokens);
@@ -273,6 +279,21 @@ async function breakings(edit) {
   } finally {
     tree.delete();
   }
+}
+
+/** The rows in [first, last] that lie inside a string over several lines, after its first row. */
+function rowsInStrings(tree, first, last) {
+  const rows = new Set();
+  const walk = (node) => {
+    if (node.endPosition.row < first || node.startPosition.row > last) return;
+    if (node.type === 'string' && node.endPosition.row > node.startPosition.row) {
+      for (let row = node.startPosition.row + 1; row <= node.endPosition.row; row++) rows.add(row);
+      return;
+    }
+    for (const child of node.children) walk(child);
+  };
+  walk(tree.rootNode);
+  return rows;
 }
 
 function hasErrorIn(node, first, last) {
@@ -286,12 +307,14 @@ function hasErrorIn(node, first, last) {
  * unexpected indent), or dedented to a column between its block's and the enclosing one (matching none).
  * Only where both lines are whole statements: no bracket open across them, no string or comment.
  */
-function pythonIndentBreak(lines, first, last, rowTokens, seed) {
+function pythonIndentBreak(lines, first, last, rowTokens, seed, inStrings) {
   const candidates = [];
   for (let row = Math.max(first, 1); row <= last; row++) {
     const line = lines[row];
     const above = lines[row - 1];
     if (!line.trim() || !above.trim()) continue;
+    // A line of a docstring (or any string over several lines) is text: its indentation is free.
+    if (inStrings.has(row)) continue;
     if (indentOf(line) !== indentOf(above) || indentOf(line) < 4) continue;
     if (
       /[:\\,([{]\s*$/.test(above) ||
@@ -394,10 +417,20 @@ if (process.env.EDITGATE_RISK_SHOW_MISSED) {
     const lines = m.brokenAfter.split('\n');
     const was = m.after.split('\n');
     console.log(`  missed: ${m.language} ${m.how} ${m.path} @ ${m.commit.slice(0, 10)} line ${first + 1}`);
-    for (let row = Math.max(0, first - 2); row <= Math.min(lines.length - 1, Math.max(first, last) + 2); row++)
-      console.log(`    ${String(row + 1).padStart(5)}${row >= first && row <= last ? '>' : ' '} ${lines[row]}`);
-    if (last < first) console.log(`    (removed: ${was.slice(first, first + (was.length - lines.length)).join(' / ')})`);
-    else console.log(`    (was:     ${was.slice(first, first + 1 + (was.length - lines.length) + (last - first)).join(' / ')})`);
+    for (
+      let row = Math.max(0, first - 2);
+      row <= Math.min(lines.length - 1, Math.max(first, last) + 2);
+      row++
+    )
+      console.log(
+        `    ${String(row + 1).padStart(5)}${row >= first && row <= last ? '>' : ' '} ${lines[row]}`,
+      );
+    if (last < first)
+      console.log(`    (removed: ${was.slice(first, first + (was.length - lines.length)).join(' / ')})`);
+    else
+      console.log(
+        `    (was:     ${was.slice(first, first + 1 + (was.length - lines.length) + (last - first)).join(' / ')})`,
+      );
   }
 }
 // EDITGATE_RISK_MISSED=folder: each missed breaking edit's old and broken text written there, to look at.
