@@ -12,8 +12,9 @@ import type { ChangedLines, ErrorSite } from './syntax-delta.js';
  * What the preprocessor reads, and no macro can change, is the pairing of brackets and the closing of
  * quotes: it tokenizes the text first (strings, character literals, comments) and a macro's arguments
  * must pair their parentheses. So in C and C++ the rule is (one rule, here):
- * - an added error inside a statement that names a macro (an upper-case name such as `CJSON_PUBLIC`,
- *   or a directive) is the change's only when the change also changed that pairing in its lines;
+ * - an added error at a macro (its statement, or the one before or after it, names one: an upper-case name
+ *   such as `CJSON_PUBLIC`, or a directive) is the change's only when the change also changed that
+ *   pairing in its lines;
  * - a change that changed that pairing adds an error even when tree-sitter's delta found none;
  * - an added error in a statement with no macro is the change's as in every language.
  * The pairing of the changed lines is compared between the old text and the new (net opening brackets of
@@ -31,7 +32,12 @@ export function cErrorsAdded(
   if (broken) return added.length > 0 ? [...added] : [broken];
   return added.filter((site) => {
     const node = nodeOf(site);
-    return node !== undefined && !namesAMacro(node) && !namesAMacro(statementOf(node));
+    if (node === undefined) return false;
+    const statement = statementOf(node);
+    // tree-sitter's recovery from a macro it cannot read spills into the statements on either side: a `;`
+    // missing before `FMT_NOEXCEPT { … }` (read as a second statement), a `;` missing after `TEST(x)`.
+    const near = [node, statement, statement.previousNamedSibling, statement.nextNamedSibling];
+    return !near.some((each) => each && namesAMacro(each));
   });
 }
 
@@ -49,7 +55,7 @@ const HOLDERS = new Set([
   'preproc_elifdef',
 ]);
 
-/** The statement or declaration an error is in (the error itself when it stands between statements). */
+/** The statement or declaration an error is in: the error itself when it stands between statements. */
 function statementOf(node: Node): Node {
   let statement = node;
   while (statement.parent && !HOLDERS.has(statement.parent.type)) statement = statement.parent;
