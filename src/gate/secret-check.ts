@@ -27,10 +27,7 @@ interface SecretHit {
 }
 
 function loadSecretlint(): Promise<(path: string, content: string) => Promise<SecretHit[]>> {
-  secretlint ??= Promise.all([
-    import('@secretlint/core'),
-    import('@secretlint/secretlint-rule-preset-recommend'),
-  ]).then(([{ lintSource }, { creator }]) => {
+  secretlint ??= import('./secretlint-rules.js').then(({ lintSource, creator }) => {
     const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
     return async (path: string, content: string) => {
       const result = await lintSource({
