@@ -83,6 +83,13 @@ export class HunkWalk {
     return place && { ...place, step: this.chosen.length + 1, steps: this.places.length };
   }
 
+  /** The hunk to ask about after this one (a face may draw it ahead, while the person reads this one). */
+  upcoming(): WalkPlace | undefined {
+    const step = this.chosen.length + 1;
+    const place = this.places[step];
+    return place && { ...place, step: step + 1, steps: this.places.length };
+  }
+
   /** A key, already let through by the face's typing guard. */
   press(key: string): WalkEvent {
     if (key === '?') return 'help';

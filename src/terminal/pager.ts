@@ -79,6 +79,18 @@ function matcher(query: string): (text: string) => number {
   return (text) => text.toLowerCase().indexOf(query);
 }
 
+const lowerCache = new WeakMap<readonly string[], string[]>();
+
+/** The lines' plain text in lower case, once per rendering (every lowercase search reads it). */
+function lowerLines(lines: readonly string[]): string[] {
+  let lower = lowerCache.get(lines);
+  if (!lower) {
+    lower = plainLines(lines).map((line) => line.toLowerCase());
+    lowerCache.set(lines, lower);
+  }
+  return lower;
+}
+
 const matchCache = new WeakMap<readonly string[], { query: string; matches: number[] }>();
 
 /** Indexes of the lines containing `query`, ignoring escape codes (the last search's kept per rendering). */
@@ -86,10 +98,10 @@ export function findMatches(lines: readonly string[], query: string): number[] {
   if (query === '') return [];
   const cached = matchCache.get(lines);
   if (cached?.query === query) return cached.matches;
-  const find = matcher(query);
+  const exact = query !== query.toLowerCase();
   const result: number[] = [];
-  plainLines(lines).forEach((line, i) => {
-    if (find(line) >= 0) result.push(i);
+  (exact ? plainLines(lines) : lowerLines(lines)).forEach((line, i) => {
+    if (line.includes(query)) result.push(i);
   });
   matchCache.set(lines, { query, matches: result });
   return result;
@@ -135,7 +147,8 @@ export function pagerKey(state: PagerState, key: Key, view: PagerView): { state:
     const starts = hunkStarts(view.lines);
     const before = startsUpTo(starts, state.top);
     // ]: the first hunk below the top line; [: the last one above it.
-    const target = char === ']' ? starts[before] : starts[before - (starts[before - 1] === state.top ? 2 : 1)];
+    const target =
+      char === ']' ? starts[before] : starts[before - (starts[before - 1] === state.top ? 2 : 1)];
     if (target === undefined)
       next.message = starts.length === 0 ? 'No hunks here' : char === ']' ? 'Last hunk' : 'First hunk';
     else next.top = clamp(target);

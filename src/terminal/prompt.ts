@@ -7,7 +7,7 @@ import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
 import { editableText, editInEditor, withYourVersion } from './edit-in-editor.js';
-import { HunkWalk, offersWalk, WALK_HELP, WALK_KEY, walkUnavailable } from './hunk-walk.js';
+import { HunkWalk, offersWalk, WALK_HELP, WALK_KEY, type WalkPlace, walkUnavailable } from './hunk-walk.js';
 import {
   WALK_CHOICES,
   WALK_CONFIRM_CHOICES,
@@ -409,13 +409,29 @@ async function walkHunks(asking: Asking): Promise<HunkDecision | undefined | typ
     output.write(`${lines.join('\n')}\n`);
     guard?.shown();
   };
+  // Each hunk is drawn ahead while the person reads the one before (their next key comes after a pause),
+  // so a key is answered without waiting for the diff view (syntax colours take a while on a big hunk).
+  const drawn = new Map<number, string[]>();
+  const hunkLines = (place: WalkPlace) => {
+    let lines = drawn.get(place.step);
+    if (!lines) {
+      lines = [
+        ...walkHunkDiff(request, place, display, display.width, highlighter),
+        paint(walkQuestion(request, place), palette.question, display.level),
+        ...choiceRows(WALK_CHOICES, display, palette),
+      ];
+      drawn.set(place.step, lines);
+    }
+    return lines;
+  };
   const askHunk = () => {
     const place = walk.current()!;
-    ask([
-      ...walkHunkDiff(request, place, display, display.width, highlighter),
-      paint(walkQuestion(request, place), palette.question, display.level),
-      ...choiceRows(WALK_CHOICES, display, palette),
-    ]);
+    ask(hunkLines(place));
+    drawn.delete(place.step);
+    setImmediate(() => {
+      const next = walk.upcoming();
+      if (next && walk.current()?.step === place.step) hunkLines(next);
+    });
   };
   askHunk();
   for (;;) {
