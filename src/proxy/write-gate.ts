@@ -100,6 +100,10 @@ export class WriteGate {
     });
     return new WriteGate(gate, options);
   }
+  /** What a session review left for the model (editgate review --session): once, with the next result. */
+  async takeReviewNote(): Promise<string | undefined> {
+    return this.gate.sessionLog?.takeNote().catch(() => undefined);
+  }
 
   /**
    * Work out the write: the file read through the guard (OUTSIDE_ROOT for a path outside the roots or

@@ -77,10 +77,9 @@ const SESSIONS = 'sessions';
 /** A session id as a folder name: letters, digits, dot, dash, underscore; anything else becomes '-'. */
 export function sessionFolderName(id: string): string {
   const clean = id.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '-');
-  // Long or clashing ids (an agent's own session id can be anything) stay apart by a hash of the whole.
-  return clean.length <= 80 && clean === id
-    ? clean
-    : `${clean.slice(0, 60)}-${sha256(Buffer.from(id)).slice(0, 16)}`;
+  // Empty, long or cleaned ids (an agent's own session id can be anything) stay apart by a hash of the whole.
+  if (clean !== '' && clean.length <= 80 && clean === id) return clean;
+  return `${clean.slice(0, 60)}-${sha256(Buffer.from(id)).slice(0, 16)}`;
 }
 
 /** A new id for a session whose face has none of its own: face, time, and some randomness. */

@@ -198,7 +198,7 @@ export async function runSessionReview(args: string[]): Promise<number> {
     if (outcome.note) {
       const face = session.info.face;
       process.stdout.write(
-        face === 'chat' || face === 'mcp'
+        face === 'chat' || face === 'mcp' || face === 'proxy'
           ? `The agent of session ${id} is told what was reverted and why at its next ${face === 'chat' ? 'turn' : 'tool call'}.\n`
           : `What was reverted and why is kept for the agent in ${session.folder}/note.txt (a ${face} session has no next turn editgate answers: tell the agent yourself).\n`,
       );
