@@ -66,7 +66,13 @@ export class LanguageServer {
   private stopped: LanguageServerStopped | undefined;
   private exited = false;
   private stderr = '';
-  private how: HowRead = 'push';
+  /** What the server offered at `initialize`: diagnostics pulled, or tsserver's asked. */
+  private offered: HowRead = 'push';
+  /** Its registrations of `textDocument/diagnostic` made since (pyright offers pulling only so). */
+  private readonly pullRegistrations = new Set<string>();
+  /** Resolves when the server first offers to be pulled: a push awaited until then is pulled instead. */
+  private readonly pullOffered: Promise<void>;
+  private offerPull: () => void = () => {};
   private version = 0;
   private turn: Promise<unknown> = Promise.resolve();
   /** The diagnostics of the text last checked, for a next change that starts from that text. */
@@ -86,6 +92,9 @@ export class LanguageServer {
       this.markGone = reject;
     });
     this.gone.catch(() => {});
+    this.pullOffered = new Promise<void>((resolve) => {
+      this.offerPull = resolve;
+    });
     const [program, ...args] = spec.command;
     // Its own process group: a Ctrl-C meant for editgate does not reach it; editgate stops it (stopNow).
     this.child = spawn(program!, args, {
@@ -243,9 +252,9 @@ export class LanguageServer {
       throw this.stop(why);
     }
     if (this.stopped) throw this.stopped;
-    if (result?.capabilities?.diagnosticProvider) this.how = 'pull';
+    if (result?.capabilities?.diagnosticProvider) this.offered = 'pull';
     else if (result?.capabilities?.executeCommandProvider?.commands?.includes(TSSERVER_REQUEST))
-      this.how = 'tsserver';
+      this.offered = 'tsserver';
     this.connection.notify('initialized', {});
     if (this.spec.settings)
       this.connection.notify('workspace/didChangeConfiguration', { settings: this.spec.settings });
@@ -260,11 +269,15 @@ export class LanguageServer {
   ): Promise<LspDiagnostic[]> {
     const uri = pathToFileURL(path).href;
     const version = ++this.version;
-    const how = this.how;
+    const how = this.how();
     const pushed = how === 'push' ? this.watchPushes(path, version) : undefined;
     this.connection.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     try {
-      if (how === 'pull') {
+      // A server that offers to be pulled after the open (it registers the request) pushes nothing more.
+      const pushedDiagnostics =
+        pushed && (await Promise.race([pushed.settled(signal), this.pullOffered.then(() => undefined)]));
+      if (pushedDiagnostics) return pushedDiagnostics;
+      if (this.how() === 'pull') {
         const report = await this.connection.request<{ items?: unknown } | null>(
           'textDocument/diagnostic',
           { textDocument: { uri } },
@@ -272,7 +285,7 @@ export class LanguageServer {
         );
         return diagnosticsOf(report?.items);
       }
-      if (how === 'tsserver') {
+      if (this.how() === 'tsserver') {
         const asked = (command: string) =>
           this.connection.request<{ body?: unknown } | null>(
             'workspace/executeCommand',
@@ -291,6 +304,11 @@ export class LanguageServer {
       this.connection.notify('textDocument/didClose', { textDocument: { uri } });
       await this.barrier();
     }
+  }
+
+  /** How this server's diagnostics are read now (HowRead). */
+  private how(): HowRead {
+    return this.pullRegistrations.size > 0 ? 'pull' : this.offered;
   }
 
   /**
@@ -363,14 +381,24 @@ export class LanguageServer {
         const items = (params as { items?: { section?: unknown }[] } | null)?.items ?? [];
         return items.map((item) => sectionOf(this.spec.settings, item.section));
       }
-      case 'client/registerCapability': {
-        const registrations =
-          (params as { registrations?: { method?: unknown }[] } | null)?.registrations ?? [];
-        if (registrations.some((registration) => registration.method === 'textDocument/diagnostic'))
-          this.how = 'pull';
+      case 'client/registerCapability':
+      case 'client/unregisterCapability': {
+        const { registrations, unregisterations } = (params ?? {}) as {
+          registrations?: { id?: unknown; method?: unknown }[];
+          unregisterations?: { id?: unknown; method?: unknown }[];
+        };
+        for (const { id, method: registered } of registrations ?? [])
+          if (registered === 'textDocument/diagnostic') this.pullRegistrations.add(String(id));
+        for (const { id } of unregisterations ?? []) this.pullRegistrations.delete(String(id));
+        if (this.pullRegistrations.size > 0) this.offerPull();
         return null;
       }
-      case 'client/unregisterCapability':
+      case 'workspace/diagnostic/refresh':
+      case 'workspace/semanticTokens/refresh':
+      case 'workspace/inlayHint/refresh':
+      case 'workspace/inlineValue/refresh':
+      case 'workspace/codeLens/refresh':
+      case 'workspace/foldingRange/refresh':
       case 'window/workDoneProgress/create':
       case 'window/showMessageRequest':
       case 'window/showDocument':
