@@ -71,7 +71,7 @@ export async function diagnoseChange(
     return { findings: findingsOf(spec.name, file.path, added) };
   } catch (error) {
     if (error instanceof LanguageServerStopped) return { unavailable: error.message };
-    if (signal.aborted) return { waited: true, starting: !(await isReady(server.ready)) };
+    if (signal.aborted) return { waited: true, starting: !server.started };
     return {
       unavailable: `its server answered with an error: ${error instanceof Error ? error.message : String(error)}`,
     };
@@ -99,17 +99,4 @@ function findingsOf(name: string, path: string, added: readonly LspDiagnostic[])
 export function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return markInvisible(line.length > MOST_MESSAGE_CHARS ? `${line.slice(0, MOST_MESSAGE_CHARS)}…` : line);
-}
-
-async function isReady(ready: Promise<void>): Promise<boolean> {
-  const pending = Symbol();
-  return (
-    (await Promise.race([
-      ready.then(
-        () => true,
-        () => true,
-      ),
-      Promise.resolve(pending),
-    ])) !== pending
-  );
 }

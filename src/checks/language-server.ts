@@ -65,6 +65,7 @@ export class LanguageServer {
   private readonly connection: LspConnection;
   private stopped: LanguageServerStopped | undefined;
   private exited = false;
+  private initialized = false;
   private stderr = '';
   /** What the server offered at `initialize`: diagnostics pulled, or tsserver's asked. */
   private offered: HowRead = 'push';
@@ -128,6 +129,11 @@ export class LanguageServer {
     this.ready = this.initialize();
     // A server that failed says so at the next check; nobody need be waiting on `ready` now.
     this.ready.catch(() => {});
+  }
+
+  /** Whether the server has answered `initialize` (it is no longer starting). */
+  get started(): boolean {
+    return this.initialized;
   }
 
   /** Why the server is not running, once it is not. */
@@ -255,6 +261,7 @@ export class LanguageServer {
     if (result?.capabilities?.diagnosticProvider) this.offered = 'pull';
     else if (result?.capabilities?.executeCommandProvider?.commands?.includes(TSSERVER_REQUEST))
       this.offered = 'tsserver';
+    this.initialized = true;
     this.connection.notify('initialized', {});
     if (this.spec.settings)
       this.connection.notify('workspace/didChangeConfiguration', { settings: this.spec.settings });
