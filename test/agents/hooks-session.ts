@@ -116,9 +116,15 @@ async function startReview(
   return { child, link: match[0], port: Number(match[2]) };
 }
 
+/** The shell entry `editgate hooks install` writes in front of the Node hook (src/cli/hook-entry.sh). */
+const HOOK_ENTRY = join(dirname(MAIN), 'hook-entry.sh');
+
 /**
  * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
- * post-tool event reaches it (the file changed behind editgate's back).
+ * post-tool event reaches it (the file changed behind editgate's back). The wrapper hands the event on to
+ * the same command (the shell entry, and through it the hook server), except in OpenCode, whose plugin
+ * holds the Node command and asks the server itself: there the wrapper stands in for Node, and the plugin
+ * is kept from the server.
  */
 async function wrapHookCommand(
   client: AgentClient,
@@ -128,6 +134,12 @@ async function wrapHookCommand(
   beforePostTool: string,
 ): Promise<void> {
   const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
+  const text = readFileSync(configFile, 'utf8');
+  const entryPrefix = `/bin/sh ${HOOK_ENTRY}`;
+  const nodePrefix = `${process.execPath} ${MAIN}`;
+  // OpenCode's plugin holds the command as a JSON array, one argument per element.
+  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
+  const viaEntry = text.includes(entryPrefix);
   writeFileSync(
     wrapper,
     [
@@ -135,20 +147,22 @@ async function wrapHookCommand(
       'event=$(cat)',
       // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
       `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
-      `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
+      viaEntry
+        ? `printf '%s' "$event" | exec /bin/sh '${HOOK_ENTRY}' "$@"`
+        : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),
   );
   chmodSync(wrapper, 0o755);
-  const text = readFileSync(configFile, 'utf8');
-  const prefix = `${process.execPath} ${MAIN}`;
-  // OpenCode's plugin holds the command as a JSON array, one argument per element.
-  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
   let wrapped: string;
-  if (text.includes(prefix)) wrapped = text.replaceAll(prefix, wrapper);
-  else if (text.includes(jsonPrefix)) wrapped = text.replaceAll(jsonPrefix, JSON.stringify(wrapper));
+  if (viaEntry) wrapped = text.replaceAll(entryPrefix, wrapper);
+  else if (text.includes(nodePrefix)) wrapped = text.replaceAll(nodePrefix, wrapper);
+  else if (text.includes(jsonPrefix))
+    wrapped = text
+      .replaceAll(jsonPrefix, JSON.stringify(wrapper))
+      .replace(/^const IDENTITY_FILE = .*$/m, 'const IDENTITY_FILE = null;');
   else
-    throw new Error(`no hook command "${prefix}" in ${configFile}:
+    throw new Error(`no hook command "${entryPrefix}" or "${nodePrefix}" in ${configFile}:
 ${text}`);
   writeFileSync(configFile, wrapped);
   // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
