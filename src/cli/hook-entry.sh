@@ -4,12 +4,13 @@
 #
 # It hands the event (standard input) to the running editgate hook server over its Unix socket with curl
 # and prints the server's answer, so no Node process starts per call (src/cli/hook-server.ts; the wire and
-# the socket's place: src/hooks/hook-wire.ts). When no server answers (none started yet, none left, a
-# socket file left behind) or there is no curl, it runs the Node hook, NODE MAIN hook AGENT..., with the
-# same event; that one starts the server for the next call. Any other failure (the server gone mid-call, an
-# answer cut short or not editgate's, no answer in time) refuses the call: exit code 2 with the reason on
-# standard error, which Claude Code, Codex, Gemini CLI and Qwen Code all read as "blocked". Unless the
-# command line has --fail-open. The build copies this file into dist/cli/ beside hook-identity.
+# the socket's place: src/hooks/hook-wire.ts). Only shell builtins and curl run: a call costs a shell and a
+# curl. When there is no server (none started yet, none left, a socket whose process is gone) or no curl,
+# it runs the Node hook, NODE MAIN hook AGENT..., on the same standard input; that one starts the server for
+# the next call. Any other failure (the server gone mid-call, an answer cut short or not editgate's, no
+# answer in time) refuses the call: exit code 2 with the reason on standard error, which Claude Code, Codex,
+# Gemini CLI and Qwen Code all read as "blocked", unless the command line has --fail-open. The build copies
+# this file into dist/cli/ beside hook-identity.
 LC_ALL=C
 if [ $# -lt 3 ]; then
   echo 'editgate hook entry: usage: hook-entry.sh NODE MAIN hook AGENT [options]. Nothing was allowed.' >&2
@@ -20,7 +21,6 @@ main=$2
 shift 2
 NL='
 '
-RS=$(printf '\036')
 # The agents' hook time-out as editgate installs it is 600 s (each adapter's timeoutSeconds); the server
 # answers within 597 s, and curl gives up before the agent would (a test holds these together).
 MAX_SECONDS=598
@@ -39,16 +39,10 @@ refuse() {
   exit 2
 }
 
-# The event still on standard input: the Node hook reads it. EDITGATE_HOOK_SERVER=start: it starts the
-# server after answering.
+# The Node hook, the event still on standard input. EDITGATE_HOOK_SERVER=start: it starts the server after
+# answering.
 node_hook() {
   EDITGATE_HOOK_SERVER=start exec "$node" "$main" "$@"
-}
-
-# The event already read (into $event): handed to the Node hook.
-node_hook_with_event() {
-  printf '%s' "$event" | EDITGATE_HOOK_SERVER=start "$node" "$main" "$@"
-  exit $?
 }
 
 if ! command -v curl >/dev/null 2>&1; then exec "$node" "$main" "$@"; fi
@@ -59,42 +53,50 @@ if [ -n "$state" ] && [ -r "${0%/*}/hook-identity" ]; then read -r id <"${0%/*}/
 case $id in '' | *[!0-9a-f]*) exec "$node" "$main" "$@" ;; esac
 sock=$state/run/hook-$id.sock
 if [ ${#sock} -gt 100 ]; then exec "$node" "$main" "$@"; fi
-# No server yet (the Node hook starts one), or a socket in a folder that is not this user's (the Node hook
-# refuses to use that folder and says so).
-if [ ! -S "$sock" ] || [ ! -O "$state/run" ] || [ ! -O "$sock" ]; then node_hook "$@"; fi
-
-event=$(cat) || refuse 'the hook event could not be read'
-case $PWD in *"$NL"*) node_hook_with_event "$@" ;; esac
+# A server there: its socket, in a folder, of this user's, and its process alive. Else the Node hook (it
+# starts one, or says why it cannot use the folder).
+pid=
+if [ -S "$sock" ] && [ -O "$state/run" ] && [ -O "$sock" ] && [ -r "$state/run/hook-$id.pid" ]; then
+  read -r pid <"$state/run/hook-$id.pid"
+fi
+case $pid in '' | *[!0-9]*) node_hook "$@" ;; esac
+kill -0 "$pid" 2>/dev/null || node_hook "$@"
+case $PWD in *"$NL"*) node_hook "$@" ;; esac
 head="editgate-hook-request 1$NL$id$NL$PWD$NL$#$NL"
 for arg do
-  case $arg in *"$NL"*) node_hook_with_event "$@" ;; esac
+  case $arg in *"$NL"*) node_hook "$@" ;; esac
   head=$head$arg$NL
 done
-# -q: no ~/.curlrc; no proxy; no "Expect: 100-continue" wait.
-reply=$(printf '%s%s' "$head" "$event" | curl -q -s --unix-socket "$sock" --noproxy '*' --max-time "$MAX_SECONDS" \
-  -H 'Content-Type: application/octet-stream' -H 'Expect:' --data-binary @- http://editgate/hook)
+
+# curl reads the event from standard input itself and sends it after "&" (the second --data-binary). -q: no
+# ~/.curlrc; no proxy; no "Expect: 100-continue" wait.
+reply=$(curl -q -s --unix-socket "$sock" --noproxy '*' --max-time "$MAX_SECONDS" \
+  -H 'Content-Type: application/octet-stream' -H 'Expect:' \
+  --data-binary "$head" --data-binary @- http://editgate/hook)
 status=$?
 case $status in
   0) ;;
-  # Nothing listens on the socket (a file left by a server that was killed): the Node hook starts anew.
-  7) node_hook_with_event "$@" ;;
+  # Nothing listens after all (the server just ended, or its process id is another's now): the event is
+  # spent, so this call is refused; the socket goes, so the next call runs the Node hook, which starts one.
+  7)
+    rm -f "$sock"
+    refuse 'the hook server had stopped (ask again: the next call starts it)'
+    ;;
   28) refuse "the hook server gave no answer within $MAX_SECONDS s" ;;
   *) refuse "the hook server failed (curl exit code $status)" ;;
 esac
 magic='editgate-hook-reply 1 '
 case $reply in
-  # A server of another build of editgate (command substitution took the reply's last line break).
-  "${magic}other") node_hook_with_event "$@" ;;
-  "$magic"[0-9]"$NL"*) ;;
-  *) refuse "the hook server's answer is not editgate's" ;;
+  "$magic"[0-9]"$NL"*.) ;;
+  "${magic}other") refuse 'the hook server is of another build of editgate' ;;
+  *) refuse "the hook server's answer is not whole" ;;
 esac
-case $reply in *"$RS") ;; *) refuse "the hook server's answer was cut short" ;; esac
-code=${reply#"$magic"}
-code=${code%%"$NL"*}
+code=${reply%%"$NL"*}
+code=${code#"$magic"}
 rest=${reply#*"$NL"}
-err=${rest%%"$RS"*}
-out=${rest#*"$RS"}
-out=${out%"$RS"}
-if [ -n "$err" ]; then printf '%s' "$err" >&2; fi
-if [ -n "$out" ]; then printf '%s' "$out"; fi
+err=${rest%%"$NL"*}
+out=${rest#*"$NL"}
+out=${out%.}
+if [ -n "$err" ]; then printf '%b' "$err" >&2; fi
+printf '%s' "$out"
 exit "$code"

@@ -28,6 +28,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ import {
   decodeHookCall,
   encodeHookReply,
   type HookCall,
+  hookPidPath,
   hookRunFolder,
   hookSocketPath,
   isHookIdentity,
@@ -71,6 +73,11 @@ export interface HookServerOptions {
   idleMs?: number;
   /** How often the socket file is looked at (removed or replaced: the server ends). Default 2 s. */
   watchMs?: number;
+  /**
+   * Run once before the socket is there (the callers use the Node hook meanwhile): a first call through
+   * the whole path, so the server's first real call does not pay for loading and compiling it.
+   */
+  warmUp?: () => Promise<void>;
 }
 
 export interface RunningHookServer {
@@ -133,6 +140,7 @@ export async function serveHooks(options: HookServerOptions): Promise<RunningHoo
   if (socketPath.length > MAX_SOCKET_PATH || temp.length > MAX_SOCKET_PATH)
     return { refused: `the socket path ${socketPath} is too long for a Unix socket` };
   if (await answers(socketPath)) return { refused: `a hook server already answers on ${socketPath}` };
+  await options.warmUp?.().catch(() => undefined);
 
   let served = 0;
   let inFlight = 0;
@@ -220,6 +228,10 @@ export async function serveHooks(options: HookServerOptions): Promise<RunningHoo
   // one to the same name is left without a name, sees it at its next look and ends.
   renameSync(temp, socketPath);
   const ours = inode(socketPath);
+  // For the entry's `kill -0` (a socket whose process is gone is not asked): written whole.
+  const pidPath = hookPidPath(socketPath);
+  writeFileSync(`${pidPath}.${process.pid}`, `${process.pid}\n`, { mode: 0o600 });
+  renameSync(`${pidPath}.${process.pid}`, pidPath);
   idleTimer = setTimeout(() => void end(), idleMs).unref();
   const watch = setInterval(() => {
     if (inode(socketPath) !== ours) void end();
@@ -230,7 +242,10 @@ export async function serveHooks(options: HookServerOptions): Promise<RunningHoo
     ending ??= (async () => {
       clearInterval(watch);
       clearTimeout(idleTimer);
-      if (ours !== undefined && inode(socketPath) === ours) rmSync(socketPath, { force: true });
+      if (ours !== undefined && inode(socketPath) === ours) {
+        rmSync(socketPath, { force: true });
+        rmSync(pidPath, { force: true });
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
       endedResolve();
     })();

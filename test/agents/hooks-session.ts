@@ -14,6 +14,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { runningHookServers, stopHookServers } from '../../src/cli/hook-server.js';
 import { hookAgent } from '../../src/hooks/agents.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
@@ -48,6 +49,12 @@ export interface HookSessionOptions {
   beforePostTool?: string;
   /** Install editgate's hooks (default true; false: the agent's own tools alone, for a comparison). */
   hooks?: boolean;
+  /**
+   * The hook server (src/cli/hook-server.ts): `warm`, started before the agent, so every hook call goes
+   * through the shell entry to it (what a person has after their first call); `cold` (default), none, so the
+   * first call runs the Node hook, which starts it.
+   */
+  server?: 'warm' | 'cold';
   /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
   ownEdits?: boolean;
   timeoutMs?: number;
@@ -62,6 +69,8 @@ export interface RunningHookSession {
 
 export interface HookSession extends RunningHookSession {
   result: AgentResult;
+  /** Hook calls the hook server answered (0: none ran, or every call went to the Node hook). */
+  served: number;
   /** What the agent did and showed, for the test output and failure messages. */
   report: string;
   /** The audit log's lines, parsed. */
@@ -86,6 +95,21 @@ async function forwardToPort(port: number): Promise<{ socketPath: string; server
   });
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   return { socketPath, server };
+}
+
+/** `editgate hook --serve` for a state folder, until it answers. */
+async function startHookServerFor(state: string): Promise<void> {
+  const child = spawn(process.execPath, [MAIN, 'hook', '--serve'], {
+    env: { ...process.env, EDITGATE_STATE_DIR: state },
+    stdio: 'ignore',
+    detached: true,
+  });
+  child.unref();
+  const until = Date.now() + 60_000;
+  while ((await runningHookServers(state)).length === 0) {
+    if (Date.now() > until) throw new Error('editgate hook --serve did not answer within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** `editgate review ROOT`, until its link is printed. */
@@ -236,6 +260,11 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       );
       forwards.push({ port: review.port, socketPath: forward.socketPath });
     }
+    // Whatever hook server a session started (warm, or by its first call) ends with it.
+    cleanups.push(async () => {
+      await stopHookServers(workspace.state);
+    });
+    if (options.server === 'warm' && options.hooks !== false) await startHookServerFor(workspace.state);
     const turns = options.turns(workspace.root);
     const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
     cleanups.push(() => model.close());
@@ -261,11 +290,13 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       runAgent(run, model, options.timeoutMs ?? 120_000),
       options.during?.(running),
     ]);
+    const served = (await runningHookServers(workspace.state)).reduce((sum, each) => sum + each.served, 0);
     const report = describeRun(client, result, model.requests);
     dumpRun(client, model.requests, result);
     return {
       ...running,
       result,
+      served,
       installOutput,
       report: `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`,
       audit: () =>

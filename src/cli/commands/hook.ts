@@ -5,7 +5,9 @@
 // loads (scripts/bundle-mcp.mjs) and main.ts runs that file. `editgate hook --serve` is the hook server
 // (cli/hook-server.ts), which answers the same calls without a Node start each; answerHookCall is the one
 // way both answer a call.
-import { isAbsolute, resolve } from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Approver } from '../../gate/approval.js';
 import type { HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
@@ -190,6 +192,7 @@ async function serve(stateDir: string): Promise<number> {
     started = await serveHooks({
       stateDir,
       identity,
+      warmUp,
       // The entry sends the words after MAIN: `hook AGENT [options]`.
       answer: (call: HookCall) =>
         call.args[0] === 'hook'
@@ -206,6 +209,37 @@ async function serve(stateDir: string): Promise<number> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void started.close());
   await started.ended;
   return 0;
+}
+
+/**
+ * One edit's pre- and post-tool calls in a folder of its own (a root, a state folder, then removed), so the
+ * server has loaded and compiled the path before its first real call: that call costs what every later one
+ * does. Nothing of it reaches the person's state folder or audit log.
+ */
+async function warmUp(): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'editgate-hook-warm-up-'));
+  try {
+    const root = join(folder, 'root');
+    const state = join(folder, 'state');
+    await mkdir(root);
+    const file = join(root, 'warm-up.txt');
+    await writeFile(file, 'one\n');
+    const event = (phase: string) =>
+      JSON.stringify({
+        session_id: 'warm-up',
+        cwd: root,
+        hook_event_name: phase,
+        tool_name: 'Edit',
+        tool_input: { file_path: file, old_string: 'one', new_string: 'two' },
+        tool_use_id: 'warm-up',
+      });
+    const args = ['claude-code', '--approve', 'policy'];
+    await answerHookCall(args, root, event('PreToolUse'), state);
+    await writeFile(file, 'two\n');
+    await answerHookCall(args, root, event('PostToolUse'), state);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** The page of an `editgate review` running for the root, found through its discovery file. */

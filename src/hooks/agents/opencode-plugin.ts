@@ -78,8 +78,9 @@ function isMine(path) {
 
 function hookCall(server, event) {
   const args = COMMAND.slice(COMMAND.indexOf("hook"));
-  for (const field of [event.cwd, ...args]) if (String(field).includes("\n")) return undefined;
-  return ["editgate-hook-request 1", server.identity, event.cwd, String(args.length), ...args, JSON.stringify(event)].join("\n");
+  for (const field of [event.cwd, ...args]) if (String(field).includes("\\n")) return undefined;
+  const head = ["editgate-hook-request 1", server.identity, event.cwd, String(args.length), ...args].join("\\n");
+  return head + "\\n&" + JSON.stringify(event);
 }
 
 /** The server's answer; "absent" when no server listens there (the Node hook is asked instead). */
@@ -96,13 +97,15 @@ function askServer(server, body) {
         response.on("end", () => {
           clearTimeout(timer);
           const text = Buffer.concat(chunks).toString("utf8");
-          if (text === "editgate-hook-reply 1 other\n") return resolve("absent");
-          const head = /^editgate-hook-reply 1 (\d{1,3})\n/.exec(text);
+          if (text === "editgate-hook-reply 1 other\\n") return resolve("absent");
+          // The exit code, standard error on one line (escaped for printf's %b), standard output, ".".
+          const head = /^editgate-hook-reply 1 (\\d{1,3})\\n/.exec(text);
           const rest = head ? text.slice(head[0].length) : "";
-          const split = rest.indexOf("\x1e");
-          if (response.statusCode !== 200 || !head || split < 0 || !rest.endsWith("\x1e"))
+          const split = rest.indexOf("\\n");
+          if (response.statusCode !== 200 || !head || split < 0 || !rest.endsWith("."))
             return reject(new Error("the hook server's answer is not editgate's (HTTP " + response.statusCode + ")"));
-          resolve({ stdout: rest.slice(split + 1, -1), stderr: rest.slice(0, split), code: Number(head[1]) });
+          const stderr = rest.slice(0, split).replace(/\\\\(\\\\|n)/g, (_, what) => (what === "n" ? "\\n" : "\\\\"));
+          resolve({ stdout: rest.slice(split + 1, -1), stderr, code: Number(head[1]) });
         });
       },
     );
