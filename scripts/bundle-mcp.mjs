@@ -41,4 +41,7 @@ writeFileSync(
   new URL('../dist/cli/hook-identity', import.meta.url),
   `${createHash('sha256').update(hookBundle).digest('hex').slice(0, 16)}\n`,
 );
-copyFileSync(new URL('../src/cli/hook-entry.sh', import.meta.url), new URL('../dist/cli/hook-entry.sh', import.meta.url));
+copyFileSync(
+  new URL('../src/cli/hook-entry.sh', import.meta.url),
+  new URL('../dist/cli/hook-entry.sh', import.meta.url),
+);

@@ -128,7 +128,9 @@ function inode(path: string): bigint | undefined {
  * Starts a hook server on STATE/run/hook-IDENTITY.sock. Returns why not when the folder cannot be trusted or
  * a live server of this build already answers there.
  */
-export async function serveHooks(options: HookServerOptions): Promise<RunningHookServer | { refused: string }> {
+export async function serveHooks(
+  options: HookServerOptions,
+): Promise<RunningHookServer | { refused: string }> {
   const { stateDir, identity } = options;
   if (!isHookIdentity(identity)) return { refused: `"${identity}" is not a build identity` };
   const problem = await runFolderProblem(stateDir);

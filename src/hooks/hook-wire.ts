@@ -85,7 +85,8 @@ export function decodeHookCall(body: string): HookCall {
     lines.push(text);
     return text;
   };
-  if (line('first line') !== REQUEST_MAGIC) throw new Error('the hook call does not start with its magic line');
+  if (line('first line') !== REQUEST_MAGIC)
+    throw new Error('the hook call does not start with its magic line');
   const identity = line('identity');
   const cwd = line('folder');
   const count = line('argument count');

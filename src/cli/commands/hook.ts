@@ -174,8 +174,11 @@ export async function run(args: string[]): Promise<number> {
   // Started by hook-entry.sh, which found no server: one for the next call, now that this one is answered.
   const identity = buildIdentity();
   if (process.env.EDITGATE_HOOK_SERVER === 'start' && identity && process.argv[1]) {
-    await startHookServer(stateDir, identity, [process.execPath, process.argv[1], 'hook', '--serve'], (line) =>
-      process.stderr.write(`${line}\n`),
+    await startHookServer(
+      stateDir,
+      identity,
+      [process.execPath, process.argv[1], 'hook', '--serve'],
+      (line) => process.stderr.write(`${line}\n`),
     );
   }
   return reply.exitCode;
@@ -184,7 +187,9 @@ export async function run(args: string[]): Promise<number> {
 async function serve(stateDir: string): Promise<number> {
   const identity = buildIdentity();
   if (!identity) {
-    process.stderr.write('editgate hook --serve: this editgate is not a build (no dist/cli/hook-identity).\n');
+    process.stderr.write(
+      'editgate hook --serve: this editgate is not a build (no dist/cli/hook-identity).\n',
+    );
     return 2;
   }
   let started: Awaited<ReturnType<typeof serveHooks>>;
@@ -206,7 +211,8 @@ async function serve(stateDir: string): Promise<number> {
     process.stderr.write(`editgate hook --serve: ${started.refused}.\n`);
     return 1;
   }
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void started.close());
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => void started.close());
   await started.ended;
   return 0;
 }

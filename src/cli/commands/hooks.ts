@@ -10,6 +10,7 @@ import { diffLines, formatUnifiedDiff } from '../../core/diff.js';
 import { shellLine } from '../../core/shell-word.js';
 import type { AgentId } from '../../hooks/adapter.js';
 import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
+import { hookRunFolder } from '../../hooks/hook-wire.js';
 import {
   type HookCommand,
   type HookInstaller,
@@ -20,11 +21,10 @@ import {
   planInstall,
   planUninstall,
 } from '../../hooks/install.js';
-import { hookRunFolder } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
+import { commandHelp, usageFailure } from '../file-command.js';
 import { buildIdentity, runningHookServers, stopHookServers } from '../hook-server.js';
 import { defaultStateDir } from '../state-dir.js';
-import { commandHelp, usageFailure } from '../file-command.js';
 import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
 
 const OPTIONS = {
@@ -252,7 +252,8 @@ async function serverStatus(): Promise<void> {
     return;
   }
   for (const server of running) {
-    const build = server.identity === identity ? 'this editgate' : `another build of editgate (${server.identity})`;
+    const build =
+      server.identity === identity ? 'this editgate' : `another build of editgate (${server.identity})`;
     process.stdout.write(
       `Hook server: running, pid ${server.pid}, since ${server.startedAt}, ${server.served} calls answered, ${build} (${server.socketPath}).\n`,
     );
