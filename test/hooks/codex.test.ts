@@ -139,6 +139,7 @@ describe("Codex's events", () => {
 describe("Codex's hooks.json and the trust it needs", () => {
   const command: HookCommand = {
     argv: [],
+    nodeArgv: [],
     line: '/usr/bin/node /opt/e/main.js hook codex --approve web',
     timeoutSeconds: 600,
     approve: 'web',
