@@ -13,6 +13,7 @@ import type { ChangeCheck } from '../gate/checks.js';
 import type { Gate, Screening } from '../gate/gate.js';
 import { SessionGrants } from '../gate/grants.js';
 import type { Hooks } from '../gate/hooks.js';
+import type { SessionNaming } from '../gate/open-gate.js';
 import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
@@ -45,6 +46,12 @@ export interface CreateEditToolsOptions {
   approve: Approver | 'allow' | 'deny';
   policy?: Policy;
   hooks?: Hooks;
+  /**
+   * The session its changes are logged under, with `stateDir` (gate/open-gate.ts), for `editgate review
+   * --session`: a face names its own (a chat session, an MCP connection); default a new library session;
+   * false logs nothing.
+   */
+  sessionLog?: SessionNaming | false;
   /** Globs (relative to a root) that may never be read or changed. Default: .git and everything in it. */
   deny?: string[];
   /**
@@ -321,6 +328,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
               diagnostics.languageServerCheck({ servers: languageServers!, budgetMs }),
             ]
           : options.checks,
+        ...(options.sessionLog !== undefined ? { sessionLog: options.sessionLog } : {}),
       }),
     );
     return gatePromise;
