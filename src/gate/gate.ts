@@ -699,14 +699,21 @@ function sourcesOf(findings: readonly Finding[]): string {
  * secret's value: findings hold none).
  */
 function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): EditgateError {
+  // What the refusing rules are about (the syntax error, the diagnostic), so the model can mend that.
+  const found = (proposal.findings ?? []).filter((finding) => finding.kind !== 'rule');
   return new EditgateError(
     'DENIED_POLICY',
     {
-      happened: `Policy does not allow this change to ${proposal.files[0]!.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.`,
+      happened: `Policy does not allow this change to ${proposal.files[0]!.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.${findingsNote(found)}`,
       advice:
         'Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.',
     },
-    { tool: proposal.tool, path: proposal.files[0]!.path, rule: sourcesOf(refusing), findings: refusing },
+    {
+      tool: proposal.tool,
+      path: proposal.files[0]!.path,
+      rule: sourcesOf(refusing),
+      findings: [...found, ...refusing],
+    },
   );
 }
 

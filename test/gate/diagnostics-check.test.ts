@@ -144,7 +144,7 @@ describe('language servers in the gate (real servers)', () => {
         },
       });
       const before = await readFile(join(root, 'a.ts'), 'utf8');
-      const result = await edit(tools, 'a.ts', 'return b + a;', 'return `${a}`;');
+      const result = await edit(tools, 'a.ts', 'return b + a;', 'return String(a);');
       expect(result.ok).toBe(false);
       expect(result.message).toMatch(/language server's diagnostic/);
       expect(await readFile(join(root, 'a.ts'), 'utf8')).toBe(before);
