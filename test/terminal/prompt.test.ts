@@ -105,7 +105,7 @@ describe('createTerminalApprover', () => {
       'Apply this change to 2 files (src/app.ts, README.md)?',
       "  y yes · a yes, and don't ask again for these 2 files",
       '  A yes to every edit this session · n no · r no, with a reason for the agent',
-      '  v view the whole diff',
+      '  h hunk by hunk · v view the whole diff',
       '✓ Yes, and no more questions about these 2 files this session',
       '',
     ]);
