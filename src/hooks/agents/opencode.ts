@@ -138,6 +138,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'opencode',
   label: 'OpenCode',
+  contextBeforeTool: true,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,
