@@ -9,13 +9,13 @@
  * it. What is shown came from a model and files: paths and notes are made visible (cells.ts), the diff is
  * rendered by diff-view.ts, which marks control characters.
  */
-import type { Diff } from '../core/diff.js';
 import type { ApprovalQuestion, Decision, HunkChoices } from '../gate/approval.js';
 import { displayWidth, dropLastGrapheme, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { renderDiff } from './diff-view.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
 import { HunkWalk, type WalkPlace } from './hunk-walk.js';
+import { walkHunkDiff } from './hunk-walk-view.js';
 import { createKeyReader, type KeyReader } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
@@ -99,7 +99,11 @@ async function walk(walking: Walking): Promise<Decision | undefined> {
   const hunkWalk = new HunkWalk(request);
   for (let place = hunkWalk.current(); place; place = hunkWalk.current()) {
     showHunk(walking, place);
-    const answer = await readAnswer(walking, `Keep this hunk (${place.step}/${place.steps}) ${KEYS}? `, true);
+    const answer = await readAnswer(
+      walking,
+      `Keep this hunk (${place.step}/${place.steps}: hunk ${place.hunk + 1} of ${place.hunks} of ${visibleText(place.path)}) ${KEYS}? `,
+      true,
+    );
     if (answer === undefined) return undefined;
     if (answer.all) hunkWalk.press(answer.keep ? 'a' : 'd');
     else if (answer.keep) hunkWalk.press('y');
@@ -121,21 +125,10 @@ function renderOptions(display: Display) {
   return { width: display.width, color: display.level, theme: display.theme, tabWidth: display.tabWidth };
 }
 
-/** The hunk on its own, with its file's header, and where it is in the walk. */
+/** The hunk on its own under its file's header (hunk-walk-view.ts: as every walk shows it). */
 function showHunk(walking: Walking, place: WalkPlace): void {
   const { request, options, display } = walking;
-  const file = request.files.find((each) => each.path === place.path)!;
-  const hunk = file.diff.hunks[place.hunk]!;
-  const one: Diff = {
-    hunks: [hunk],
-    added: hunk.lines.filter((line) => line.kind === 'add').length,
-    removed: hunk.lines.filter((line) => line.kind === 'remove').length,
-    identical: false,
-  };
-  const lines = renderDiff(
-    { path: `${file.path} (hunk ${place.hunk + 1} of ${place.hunks})`, kind: 'modify', diff: one },
-    renderOptions(display),
-  );
+  const lines = walkHunkDiff(request, place, display, display.width);
   options.output.write(`${lines.join('\n')}\n`);
 }
 

@@ -68,14 +68,14 @@ describe('editgate review --session in the terminal', () => {
     );
 
     const run = review(['--session', 'last'], ws);
-    await run.waitForText('Keep this hunk (1/3)');
+    await run.waitForText('Keep this hunk (1/3:');
     await run.answer('y');
-    await run.waitForText('Keep this hunk (2/3)');
+    await run.waitForText('Keep this hunk (2/3:');
     expect(run.text()).toMatch(/\+ line fifteen/);
     await run.answer('n');
     await run.waitForText('Why revert it');
     run.write('fifteen stays a number\r');
-    await run.waitForText('Keep this hunk (3/3)');
+    await run.waitForText('Keep this hunk (3/3:');
     await run.answer('y');
     await run.waitForText('Revert these now');
     expect(run.text()).toContain('a.txt: revert hunk 2 (fifteen stays a number); keep 1, 3');
@@ -102,7 +102,7 @@ describe('editgate review --session in the terminal', () => {
 
     // The hunk already reverted is not offered again: the session now has two.
     const again = review(['--session', 'last'], ws);
-    await again.waitForText('Keep this hunk (1/2)');
+    await again.waitForText('Keep this hunk (1/2:');
     await again.answer('q');
     expect(await again.exited()).toBe(0);
 
@@ -114,7 +114,7 @@ describe('editgate review --session in the terminal', () => {
   it('d reverts every hunk; then the session has nothing left to review', async () => {
     const ws = await autoApprovedRun();
     const run = review(['--session', 'last'], ws);
-    await run.waitForText('Keep this hunk (1/3)');
+    await run.waitForText('Keep this hunk (1/3:');
     await run.answer('d');
     await run.waitForText('Why revert it');
     run.write('\r');
@@ -132,7 +132,7 @@ describe('editgate review --session in the terminal', () => {
   it('q quits with nothing reverted', async () => {
     const ws = await autoApprovedRun();
     const run = review(['--session', 'last'], ws);
-    await run.waitForText('Keep this hunk (1/3)');
+    await run.waitForText('Keep this hunk (1/3:');
     await run.answer('q');
     expect(await run.exited()).toBe(0);
     expect(run.text()).toContain('Nothing was reverted.');

@@ -42,13 +42,13 @@ describe('/review in the chat', () => {
     expect(readFileSync(join(ws.root, 'a.txt'), 'utf8')).toBe(ALL_THREE);
 
     await run.answer('/review\r');
-    await run.waitForText('Keep this hunk (1/3)');
+    await run.waitForText('Keep this hunk (1/3:');
     await run.answer('y');
-    await run.waitForText('Keep this hunk (2/3)');
+    await run.waitForText('Keep this hunk (2/3:');
     await run.answer('n');
     await run.waitForText('Why revert it');
     run.write('fifteen stays a number\r');
-    await run.waitForText('Keep this hunk (3/3)');
+    await run.waitForText('Keep this hunk (3/3:');
     await run.answer('y');
     await run.waitForText('Revert these now');
     await run.answer('y');
@@ -64,7 +64,7 @@ describe('/review in the chat', () => {
     expect(next).toContain('Anything else?');
     // Told once: not again with a later message.
     await run.answer('/review\r');
-    await run.waitForText('Keep this hunk (1/2)');
+    await run.waitForText('Keep this hunk (1/2:');
     await run.answer('q');
     await run.waitForText('Nothing was reverted.');
   }, 90_000);
