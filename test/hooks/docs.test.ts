@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 import { tempFolder } from '../temp-folder.js';
@@ -43,7 +43,9 @@ function world() {
 
 /** The hook command with this machine's paths as the pages name them. */
 const asShown = (text: string) =>
-  text.replaceAll(`${process.execPath} ${MAIN}`, 'NODE EDITGATE/dist/cli/main.js');
+  text
+    .replaceAll(`/bin/sh ${join(dirname(MAIN), 'hook-entry.sh')}`, '/bin/sh EDITGATE/dist/cli/hook-entry.sh')
+    .replaceAll(`${process.execPath} ${MAIN}`, 'NODE EDITGATE/dist/cli/main.js');
 
 describe('docs/hooks', () => {
   it('claude-code.md: install writes the group it shows, status finds it, uninstall removes it', () => {
@@ -70,7 +72,7 @@ describe('docs/hooks', () => {
     run(install!);
     const hooks = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8'));
     expect(asShown(hooks.hooks.PreToolUse[0].hooks[0].command)).toBe(
-      'NODE EDITGATE/dist/cli/main.js hook codex --approve web',
+      '/bin/sh EDITGATE/dist/cli/hook-entry.sh NODE EDITGATE/dist/cli/main.js hook codex --approve web',
     );
     const config = join(home, '.codex', 'config.toml');
     expect(readFileSync(config, 'utf8')).toContain(
