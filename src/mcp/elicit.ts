@@ -40,7 +40,8 @@ const READ_CHOICES = {
 
 type Choices = typeof CHANGE_CHOICES | typeof READ_CHOICES;
 
-function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'] {
+/** The form: the decision, and a reason field unless the client could not send it left empty. */
+function formSchema(choices: Choices, withReason: boolean): ElicitRequestFormParams['requestedSchema'] {
   return {
     type: 'object',
     properties: {
@@ -52,14 +53,18 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
         // it). A client that sends an accept without the field is still refused (decisionFromAnswer).
         default: choices.once,
       },
-      reason: {
-        type: 'string',
-        title: 'Reason (optional)',
-        description: 'Told to the assistant, e.g. why you denied the change or what to do instead',
-        maxLength: 2000,
-      },
+      ...(withReason
+        ? {
+            reason: {
+              type: 'string' as const,
+              title: 'Reason (optional)',
+              description: 'Told to the assistant, e.g. why you denied the change or what to do instead',
+              maxLength: 2000,
+            },
+          }
+        : {}),
     },
-    // The reason stays optional: Codex cannot submit a required field empty.
+    // The reason stays optional: a person who only allows types nothing.
     required: ['decision'],
   };
 }
@@ -154,7 +159,11 @@ export type Elicit = (
  * the tool call being served (so Streamable HTTP sends it on that call's stream, and cancelling the call
  * cancels the question). No answer in time is a denial that says so.
  */
-export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver {
+export function elicitationApprover(
+  elicit: Elicit,
+  timeoutMs: number,
+  { withReason = true }: { withReason?: boolean } = {},
+): Approver {
   return async (request: ApprovalQuestion) => {
     const read = isReadQuestion(request);
     const paths = request.files.map((file) => file.path).join(', ');
@@ -175,7 +184,7 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
         {
           mode: 'form',
           message: promptMessage(request),
-          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES),
+          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES, withReason),
         },
         { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
       );
