@@ -2,6 +2,8 @@
 // module it loads in one file, which main.ts runs for `editgate mcp` (see src/cli/mcp-entry.ts for why).
 // Run after tsc. Files it reads next to itself (package.json, the web page's assets) are found by paths
 // that hold from dist/cli/ as from their own folders.
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // And dist/cli/hook.bundle.mjs from dist/cli/commands/hook.js: `editgate hook`, which a coding agent starts
@@ -58,3 +60,16 @@ for (const [entry, outfile] of entries)
     plugins: [secretlintRulesOutside],
     logLevel: 'warning',
   });
+
+// The hook server's build identity (cli/hook-server.ts, hooks/hook-wire.ts): a hash of the hook bundle, so a
+// server of one build never answers another build's hooks. And the shell entry the agents run
+// (src/cli/hook-entry.sh), beside it: it reads the identity from that file.
+const hookBundle = readFileSync(new URL('../dist/cli/hook.bundle.mjs', import.meta.url));
+writeFileSync(
+  new URL('../dist/cli/hook-identity', import.meta.url),
+  `${createHash('sha256').update(hookBundle).digest('hex').slice(0, 16)}\n`,
+);
+copyFileSync(
+  new URL('../src/cli/hook-entry.sh', import.meta.url),
+  new URL('../dist/cli/hook-entry.sh', import.meta.url),
+);

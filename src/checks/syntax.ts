@@ -1,5 +1,6 @@
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 import type { Finding } from '../core/findings.js';
+import { cErrorsAdded } from './c-preprocessor.js';
 import { languageOfPath, parserFor, type SyntaxLanguage } from './grammars.js';
 import { parseText, RecentTrees } from './recent-trees.js';
 import { addedErrors, type ChangedLines, changedLines, type ErrorSite, lineToShow } from './syntax-delta.js';
@@ -40,17 +41,25 @@ export async function syntaxFindings(
   const language = languageOfPath(path);
   if (!language) return [];
   const parser = await parserFor(language);
-  const beforeTree = before === '' ? undefined : treeOf(parser, language, before);
-  if (before !== '' && !beforeTree) return [];
-  const afterTree = treeOf(parser, language, after, beforeTree && { text: before, tree: beforeTree });
+  // The new text is read first, from the old text's tree when a recent change left it (the next change to a
+  // file), else whole. Most changes leave a file readable, and then the old text is never read: the first
+  // change to a file costs one full parse, not two.
+  const known = before === '' ? undefined : recent.get(language, before);
+  const afterTree = treeOf(parser, language, after, known && { text: before, tree: known });
   // Too slow to read in the time allowed: no finding, rather than a guess.
   if (!afterTree) return [];
-  const afterSites = errorSitesOf(afterTree, language);
+  const nodes = new Map<ErrorSite, Node>();
+  const afterSites = errorSitesOf(afterTree, language, nodes);
   if (afterSites.length === 0) return [];
+  // The old text, from the new text's tree: only what the change touched is read again.
+  const beforeTree =
+    before === '' ? undefined : (known ?? treeOf(parser, language, before, { text: after, tree: afterTree }));
+  if (before !== '' && !beforeTree) return [];
   const beforeSites = beforeTree ? errorSitesOf(beforeTree, language) : [];
   const lines = changedLines(before, after);
   let added = addedErrors(beforeSites, afterSites, lines);
-  if (language === 'c' || language === 'cpp') added = withoutMacroLines(added, before, after);
+  if (language === 'c' || language === 'cpp')
+    added = cErrorsAdded(added, (site) => nodes.get(site), before, after, lines);
   return findingsOf(path, language, added, lines, options.severity ?? 'info');
 }
 
@@ -104,11 +113,15 @@ function treeOf(
 
 /**
  * The ERROR and MISSING nodes of a tree, in order (and in Python, the blocks whose indentation Python
- * refuses).
+ * refuses); each site's node is put in `nodes` when given.
  */
-export function errorSitesOf(tree: Tree, language: SyntaxLanguage): ErrorSite[] {
+export function errorSitesOf(
+  tree: Tree,
+  language: SyntaxLanguage,
+  nodes?: Map<ErrorSite, Node>,
+): ErrorSite[] {
   const sites: ErrorSite[] = [];
-  collect(tree.rootNode, sites);
+  collect(tree.rootNode, sites, nodes);
   if (language === 'python') {
     sites.push(...indentationSites(tree.rootNode));
     sites.sort((a, b) => a.row - b.row || a.column - b.column);
@@ -116,24 +129,26 @@ export function errorSitesOf(tree: Tree, language: SyntaxLanguage): ErrorSite[] 
   return sites;
 }
 
-function collect(node: Node, sites: ErrorSite[]): void {
+function collect(node: Node, sites: ErrorSite[], nodes: Map<ErrorSite, Node> | undefined): void {
   if (sites.length >= MOST_SITES) return;
   if (node.isMissing || node.isError) {
     const start = node.startPosition;
     const text = node.isError ? firstLine(node.text) : '';
-    sites.push({
+    const site: ErrorSite = {
       row: start.row,
       column: start.column,
       endRow: node.endPosition.row,
       kind: node.isMissing ? 'missing' : 'error',
       type: node.type,
       text,
-    });
+    };
+    sites.push(site);
+    nodes?.set(site, node);
     // One site per error: what the parser could not read inside it is the same error.
     return;
   }
   if (!node.hasError) return;
-  for (const child of node.children) if (child) collect(child, sites);
+  for (const child of node.children) if (child) collect(child, sites, nodes);
 }
 
 function firstLine(text: string): string {
@@ -189,20 +204,4 @@ export function indentationSites(root: Node): ErrorSite[] {
 
 function siteAt(node: Node): Pick<ErrorSite, 'row' | 'column' | 'endRow'> {
   return { row: node.startPosition.row, column: node.startPosition.column, endRow: node.startPosition.row };
-}
-
-/**
- * C and C++ are read before the preprocessor runs: a macro the grammar cannot expand (`int CJSON_CDECL
- * main(void)`) reads as an error that the compiler, with the headers, would not report. An added error is
- * left out when its line holds a directive, or an upper-case macro-like word the old text never had (a
- * macro the change brought in); a bracket dropped on a line of known words is still reported.
- */
-function withoutMacroLines(sites: readonly ErrorSite[], before: string, after: string): ErrorSite[] {
-  const lines = after.split('\n');
-  return sites.filter((site) => {
-    const line = lines[site.row] ?? '';
-    if (/^\s*#/.test(line) || site.type.startsWith('#')) return false;
-    const words = line.match(/\b[A-Z_][A-Z0-9_]{2,}\b/g) ?? [];
-    return words.every((word) => new RegExp(`\\b${word}\\b`).test(before));
-  });
 }

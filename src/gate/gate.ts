@@ -11,6 +11,7 @@ import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors
 import { findingLine, findingsNote } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import type { ResolvedPath } from '../workspace/guard.js';
+import type { SessionLog } from '../workspace/session-log.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
@@ -77,6 +78,11 @@ export interface GateOptions {
   stagedTtlMs?: number;
   /** Checks of a proposed change run after the built-in ones (checks.ts); their findings are shown and judged. */
   checks?: ChangeCheck[];
+  /**
+   * The session's log of changes (workspace/session-log.ts): every write this gate settles, its own and
+   * others', goes into it, for `editgate review --session` and /review. None: nothing is logged.
+   */
+  sessionLog?: SessionLog;
 }
 
 /** A change a tool asks for: which file, and how the workspace computes the change. */
@@ -122,6 +128,8 @@ const ALWAYS: Approver = autoApprover("approve: 'allow'");
 export class Gate {
   readonly session: SessionGrants;
   readonly workspace: Workspace;
+  /** The session's log of changes, when it has one (GateOptions.sessionLog). */
+  readonly sessionLog: SessionLog | undefined;
   private readonly policy: PolicyEngine;
   private readonly approver: Approver | 'deny';
   private readonly requireReads: boolean;
@@ -133,6 +141,7 @@ export class Gate {
   constructor(private readonly options: GateOptions) {
     this.checks = [...BUILT_IN_CHECKS, ...(options.checks ?? [])];
     this.workspace = options.workspace;
+    this.sessionLog = options.sessionLog;
     this.session = options.session ?? new SessionGrants();
     this.policy = new PolicyEngine(options.policy, options.readOnlyTools);
     this.approver = options.approve === 'allow' ? ALWAYS : options.approve;
@@ -513,6 +522,7 @@ export class Gate {
       workspace: this.workspace,
       audit: this.audit,
       hooks: this.options.hooks,
+      sessionLog: this.options.sessionLog,
       verify: (file) => this.workspace.guard.recheck(file.change.resolved),
       signal,
     });
@@ -544,6 +554,7 @@ export class Gate {
     return settleWrittenElsewhere(write, {
       workspace: this.workspace,
       audit: this.audit,
+      sessionLog: this.options.sessionLog,
       hooks: this.options.hooks,
     });
   }
