@@ -8,10 +8,8 @@
  */
 import { isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
-import { prepareSecretCheck } from './secret-check.js';
-
 import type { Proposal } from './proposal.js';
-import { secretFindings } from './secret-check.js';
+import { prepareSecretCheck, secretFindings } from './secret-check.js';
 import { prepareSyntaxCheck, syntaxErrorFindings } from './syntax-check.js';
 
 export interface CheckContext {

@@ -46,7 +46,7 @@ function loadSecretlint(): Promise<(path: string, content: string) => Promise<Se
 }
 
 /** secretlint loaded and run once on a line of no secret: its first lint costs more again than later ones. */
-let prepared: Promise<unknown> | undefined;
+let prepared = false;
 
 /**
  * Start loading secretlint now (it takes a few hundred milliseconds cold, and its first lint another tens),
@@ -54,7 +54,9 @@ let prepared: Promise<unknown> | undefined;
  * itself.
  */
 export function prepareSecretCheck(): void {
-  prepared ??= loadSecretlint()
+  if (prepared) return;
+  prepared = true;
+  loadSecretlint()
     .then((lint) => lint('prepare.txt', 'a line with no secret\n'))
     .catch(() => undefined);
 }

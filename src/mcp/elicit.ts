@@ -71,8 +71,13 @@ export function hunkFields(request: ApprovalQuestion): HunkField[] {
   return fields.map((each, index) => ({ ...each, field: `hunk_${index + 1}` }));
 }
 
+/**
+ * The form: the decision, a reason field unless the client could not send it left empty (`withReason`), and
+ * a box per hunk.
+ */
 function formSchema(
   choices: Choices,
+  withReason: boolean,
   request?: ApprovalQuestion,
   hunks: readonly HunkField[] = [],
 ): ElicitRequestFormParams['requestedSchema'] {
@@ -99,18 +104,22 @@ function formSchema(
         // it). A client that sends an accept without the field is still refused (decisionFromAnswer).
         default: choices.once,
       },
-      reason: {
-        type: 'string',
-        title: 'Reason (optional)',
-        description:
-          hunks.length > 0
-            ? 'Told to the assistant, e.g. why you denied the change, or why not the hunks you unticked'
-            : 'Told to the assistant, e.g. why you denied the change or what to do instead',
-        maxLength: 2000,
-      },
+      ...(withReason
+        ? {
+            reason: {
+              type: 'string' as const,
+              title: 'Reason (optional)',
+              description:
+                hunks.length > 0
+                  ? 'Told to the assistant, e.g. why you denied the change, or why not the hunks you unticked'
+                  : 'Told to the assistant, e.g. why you denied the change or what to do instead',
+              maxLength: 2000,
+            },
+          }
+        : {}),
       ...boxes,
     },
-    // The reason stays optional: Codex cannot submit a required field empty.
+    // The reason stays optional: a person who only allows types nothing.
     required: ['decision'],
   };
 }
@@ -230,7 +239,11 @@ export type Elicit = (
  * the tool call being served (so Streamable HTTP sends it on that call's stream, and cancelling the call
  * cancels the question). No answer in time is a denial that says so.
  */
-export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver {
+export function elicitationApprover(
+  elicit: Elicit,
+  timeoutMs: number,
+  { withReason = true }: { withReason?: boolean } = {},
+): Approver {
   return async (request: ApprovalQuestion) => {
     const read = isReadQuestion(request);
     const paths = request.files.map((file) => file.path).join(', ');
@@ -252,7 +265,7 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
         {
           mode: 'form',
           message: promptMessage(request),
-          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES, request, hunks),
+          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES, withReason, request, hunks),
         },
         { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
       );

@@ -37,6 +37,16 @@ export function approvesBlind(client: KnownClient | undefined): boolean {
 }
 
 /**
+ * Whether the client's form can be sent with an optional text field left empty. Codex 0.171's form cannot:
+ * Enter in an empty text field does nothing, and Enter on a choice moves on to the next field rather than
+ * sending, so a form with a reason field could only be sent with a reason typed (seen in a pty, and in its
+ * source: tui/src/bottom_pane/mcp_server_elicitation.rs). Its form is sent by Enter on its last choice.
+ */
+export function submitsEmptyTextField(client: KnownClient | undefined): boolean {
+  return client !== 'codex';
+}
+
+/**
  * What the person is told at start-up and with the first result when their client cannot show editgate's
  * approval prompt with the diff; undefined when it can, or when the mode asks no one in the client.
  */

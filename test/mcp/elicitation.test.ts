@@ -123,6 +123,26 @@ describe('approval through elicitation', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('ONE\n');
   });
 
+  it('Codex gets the decision alone: its form cannot be sent with an empty text field (#28)', async () => {
+    const root = workspace({ 'a.txt': 'one\n' });
+    const asked: Asked[] = [];
+    session = await connectStdio([root], {
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'codex-mcp-client', version: '0.171.0' },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
+          asked.push({ message: params.message, schema: params.requestedSchema });
+          await new Promise((resolve) => setTimeout(resolve, 4 * FASTER_THAN_A_PERSON_MS));
+          return { action: 'accept', content: { decision: 'Allow once' } };
+        }),
+    });
+    const edit = await readAndEdit(session.client, 'a.txt', 'one', 'ONE');
+    expect(edit.structured?.details).toMatchObject({ decision: 'once', decidedBy: 'user', written: true });
+    expect(Object.keys(asked[0]!.schema.properties as object)).toEqual(['decision']);
+    expect(asked[0]!.schema.required).toEqual(['decision']);
+  });
+
   it('"this file for the session" stops asking for that file only', async () => {
     const root = workspace({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
     const { client, asked } = await eliciting(root, [

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseApprovalMode } from '../../src/mcp/approval-mode.js';
-import { clientAdvice, knownClient } from '../../src/mcp/known-clients.js';
+import { clientAdvice, knownClient, submitsEmptyTextField } from '../../src/mcp/known-clients.js';
 import { type Connected, call, connectStdio, ensureBuilt, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -32,6 +32,12 @@ describe('known clients by clientInfo.name (#28)', () => {
     ['', undefined],
   ])('%j is %j', (name, expected) => {
     expect(knownClient(name)).toBe(expected);
+  });
+
+  it('only Codex cannot send a form with an empty text field, so only it gets no reason field', () => {
+    expect(submitsEmptyTextField('codex')).toBe(false);
+    for (const client of ['claude-code', 'gemini-cli', 'opencode', undefined] as const)
+      expect(submitsEmptyTextField(client)).toBe(true);
   });
 
   it('auto-detect never picks preview where the client would approve apply_change blind', () => {

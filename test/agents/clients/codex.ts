@@ -20,7 +20,7 @@ export const codex: AgentClient = {
   name: 'codex',
   label: 'Codex',
   protocol: openAIResponses,
-  prepare({ workspace, model, command, prompt, mcp, ownEdits }) {
+  prepare({ workspace, model, command, prompt, mcp, ownEdits, interactive }) {
     const codexHome = join(workspace.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
     const lines = [
@@ -29,7 +29,8 @@ export const codex: AgentClient = {
       // the freeform apply_patch tool, and defers MCP tools behind tool_search.
       `model = "${ownEdits ? 'gpt-5.5' : 'fake-model'}"`,
       'model_provider = "fake"',
-      'approval_policy = "never"',
+      // Interactive: Codex's own default, asking before what the sandbox does not allow.
+      `approval_policy = "${interactive ? 'on-request' : 'never'}"`,
       'sandbox_mode = "workspace-write"',
       'check_for_update_on_startup = false',
       '',
@@ -59,10 +60,16 @@ export const codex: AgentClient = {
         '',
       );
     }
+    if (interactive) {
+      // Typed keys arrive at once from a test: Codex would take them for a paste and Enter for a new line.
+      lines.splice(lines.indexOf(''), 0, 'disable_paste_burst = true');
+      // The project trusted as the first interactive start asks it once, so the session opens on the prompt.
+      lines.push(`[projects.${toml(workspace.root)}]`, 'trust_level = "trusted"', '');
+    }
     writeFileSync(join(codexHome, 'config.toml'), lines.join('\n'));
     return {
       command,
-      args: ['exec', '--skip-git-repo-check', '--json', prompt],
+      args: interactive ? [] : ['exec', '--skip-git-repo-check', '--json', prompt],
       cwd: workspace.root,
       env: {
         ...baseEnv(),
