@@ -64,7 +64,18 @@ export async function resolve(specifier, context, next) {
   );
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+    // The MCP server is one bundle with web-tree-sitter inside: a .wasm file read is what shows it loaded.
+    `import { register, syncBuiltinESMExports } from 'node:module';
+import fs from 'node:fs';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`file://${hooks}`)});
+const logWasm = (file) => String(file).endsWith('.wasm') && appendFileSync(process.env.EDITGATE_BENCH_MODULE_LOG, 'wasm:' + file + '\\n');
+for (const [api, name] of [[fs, 'readFileSync'], [fs, 'readFile'], [fs.promises, 'readFile']]) {
+  const original = api[name];
+  api[name] = function (file, ...rest) { logWasm(file); return original.call(this, file, ...rest); };
+}
+syncBuiltinESMExports();
+`,
   );
   writeFileSync(log, '');
   spawnSync(process.execPath, ['--import', register, ...testCase.args], {
@@ -73,7 +84,9 @@ export async function resolve(specifier, context, next) {
     env: { ...testCase.env, EDITGATE_BENCH_MODULE_LOG: log },
   });
   const urls = new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
-  const treeSitter = [...urls].some((url) => url.includes('/web-tree-sitter/')) ? 'LOADED' : 'no';
+  const treeSitter = [...urls].some((url) => url.includes('/web-tree-sitter/') || url.startsWith('wasm:'))
+    ? 'LOADED'
+    : 'no';
   let ours = 0;
   let deps = 0;
   for (const url of urls) {
