@@ -1,14 +1,16 @@
 // What editgate's hooks cost one edit in each real coding agent (issue #29, item 5; goal: at most 1.25x).
 // Each round runs, per agent, the same scripted session (the agent's own read, then its own edit, then
 // "Done.") once without editgate's hooks and once with them (`editgate hooks install AGENT --user --approve
-// policy`, a config that allows every change), in a fresh HOME, in the network namespace. The edit is timed
+// policy`, a config that allows every change), in a fresh HOME, in the network namespace. With them, the
+// hook server already runs (warm: each call is the shell entry and a curl to it, as after a person's first
+// call), or with the word `cold`, none does (the first call runs the Node hook, which starts it). The edit is timed
 // from the fake model's request timestamps: from the request the model answered with the edit call to the
 // next request, which carries the edit's result (test/agents/hook-cost.ts). That span holds the agent's own
-// work on the call; with hooks, also the pre-tool and post-tool hook processes (the bundled hook entry, one
-// Node start each).
+// work on the call; with hooks, also the pre-tool and post-tool hook calls.
 //
 //   npm run bench -- hooks              every agent editgate has hooks for, 3 rounds
 //   node bench/hooks.bench.mjs gemini-cli 5   one agent, 5 rounds (after npm run build)
+//   node bench/hooks.bench.mjs cold          no hook server before the edit
 //
 // The harness is TypeScript (test/agents/); it is bundled with esbuild into test/ for the run (its paths are
 // found from the repository root, which the bundle's place keeps right) and removed afterwards.
@@ -20,7 +22,8 @@ import { formatMs, median, printTable } from './lib.mjs';
 
 const GOAL = 1.25;
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const names = process.argv.slice(2).filter((arg) => !/^\d+$/.test(arg));
+const cold = process.argv.includes('cold');
+const names = process.argv.slice(2).filter((arg) => !/^\d+$/.test(arg) && arg !== 'cold');
 const rounds = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
 
 // The agents with hooks: those in the built registry (dist/hooks/agents.js).
@@ -80,7 +83,7 @@ const { hookCost, CLIENTS, isolation, PINNED } = harness;
 const isolated = isolation();
 console.log(`Isolation: ${isolated === 'namespace' ? 'network namespace with loopback only' : isolated}`);
 console.log(
-  `${rounds} rounds, each agent without then with hooks per round; the edit call's span, median [min-max].\n`,
+  `${rounds} rounds, each agent without then with hooks per round (hook server ${cold ? 'not running: cold' : 'running: warm'}); the edit call's span, median [min-max].\n`,
 );
 
 const clients = CLIENTS.filter((client) => hooked.includes(client.name));
@@ -90,7 +93,7 @@ for (let round = 0; round < rounds; round++) {
     for (const hooks of [false, true]) {
       let cost;
       try {
-        cost = await hookCost(client, hooks);
+        cost = await hookCost(client, hooks, cold ? 'cold' : 'warm');
       } catch (error) {
         console.error(`${client.label}${hooks ? ' with hooks' : ''}: ${error.message}`);
         process.exitCode = 1;
@@ -107,7 +110,7 @@ for (let round = 0; round < rounds; round++) {
       samples.get(client.name).byRound[round] ??= {};
       samples.get(client.name).byRound[round][hooks ? 'with' : 'without'] = cost.editMs;
       console.log(
-        `round ${round + 1}: ${client.label} ${hooks ? 'with hooks' : 'without'}: ${formatMs(cost.editMs)}`,
+        `round ${round + 1}: ${client.label} ${hooks ? 'with hooks' : 'without'}: ${formatMs(cost.editMs)}${hooks ? ` (${cost.served} calls answered by the hook server)` : ''}`,
       );
     }
   }

@@ -1,5 +1,6 @@
 // The editgate library: the tools for agents, the gate they go through, and the pure edit core.
 
+export type { LanguageServerConfig } from './checks/language-server-config.js';
 export { type Diff, type DiffLine, diffLines, formatUnifiedDiff, type Hunk } from './core/diff.js';
 export { applySomeHunks, type PlacedHunk } from './core/diff-hunks.js';
 export type { LineEdit, StringEdit, StringEditResult } from './core/edit.js';
@@ -18,6 +19,11 @@ export type {
   HunkDecision,
 } from './gate/approval.js';
 export type { ChangeCheck, CheckContext } from './gate/checks.js';
+export {
+  closeLanguageServers,
+  type LanguageServerCheckOptions,
+  languageServerCheck,
+} from './gate/diagnostics-check.js';
 export { type AnsweredElsewhere, type AnswerSource, firstAnswer } from './gate/first-answer.js';
 export type { Screening } from './gate/gate.js';
 export { SessionGrants } from './gate/grants.js';

@@ -124,6 +124,12 @@ export async function openCliSession(
     onPreview,
     ...(progress ? { onProgress: progress.onProgress } : {}),
     stateDir: config.options.stateDir ?? userStateDir,
+    // One command is one session, unless EDITGATE_SESSION names one that several commands share.
+    sessionLog: {
+      face: 'cli',
+      label: options.command ?? 'editgate',
+      ...(process.env.EDITGATE_SESSION ? { id: process.env.EDITGATE_SESSION } : {}),
+    },
     ...(options.dryRun ? { mode: 'preview' as const } : {}),
     ...(globals.matching ? { matching: globals.matching } : {}),
     ...(options.requireReadBeforeEdit === undefined

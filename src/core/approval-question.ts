@@ -25,6 +25,8 @@ export interface QuestionMarkup {
  * words safe for the face (invisible characters marked in a terminal, HTML escaped on the page).
  */
 export function approvalQuestion(subject: QuestionSubject, markup: QuestionMarkup): string {
+  // A session review (gate/session-review.ts) asks its own question: keep these changes, or revert some.
+  if (subject.tool === 'review_session' && subject.question) return markup.text(subject.question);
   if (subject.files.length > 1) {
     const paths = subject.files.map((file) => markup.path(pathInRoot(file.path, file.root))).join(', ');
     return `Apply this change to ${subject.files.length} files (${paths})?`;

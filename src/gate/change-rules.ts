@@ -1,7 +1,7 @@
 /**
  * Policy rules on what a change does (issue #32), beside the rules on which tool and which path: lines
  * removed or added above a number, a file deleted, moved or made empty, a file grown past a size, a binary,
- * generated or lock file, a secret or a syntax error in the change. Such a rule only asks or denies: it
+ * generated or lock file, a secret, a syntax error or a language server's diagnostic in the change. Such a rule only asks or denies: it
  * tightens, so an untrusted config keeps it (tools/config-trust.ts), and what it says stands over an allow
  * rule, a session grant and --yes (gate.screen). Each match is a Finding that names the rule.
  */
@@ -38,6 +38,8 @@ export interface ChangeCondition {
   secrets?: boolean;
   /** The change adds a syntax error (the syntax check's findings). */
   syntaxErrors?: boolean;
+  /** The change adds a configured language server's diagnostic (diagnostics-check.ts's findings). */
+  diagnostics?: boolean;
 }
 
 /** A change rule's shape in a policy (PolicyRule with `change`). */
@@ -100,6 +102,7 @@ const CONDITION_KEYS: readonly (keyof ChangeCondition)[] = [
   'lockfile',
   'secrets',
   'syntaxErrors',
+  'diagnostics',
 ];
 
 interface CompiledChangeRule {
@@ -140,6 +143,7 @@ export function compileChangeRule(spec: ChangeRuleSpec, index: number): Compiled
     'lockfile',
     'secrets',
     'syntaxErrors',
+    'diagnostics',
   ] as const) {
     if (condition[key] !== undefined && condition[key] !== true)
       throw invalid(where, `"${key}" can only be true (leave it out to not test it).`);
@@ -213,6 +217,7 @@ export function changeRuleFinding(
   const ofFile = found.filter((finding) => finding.path === file.path);
   const secrets = ofFile.filter((finding) => finding.kind === 'secret');
   const syntax = ofFile.filter((finding) => finding.kind === 'syntax');
+  const diagnostics = ofFile.filter((finding) => finding.kind === 'diagnostic');
   const ok =
     holds(
       'addedOver',
@@ -262,12 +267,20 @@ export function changeRuleFinding(
       syntax.length > 0
         ? `adds ${syntax.length === 1 ? 'a syntax error' : `${syntax.length} syntax errors`}`
         : undefined,
+    ) &&
+    holds(
+      'diagnostics',
+      diagnostics.length > 0
+        ? `adds ${diagnostics.length === 1 ? "a language server's diagnostic" : `${diagnostics.length} language server diagnostics`}`
+        : undefined,
     );
   if (!ok) return undefined;
   // A rule on what the checks found points at the first line they found it on.
-  const line = [...(condition.secrets ? secrets : []), ...(condition.syntaxErrors ? syntax : [])].find(
-    (finding) => finding.line !== undefined,
-  )?.line;
+  const line = [
+    ...(condition.secrets ? secrets : []),
+    ...(condition.syntaxErrors ? syntax : []),
+    ...(condition.diagnostics ? diagnostics : []),
+  ].find((finding) => finding.line !== undefined)?.line;
   return {
     kind: 'rule',
     path: file.path,

@@ -8,10 +8,11 @@
  */
 import { isEditgateError, throwIfCancelled } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
+import { prepareSecretCheck } from './secret-check.js';
 
 import type { Proposal } from './proposal.js';
 import { secretFindings } from './secret-check.js';
-import { syntaxErrorFindings } from './syntax-check.js';
+import { prepareSyntaxCheck, syntaxErrorFindings } from './syntax-check.js';
 
 export interface CheckContext {
   /** The call's signal: a check that takes time (a language server) stops when it fires. */
@@ -23,6 +24,18 @@ export type ChangeCheck = (proposal: Proposal, context: CheckContext) => Finding
 
 /** The checks every gate runs, in order, before the ones a caller adds. */
 export const BUILT_IN_CHECKS: readonly ChangeCheck[] = [secretFindings, syntaxErrorFindings];
+
+/**
+ * Start loading what the built-in checks need for a change to `path` (secretlint's rules, the file's grammar):
+ * a few hundred milliseconds cold, paid once per process. Called when a file is read, since an edit follows
+ * a read, so the load happens while the model thinks rather than inside the first edit's call (#28: it was
+ * most of the first edit_file's time inside every MCP client); and again when a change is proposed, so it
+ * overlaps computing the change. Failures are left to the checks themselves to report.
+ */
+export function prepareChecksFor(path: string): void {
+  prepareSecretCheck();
+  prepareSyntaxCheck(path);
+}
 
 /**
  * Every check's findings, in the order of the checks. The checks run at once (a slow one does not wait for

@@ -4,6 +4,7 @@
  * line and the after-change hooks, as for a write someone else made). Nothing here decides anything.
  */
 import type { Fingerprint } from '../workspace/fingerprint.js';
+import type { SessionLog } from '../workspace/session-log.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { AnsweredFrom } from './approval.js';
 import type { AuditLog } from './audit.js';
@@ -65,6 +66,7 @@ export interface CommitSteps {
   workspace: Workspace;
   audit: AuditLog;
   hooks?: Hooks;
+  sessionLog?: SessionLog;
   /** The guard's recheck of each file's path, under its lock, right before the rename. */
   verify: (path: Proposal['files'][number]) => Promise<void>;
   signal?: AbortSignal;

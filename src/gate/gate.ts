@@ -11,6 +11,7 @@ import { EditgateError, isEditgateError, throwIfCancelled } from '../core/errors
 import { findingLine, findingsNote } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import type { ResolvedPath } from '../workspace/guard.js';
+import type { SessionLog } from '../workspace/session-log.js';
 import type { FileChange, PrepareOptions, Workspace } from '../workspace/workspace.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
@@ -28,7 +29,7 @@ import {
   personBehind,
 } from './approval.js';
 import { AuditLog } from './audit.js';
-import { BUILT_IN_CHECKS, type ChangeCheck, runChecks } from './checks.js';
+import { BUILT_IN_CHECKS, type ChangeCheck, prepareChecksFor, runChecks } from './checks.js';
 import { type Approval, type ChangeOutcome, commitProposal } from './commit.js';
 import { SessionGrants } from './grants.js';
 import type { CallWithoutDiff, Hooks } from './hooks.js';
@@ -46,7 +47,7 @@ import { type Policy, PolicyEngine, type PolicyRule } from './policy.js';
 import { type Proposal, proposalOf } from './proposal.js';
 import { ReadApproval } from './read-approval.js';
 import { editRefusal, reviseProposal } from './revised-proposal.js';
-import { keepSecrets, prepareSecretCheck, secretsOf } from './secret-check.js';
+import { keepSecrets, secretsOf } from './secret-check.js';
 import { type Settled, settleWrittenElsewhere, type WrittenElsewhere } from './settle.js';
 import { partialDiffError, partialDiffIn } from './shown-whole.js';
 import { type NamedChange, StagedChanges } from './staging.js';
@@ -77,6 +78,11 @@ export interface GateOptions {
   stagedTtlMs?: number;
   /** Checks of a proposed change run after the built-in ones (checks.ts); their findings are shown and judged. */
   checks?: ChangeCheck[];
+  /**
+   * The session's log of changes (workspace/session-log.ts): every write this gate settles, its own and
+   * others', goes into it, for `editgate review --session` and /review. None: nothing is logged.
+   */
+  sessionLog?: SessionLog;
 }
 
 /** A change a tool asks for: which file, and how the workspace computes the change. */
@@ -122,6 +128,8 @@ const ALWAYS: Approver = autoApprover("approve: 'allow'");
 export class Gate {
   readonly session: SessionGrants;
   readonly workspace: Workspace;
+  /** The session's log of changes, when it has one (GateOptions.sessionLog). */
+  readonly sessionLog: SessionLog | undefined;
   private readonly policy: PolicyEngine;
   private readonly approver: Approver | 'deny';
   private readonly requireReads: boolean;
@@ -133,6 +141,7 @@ export class Gate {
   constructor(private readonly options: GateOptions) {
     this.checks = [...BUILT_IN_CHECKS, ...(options.checks ?? [])];
     this.workspace = options.workspace;
+    this.sessionLog = options.sessionLog;
     this.session = options.session ?? new SessionGrants();
     this.policy = new PolicyEngine(options.policy, options.readOnlyTools);
     this.approver = options.approve === 'allow' ? ALWAYS : options.approve;
@@ -148,6 +157,8 @@ export class Gate {
     await this.workspace.recover();
     const resolved = await this.workspace.guard.resolve(path);
     await this.reads.ensure(tool, resolved, { forChange: false, signal });
+    // A read is what comes before an edit: the checks get ready while the model reads.
+    if (resolved.exists) prepareChecksFor(resolved.relative);
     if (!resolved.exists) {
       throw new EditgateError(
         'FILE_NOT_FOUND',
@@ -178,8 +189,8 @@ export class Gate {
    */
   async propose(request: ChangeRequest, options: { writeAhead?: boolean } = {}): Promise<Proposal> {
     throwIfCancelled(request.signal);
-    // The secret check's rules load while the change is computed, not after.
-    prepareSecretCheck();
+    // The checks' rules and grammars load while the change is computed, not after.
+    prepareChecksFor(request.path);
     // A dead process's half-renamed change set goes back first (its kept originals are second links).
     await this.workspace.recover();
     const changes: FileChange[] = [];
@@ -511,6 +522,7 @@ export class Gate {
       workspace: this.workspace,
       audit: this.audit,
       hooks: this.options.hooks,
+      sessionLog: this.options.sessionLog,
       verify: (file) => this.workspace.guard.recheck(file.change.resolved),
       signal,
     });
@@ -542,6 +554,7 @@ export class Gate {
     return settleWrittenElsewhere(write, {
       workspace: this.workspace,
       audit: this.audit,
+      sessionLog: this.options.sessionLog,
       hooks: this.options.hooks,
     });
   }
@@ -686,14 +699,21 @@ function sourcesOf(findings: readonly Finding[]): string {
  * secret's value: findings hold none).
  */
 function findingsRefusal(proposal: Proposal, refusing: readonly Finding[]): EditgateError {
+  // What the refusing rules are about (the syntax error, the diagnostic), so the model can mend that.
+  const found = (proposal.findings ?? []).filter((finding) => finding.kind !== 'rule');
   return new EditgateError(
     'DENIED_POLICY',
     {
-      happened: `Policy does not allow this change to ${proposal.files[0]!.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.`,
+      happened: `Policy does not allow this change to ${proposal.files[0]!.path} (${sourcesOf(refusing)}): ${refusing.map(findingLine).join('; ')}. Nothing was changed.${findingsNote(found)}`,
       advice:
         'Do not retry it as is; change what the rule refuses, or tell the user if the change is needed.',
     },
-    { tool: proposal.tool, path: proposal.files[0]!.path, rule: sourcesOf(refusing), findings: refusing },
+    {
+      tool: proposal.tool,
+      path: proposal.files[0]!.path,
+      rule: sourcesOf(refusing),
+      findings: [...found, ...refusing],
+    },
   );
 }
 

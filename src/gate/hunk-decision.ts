@@ -285,7 +285,15 @@ export function reportRejected(proposal: Proposal, plans: readonly FileHunkPlan[
 const PROPOSED_LINES = 6;
 const PROPOSED_CHARS = 160;
 
-function reportOf(file: ProposedFile, plan: FileHunkPlan, placed: PlacedHunk[]): FileHunks {
+/**
+ * What became of one file's hunks: written where `placed` says, rejected with the plan's reasons and the
+ * hunk's lines in short. For the gate's partial decisions, and a session review's reverts (session-review.ts).
+ */
+export function reportOf(
+  file: Pick<ProposedFile, 'path' | 'diff'>,
+  plan: FileHunkPlan,
+  placed: PlacedHunk[],
+): FileHunks {
   const reasons = new Map(plan.rejected.map((each) => [each.hunk, each.reason]));
   const written: HunkPlace[] = [];
   const rejected: RejectedHunk[] = [];

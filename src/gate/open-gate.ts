@@ -4,11 +4,26 @@
  */
 import { Guard } from '../workspace/guard.js';
 import { History } from '../workspace/history.js';
+import { newSessionId, type SessionFace, SessionLog } from '../workspace/session-log.js';
 import { Streamer, type StreamerOptions } from '../workspace/stream/streamer.js';
 import { Workspace } from '../workspace/workspace.js';
 import { Gate, type GateOptions } from './gate.js';
 
-export interface OpenGateOptions extends Omit<GateOptions, 'workspace'> {
+/** Which session a gate's changes are logged under (workspace/session-log.ts; ARCHITECTURE.md, "Sessions"). */
+export interface SessionNaming {
+  /** The face's own id for it (a chat session's, an agent's); default: a new one. */
+  id?: string;
+  face: SessionFace;
+  /** How lists name it ("editgate apply", "claude-code"). */
+  label?: string;
+}
+
+export interface OpenGateOptions extends Omit<GateOptions, 'workspace' | 'sessionLog'> {
+  /**
+   * The session the changes are logged under, for `editgate review --session`: kept in the state folder,
+   * so nothing is logged without one; false logs nothing. Default: a new library session.
+   */
+  sessionLog?: SessionNaming | false;
   /** Absolute workspace roots. */
   roots: string[];
   /** Deny globs, beside the ones always refused. */
@@ -22,12 +37,29 @@ export interface OpenGateOptions extends Omit<GateOptions, 'workspace'> {
 }
 
 export async function openGate(options: OpenGateOptions): Promise<Gate> {
-  const { roots, deny, ruleRoots, stateDir, streamer, ...gate } = options;
+  const {
+    roots,
+    deny,
+    ruleRoots,
+    stateDir,
+    streamer,
+    sessionLog: naming = { face: 'library' },
+    ...gate
+  } = options;
   const guard = await Guard.create({ roots, deny, ruleRoots });
   const history = new History({ stateDir });
   const workspace = new Workspace({ guard, history, streamer: new Streamer(streamer), stateDir });
   // A change set a killed process left half renamed in these roots is rolled back before anything else,
   // and again before any later read or write while one is found (Workspace.recover).
   await workspace.recover();
-  return new Gate({ ...gate, workspace });
+  const sessionLog =
+    stateDir && naming
+      ? new SessionLog(stateDir, {
+          id: naming.id ?? newSessionId(naming.face),
+          face: naming.face,
+          ...(naming.label ? { label: naming.label } : {}),
+          roots,
+        })
+      : undefined;
+  return new Gate({ ...gate, workspace, ...(sessionLog ? { sessionLog } : {}) });
 }

@@ -27,10 +27,7 @@ interface SecretHit {
 }
 
 function loadSecretlint(): Promise<(path: string, content: string) => Promise<SecretHit[]>> {
-  secretlint ??= Promise.all([
-    import('@secretlint/core'),
-    import('@secretlint/secretlint-rule-preset-recommend'),
-  ]).then(([{ lintSource }, { creator }]) => {
+  secretlint ??= import('./secretlint-rules.js').then(({ lintSource, creator }) => {
     const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
     return async (path: string, content: string) => {
       const result = await lintSource({
@@ -48,12 +45,18 @@ function loadSecretlint(): Promise<(path: string, content: string) => Promise<Se
   return secretlint;
 }
 
+/** secretlint loaded and run once on a line of no secret: its first lint costs more again than later ones. */
+let prepared: Promise<unknown> | undefined;
+
 /**
- * Start loading secretlint now (it takes a few hundred milliseconds cold), so it is ready by the time a
- * change is computed and screened. A failure to load is reported by the check itself.
+ * Start loading secretlint now (it takes a few hundred milliseconds cold, and its first lint another tens),
+ * so it is ready by the time a change is computed and screened. A failure to load is reported by the check
+ * itself.
  */
 export function prepareSecretCheck(): void {
-  loadSecretlint().catch(() => undefined);
+  prepared ??= loadSecretlint()
+    .then((lint) => lint('prepare.txt', 'a line with no secret\n'))
+    .catch(() => undefined);
 }
 
 /**

@@ -11,8 +11,10 @@ import { isAbsolute } from 'node:path';
 import { diffLines, formatUnifiedDiff } from '../core/diff.js';
 import { EditgateError } from '../core/errors.js';
 import { decodeText } from '../core/text.js';
-import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
+import { oldBytes } from '../workspace/commit.js';
+import { type Fingerprint, isStatFingerprint, sha256 } from '../workspace/fingerprint.js';
 import type { ResolvedPath } from '../workspace/guard.js';
+import type { ChangeToRecord, SessionLog } from '../workspace/session-log.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readNow, recordWrittenElsewhere, sizeNow } from '../workspace/written-elsewhere.js';
 import type { AuditedFile, AuditLog } from './audit.js';
@@ -77,6 +79,25 @@ export interface SettleSteps {
   workspace: Workspace;
   audit: AuditLog;
   hooks?: Hooks;
+  /** The session's log of changes (workspace/session-log.ts): every settled write goes into it. */
+  sessionLog?: SessionLog;
+}
+
+/**
+ * The session log hears of every write settled here, editgate's own and others'. A log that cannot be
+ * written never fails a change already on disk: it is said as a warning.
+ */
+async function logToSession(log: SessionLog | undefined, changes: ChangeToRecord[]): Promise<void> {
+  if (!log) return;
+  for (const change of changes) {
+    try {
+      await log.record(change);
+    } catch (error) {
+      process.emitWarning(
+        `editgate session log: ${change.path} was changed but not logged for review (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
 }
 
 /** Text for a diff of bytes editgate may not be able to decode (undefined then). */
@@ -156,6 +177,20 @@ export async function settleWrittenElsewhere(write: WrittenElsewhere, steps: Set
         ? `${write.writer} left the file other than the bytes that were approved`
         : by?.reason || undefined,
   });
+  if (changed && kind !== 'noop') {
+    await logToSession(steps.sessionLog, [
+      {
+        tool: write.tool,
+        writer: write.writer,
+        path: display,
+        absolute: resolved.absolute,
+        root: resolved.root,
+        kind,
+        beforeBytes: write.before,
+        afterHash: now?.fingerprint.hash ?? null,
+      },
+    ]);
+  }
   if (changed) {
     const said = await runAfterChange(steps.hooks, [
       {
@@ -240,6 +275,16 @@ async function settleUnknown(
       reason: 'its bytes before the write were not kept (too large), so it cannot be undone',
     },
   );
+  await logToSession(steps.sessionLog, [
+    {
+      tool: write.tool,
+      writer: write.writer,
+      path: settled.path,
+      absolute: settled.absolute,
+      root: settled.root,
+      kind: settled.kind === 'delete' ? 'delete' : 'modify',
+    },
+  ]);
   const said = await runAfterChange(steps.hooks, [
     {
       tool: write.tool,
@@ -286,6 +331,27 @@ export async function settleCommitted(
     ...(approval?.reason ? { reason: approval.reason } : {}),
     written,
   });
+  await logToSession(
+    steps.sessionLog,
+    proposal.files.flatMap((file, i): ChangeToRecord[] => {
+      if (file.kind === 'noop') return [];
+      const { base, resolved } = file.change;
+      const after = written[i];
+      return [
+        {
+          tool: proposal.tool,
+          path: file.path,
+          absolute: file.change.path,
+          root: resolved.root,
+          kind: file.kind,
+          // A streamed huge file's bytes are not held: its hashes only, when they are content hashes.
+          ...(base.exists ? beforeOf(base) : { beforeBytes: null }),
+          afterHash:
+            file.kind === 'delete' ? null : after && !isStatFingerprint(after) ? after.hash : undefined,
+        },
+      ];
+    }),
+  );
   return runAfterChange(
     steps.hooks,
     proposal.files.map((file) => ({
@@ -297,6 +363,16 @@ export async function settleCommitted(
       unifiedDiff: file.unifiedDiff,
     })),
   );
+}
+
+/** What the session log can know of a file's bytes before a commit: the bytes, or their hash, or nothing. */
+function beforeOf(
+  base: Proposal['files'][number]['change']['base'],
+): Pick<ChangeToRecord, 'beforeBytes' | 'beforeHash'> {
+  const bytes = oldBytes(base);
+  if (bytes) return { beforeBytes: bytes };
+  const fingerprint = base.fingerprint;
+  return fingerprint && !isStatFingerprint(fingerprint) ? { beforeHash: fingerprint.hash } : {};
 }
 
 /**

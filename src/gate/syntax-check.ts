@@ -6,6 +6,7 @@
  * file and a file no grammar reads are not checked.
  */
 
+import { languageOfPath, parserFor } from '../checks/grammars.js';
 import { syntaxFindings } from '../checks/syntax.js';
 import { throwIfCancelled } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
@@ -20,4 +21,10 @@ export async function syntaxErrorFindings(proposal: Proposal, context: CheckCont
     found.push(...(await syntaxFindings(file.path, file.texts.before, file.texts.after)));
   }
   return found;
+}
+
+/** Start loading the grammar that reads `path`, if any (a failure is retried, and reported, by the check). */
+export function prepareSyntaxCheck(path: string): void {
+  const language = languageOfPath(path);
+  if (language) parserFor(language).catch(() => undefined);
 }

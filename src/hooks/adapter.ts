@@ -13,11 +13,18 @@ export type AgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'op
  * One file a tool call will write, worked out with the tool's own semantics. `expected` gets the file's bytes
  * as they are when the gate reads it (null: no file) and returns the bytes the tool will leave. It throws an
  * EditgateError when the tool would fail on those bytes (its old text not found, found twice...): the gate
- * refuses the call with that message rather than guess. `delete`: the tool removes the file.
+ * refuses the call with that message rather than guess. `delete`: the tool removes the file. `movedFrom`: the
+ * file a move writes, from the bytes of the one it removes.
  */
 export type ProposedFile =
   | { path: string; expected(current: Buffer | null): Buffer }
-  | { path: string; delete: true };
+  | { path: string; delete: true }
+  /**
+   * The new path of a move: the tool writes `moved(source)` here, from the bytes of the file it moves
+   * (`movedFrom`, a `delete` of the same call listed before it), replacing whatever is here. The two are one
+   * change set: approved, refused and undone together.
+   */
+  | { path: string; movedFrom: string; moved(source: Buffer): Buffer };
 
 /**
  * The call's identity across the pre- and post-tool processes, the state between them keyed by it: the agent's
@@ -119,6 +126,13 @@ export interface HookAdapter {
   agent: AgentId;
   /** As people name it: "Claude Code". The audit line's writer. */
   label: string;
+  /**
+   * The pre-tool answer's `context` reaches the model (Claude Code's additionalContext; OpenCode's plugin
+   * adds it to the tool's result). false: the agent drops it there (Gemini CLI and Qwen Code read
+   * additionalContext only after the tool; Codex takes a pre-tool answer only with a new input), so the
+   * runner keeps it with the approval and the post-tool answer says it.
+   */
+  contextBeforeTool: boolean;
   /**
    * Seconds the agent waits for a hook before giving up on it, as `editgate hooks install` configures it.
    * The runner answers (deny, unless failing open) before this runs out: a hook never blocks past it.

@@ -11,8 +11,16 @@ export type InstallScope = 'project' | 'user';
 
 /** How the hook is run: `editgate hook <agent>` with these options, as the agent's config names it. */
 export interface HookCommand {
-  /** The words of the command line, each one argument. */
+  /**
+   * The words of the command line, each one argument: the shell entry that asks the running hook server
+   * (`/bin/sh …/hook-entry.sh NODE MAIN hook <agent> …`, src/cli/hook-entry.sh) where there is a POSIX shell,
+   * else `nodeArgv`.
+   */
   argv: string[];
+  /** The Node hook itself (`NODE MAIN hook <agent> …`): what OpenCode's plugin starts when no server answers. */
+  nodeArgv: string[];
+  /** The build's identity file (dist/cli/hook-identity), for OpenCode's plugin to find the server; absent: none. */
+  identityFile?: string;
   /** The same as one line for a POSIX shell (what the agents' configs hold). */
   line: string;
   /** Seconds the agent should wait for it (the adapter's timeout). */

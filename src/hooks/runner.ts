@@ -18,7 +18,10 @@
  * goes wrong (a crash, the page unreachable, no answer before the agent's hook time-out) is a denial saying
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
-import { isEditgateError } from '../core/errors.js';
+import { relative, sep } from 'node:path';
+import { EditgateError, isEditgateError } from '../core/errors.js';
+import { askedByLine, findingLine, findingsLines, findingsNote } from '../core/finding-words.js';
+import type { Finding } from '../core/findings.js';
 import { shellWord } from '../core/shell-word.js';
 import { encodeText } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
@@ -38,6 +41,7 @@ import type {
   PostToolRead,
   PreToolRead,
   PreVerdict,
+  ProposedFile,
   RevisedFile,
 } from './adapter.js';
 
@@ -204,7 +208,12 @@ async function preTool(
     return {
       path: file.path,
       requireRead: false,
-      prepare: 'delete' in file ? prepareWholeDelete(whole) : prepareWholeWrite(file.expected, whole, writer),
+      prepare:
+        'delete' in file
+          ? movedAway(prepareWholeDelete(whole), file.path, read.files, root)
+          : 'movedFrom' in file
+            ? prepareMove(file, read.files, found, whole, writer)
+            : prepareWholeWrite(file.expected, whole, writer),
     };
   });
   let proposal: Proposal;
@@ -230,11 +239,16 @@ async function preTool(
     if (options.approve === 'agent') {
       const screened = await gate.screen(proposal);
       if (screened === 'ask') {
-        await keep(adapter.agent, stateDir, read, proposal, found, {
-          decision: 'once',
-          decidedBy: 'user',
-          reason: `asked in ${adapter.label}`,
-        });
+        // The agent's own prompt shows the person the summary; the model hears the findings after the tool.
+        await keep(
+          adapter.agent,
+          stateDir,
+          read,
+          proposal,
+          found,
+          { decision: 'once', decidedBy: 'user', reason: `asked in ${adapter.label}` },
+          findingsNote(proposal.findings).trim(),
+        );
         return { kind: 'ask', reason: summary(proposal, adapter.label) };
       }
       approval = screened;
@@ -244,8 +258,9 @@ async function preTool(
   } catch (error) {
     // No page to ask (web): the hook could not do its work, which fails closed, or open when asked to.
     if (isEditgateError(error, 'DENIED_NO_APPROVER') && options.approve === 'web')
-      throw new HookFailed(error.message);
-    if (isEditgateError(error) && error.code !== 'CANCELLED') return { kind: 'deny', reason: error.message };
+      throw new HookFailed(withFindings(error.message, proposal.findings));
+    if (isEditgateError(error) && error.code !== 'CANCELLED')
+      return { kind: 'deny', reason: withFindings(error.message, proposal.findings) };
     throw error;
   }
   const revised = approval.edited?.proposal ?? approval.hunks?.proposal;
@@ -271,12 +286,71 @@ async function preTool(
         found[index]!.expected = encodeText(content.text, content.codec);
     }
   }
-  await keep(adapter.agent, stateDir, read, proposal, found, approval);
+  // What the model is told with the allowed call: the person's change, and what the checks found.
+  const told = [context, findingsNote(proposal.findings).trim()].filter(Boolean).join('\n');
+  await keep(adapter.agent, stateDir, read, proposal, found, approval, adapter.contextBeforeTool ? '' : told);
   return {
     kind: 'allow',
-    reason: allowedBecause(approval),
+    reason: allowedBecause(approval, proposal.findings),
     ...(updatedInput ? { updatedInput } : {}),
-    ...(context ? { context } : {}),
+    ...(told && adapter.contextBeforeTool ? { context: told } : {}),
+  };
+}
+
+/**
+ * A refusal's words with what the checks found that they do not already say (a rule's refusal names the
+ * findings that refused; the others, and every finding for a path rule's refusal, are added).
+ */
+function withFindings(message: string, findings: readonly Finding[] | undefined): string {
+  return `${message}${findingsNote((findings ?? []).filter((finding) => !message.includes(findingLine(finding))))}`;
+}
+
+/** A deletion that is the old path of a move in the same call: the change says where to (change rules' `moved`). */
+function movedAway(
+  remove: ReturnType<typeof prepareWholeDelete>,
+  path: string,
+  files: readonly ProposedFile[],
+  root: string,
+): ReturnType<typeof prepareWholeDelete> {
+  const to = files.find((other) => 'movedFrom' in other && other.movedFrom === path);
+  if (!to) return remove;
+  return async (workspace, resolved, options) => {
+    const change = await remove(workspace, resolved, options);
+    change.movedTo = relative(root, to.path).split(sep).join('/');
+    return change;
+  };
+}
+
+/**
+ * The new path of a move, from the bytes the gate read for the file moved (its deletion, prepared earlier
+ * in the same change set); what was at the new path is replaced, which the question says.
+ */
+function prepareMove(
+  file: Extract<ProposedFile, { movedFrom: string }>,
+  files: readonly ProposedFile[],
+  found: readonly WholeWrite[],
+  whole: WholeWrite,
+  writer: string,
+): ReturnType<typeof prepareWholeWrite> {
+  const source = found[files.findIndex((other) => other.path === file.movedFrom && 'delete' in other)];
+  const write = prepareWholeWrite(
+    () => {
+      if (!source?.before)
+        throw new EditgateError(
+          'INVALID_INPUT',
+          `editgate cannot follow the move of ${file.movedFrom}: it holds no bytes editgate could read whole. Nothing was written.`,
+          { path: file.movedFrom },
+        );
+      return file.moved(source.before);
+    },
+    whole,
+    writer,
+  );
+  return async (workspace, resolved, options) => {
+    const change = await write(workspace, resolved, options);
+    if (change.kind !== 'create')
+      change.note = `${change.display} already exists: the moved ${file.movedFrom} replaces it, and what it holds now is lost (the removed lines) unless the change is undone.`;
+    return change;
   };
 }
 
@@ -287,6 +361,8 @@ function keep(
   proposal: Proposal,
   found: WholeWrite[],
   allowed: Allowed,
+  /** For the model with the post-tool answer ('' for nothing). */
+  note: string,
 ): Promise<void> {
   const files: KeptFile[] = proposal.files.map((file, index) => ({
     path: file.change.resolved.absolute,
@@ -304,22 +380,35 @@ function keep(
       ...(allowed.rule ? { rule: allowed.rule } : {}),
       ...(allowed.reason ? { reason: allowed.reason } : {}),
     },
+    ...(note ? { note } : {}),
     at: Date.now(),
   });
 }
 
-function allowedBecause(approval: Approval): string {
-  if (approval.decidedBy === 'policy') return 'editgate: allowed by a policy rule';
-  if (approval.decidedBy === 'user') return 'editgate: approved by the user';
-  return `editgate: allowed (${approval.decidedBy})`;
+/** Why the call may run, for the person where the agent shows it (with what the checks found). */
+function allowedBecause(approval: Approval, findings: readonly Finding[] | undefined): string {
+  const why =
+    approval.decidedBy === 'policy'
+      ? 'editgate: allowed by a policy rule'
+      : approval.decidedBy === 'user'
+        ? 'editgate: approved by the user'
+        : `editgate: allowed (${approval.decidedBy})`;
+  const found = findingsLines(findings);
+  return found.length === 0 ? why : `${why}\n${found.join('\n')}`;
 }
 
-/** What editgate found, for the agent's own question (mode agent). */
+/**
+ * What editgate found, for the agent's own question (mode agent): the change, why it is asked (no rule
+ * decides it, or a rule or check insists on a person), and each finding. No secret's value: findings hold none.
+ */
 function summary(proposal: Proposal, label: string): string {
   const files = proposal.files.map(
     (file) => `${file.path} (+${file.change.diff.added} -${file.change.diff.removed})`,
   );
-  return `editgate: no policy rule decides this change to ${files.join(', ')}; ${label} asks you.`;
+  const why = askedByLine(proposal.findings)
+    ? `editgate asks about this change to ${files.join(', ')}; ${label} asks you.`
+    : `editgate: no policy rule decides this change to ${files.join(', ')}; ${label} asks you.`;
+  return [why, ...findingsLines(proposal.findings)].join('\n');
 }
 
 function revisedFiles(proposal: Proposal, revised: Proposal): RevisedFile[] {
@@ -360,17 +449,20 @@ async function postTool(read: PostToolRead, root: string, options: HookRunOption
     }
   }
   const differs = settled.filter((file) => file.matches === false);
+  // What the pre-tool answer could not tell the model (kept with the approval) comes first.
+  const told = pending?.note ? [pending.note] : [];
   if (differs.length === 0) {
-    const said = settled.map((file) => file.hookMessage).filter(Boolean);
+    const said = [...told, ...settled.map((file) => file.hookMessage).filter(Boolean)];
     return { matches: true, ...(said.length > 0 ? { message: said.join('\n') } : {}) };
   }
   return {
     matches: false,
-    message: differs
-      .map(
+    message: [
+      ...told,
+      ...differs.map(
         (file) =>
           `editgate: ${file.path} is not what was approved (${adapter.label}'s ${read.tool} wrote other bytes). The user has been told; \`editgate undo ${file.path}\` puts back what was there before. The difference, approved to written:\n${file.difference ?? ''}`,
-      )
-      .join('\n'),
+      ),
+    ].join('\n'),
   };
 }

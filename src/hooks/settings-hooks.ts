@@ -10,7 +10,7 @@
  */
 import type { AgentId } from './adapter.js';
 import { record } from './event-fields.js';
-import { isEditgateHookCommand } from './install.js';
+import { type HookCommand, isEditgateHookCommand } from './install.js';
 
 export interface HookGroup {
   matcher?: string;
@@ -23,8 +23,8 @@ export interface SettingsHooks {
   events: readonly string[];
   /** The `matcher` of editgate's groups (a regular expression over tool names in these agents). */
   matcher: string;
-  /** The hook entry for a command line (its `type`, `command`, `timeout` in the agent's own unit...). */
-  entry(commandLine: string, timeoutSeconds: number): Record<string, unknown>;
+  /** The hook entry for a command (its `type`, `command`, `timeout` in the agent's own unit...). */
+  entry(command: HookCommand): Record<string, unknown>;
 }
 
 /** The settings file's object; an empty or missing file is `{}`. Throws when it is not a JSON object. */
@@ -82,16 +82,11 @@ function sameJson(a: string, b: string): boolean {
 }
 
 /** The file's text with editgate's groups for this command (older ones replaced); unchanged when the same. */
-export function addHookGroups(
-  spec: SettingsHooks,
-  before: string | undefined,
-  commandLine: string,
-  timeoutSeconds: number,
-): string {
+export function addHookGroups(spec: SettingsHooks, before: string | undefined, command: HookCommand): string {
   const settings = without(spec, settingsOf(before));
   const hooks = { ...record(settings.hooks) };
   for (const event of spec.events) {
-    const group: HookGroup = { matcher: spec.matcher, hooks: [spec.entry(commandLine, timeoutSeconds)] };
+    const group: HookGroup = { matcher: spec.matcher, hooks: [spec.entry(command)] };
     hooks[event] = [...groupsOf(settings, event), group];
   }
   const after = format({ ...settings, hooks });

@@ -95,6 +95,12 @@ export function createCallRunner(
       // for every promise of the process from then on, a cost on each of the many awaits of an edit.
       const observed = elicits || extra._meta?.progressToken !== undefined;
       let result = await (observed ? runInCall(context, run) : run());
+      // What a session review (editgate review --session) reverted, and why: with the next result, once.
+      const reviewed = await set
+        .gate()
+        .then((gate) => gate.sessionLog?.takeNote())
+        .catch(() => undefined);
+      if (reviewed) result = { ...result, message: `${result.message}\n\n${reviewed}` };
       // The notes go with the session's first result only: the first call to finish takes each.
       if (trustNote !== undefined && !trustNoteGiven) {
         result = { ...result, message: `${trustNote}\n\n${result.message}` };

@@ -7,6 +7,7 @@ import {
   type ApprovalQuestion,
   type Approver,
   type Decision,
+  type HunkChoices,
   isReadQuestion,
 } from '../gate/approval.js';
 import { refuseUnreadAnswer } from '../gate/no-approver.js';
@@ -40,7 +41,53 @@ const READ_CHOICES = {
 
 type Choices = typeof CHANGE_CHOICES | typeof READ_CHOICES;
 
-function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'] {
+/**
+ * The most hunks the form asks about one by one, a yes/no box each (#30); a change with more is allowed or
+ * denied whole here (the review page, --approve web, takes any number). Clients lay out every field of a
+ * form at once, and a form of dozens of boxes is no review.
+ */
+export const MAX_FORM_HUNKS = 8;
+
+/** One hunk's box in the form: its field name and what it stands for. */
+export interface HunkField {
+  field: string;
+  path: string;
+  /** 0-based, as the decision names it. */
+  hunk: number;
+}
+
+/**
+ * The hunks the form asks about, one box each (`hunk_1`, `hunk_2`, ... in the order of the diffs shown), or
+ * none: a read, a change of one hunk, one of more than MAX_FORM_HUNKS, or one whose files are taken whole
+ * (ApprovalFile.wholeOnly: a deletion, an undo, a proxied server's call) has no boxes.
+ */
+export function hunkFields(request: ApprovalQuestion): HunkField[] {
+  const [first] = request.files;
+  if (!first || first.kind === 'read') return [];
+  const fields = request.files.flatMap((file) =>
+    file.wholeOnly ? [] : file.diff.hunks.map((_, hunk) => ({ path: file.path, hunk })),
+  );
+  if (fields.length < 2 || fields.length > MAX_FORM_HUNKS) return [];
+  return fields.map((each, index) => ({ ...each, field: `hunk_${index + 1}` }));
+}
+
+function formSchema(
+  choices: Choices,
+  request?: ApprovalQuestion,
+  hunks: readonly HunkField[] = [],
+): ElicitRequestFormParams['requestedSchema'] {
+  const boxes: Record<string, { type: 'boolean'; title: string; default: boolean }> = {};
+  for (const { field, path, hunk } of hunks) {
+    const file = request!.files.find((each) => each.path === path)!;
+    const { oldStart, oldLines, newStart, newLines } = file.diff.hunks[hunk]!;
+    boxes[field] = {
+      type: 'boolean',
+      title: markInvisible(
+        `Write hunk ${hunk + 1} of ${file.diff.hunks.length} of ${pathInRoot(file.path, file.root)} (@@ -${oldStart},${oldLines} +${newStart},${newLines} @@)`,
+      ),
+      default: true,
+    };
+  }
   return {
     type: 'object',
     properties: {
@@ -55,9 +102,13 @@ function formSchema(choices: Choices): ElicitRequestFormParams['requestedSchema'
       reason: {
         type: 'string',
         title: 'Reason (optional)',
-        description: 'Told to the assistant, e.g. why you denied the change or what to do instead',
+        description:
+          hunks.length > 0
+            ? 'Told to the assistant, e.g. why you denied the change, or why not the hunks you unticked'
+            : 'Told to the assistant, e.g. why you denied the change or what to do instead',
         maxLength: 2000,
       },
+      ...boxes,
     },
     // The reason stays optional: Codex cannot submit a required field empty.
     required: ['decision'],
@@ -114,8 +165,33 @@ export function promptMessage(request: ApprovalQuestion): string {
   return markInvisible(parts.join('\n\n'), { keepCrlf: true });
 }
 
-/** The person's answer as a gate Decision. Decline and cancel are denials; the reason reaches the model. */
-export function decisionFromAnswer(answer: ElicitResult, kind: ApprovalFile['kind']): Decision {
+/**
+ * The person's answer as a gate Decision. Decline and cancel are denials; the reason reaches the model. An
+ * allow with hunk boxes unticked allows those ticked (`{ allow, hunks }`), the reason given as the reason
+ * for each hunk left out; a box the client did not send counts as ticked (its default).
+ */
+export function decisionFromAnswer(
+  answer: ElicitResult,
+  kind: ApprovalFile['kind'],
+  hunks: readonly HunkField[] = [],
+): Decision {
+  const decision = wholeDecision(answer, kind);
+  if (decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)) return decision;
+  const content = answer.content ?? {};
+  const left = hunks.filter(({ field }) => content[field] === false);
+  if (left.length === 0) return decision;
+  const allow = typeof decision === 'string' ? decision : decision.allow;
+  const reason = typeof content.reason === 'string' ? content.reason.trim() : '';
+  const choices: HunkChoices = {};
+  for (const { field, path, hunk } of hunks) {
+    const file = (choices[path] ??= { accept: [], reject: [] });
+    if (content[field] === false) file.reject!.push(reason ? { hunk, reason } : { hunk });
+    else file.accept.push(hunk);
+  }
+  return { allow, hunks: choices };
+}
+
+function wholeDecision(answer: ElicitResult, kind: ApprovalFile['kind']): Decision {
   const content = answer.content ?? {};
   const reason = typeof content.reason === 'string' ? content.reason.trim() : '';
   if (answer.action === 'cancel') {
@@ -169,13 +245,14 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
     const call = currentCall();
     if (call) call.status = `waiting for the user to approve ${paths}`;
     const sent = performance.now();
+    const hunks = hunkFields(request);
     let answer: ElicitResult;
     try {
       answer = await elicit(
         {
           mode: 'form',
           message: promptMessage(request),
-          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES),
+          requestedSchema: formSchema(read ? READ_CHOICES : CHANGE_CHOICES, request, hunks),
         },
         { relatedRequestId: call?.requestId, signal: call?.signal, timeout: timeoutMs },
       );
@@ -193,6 +270,6 @@ export function elicitationApprover(elicit: Elicit, timeoutMs: number): Approver
     // A decline or cancel no person could have made: no one was asked (DENIED_NO_APPROVER), not "the user
     // denied".
     refuseUnreadAnswer(request, answer.action, performance.now() - sent, ONE_SHOT_ADVICE);
-    return decisionFromAnswer(answer, request.files[0]!.kind);
+    return decisionFromAnswer(answer, request.files[0]!.kind, hunks);
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createEditTools } from '../tools/index.js';
 import { packageVersion } from '../tools/version.js';
+import { newSessionId } from '../workspace/session-log.js';
 import { chooseApprovalMode } from './approval-mode.js';
 import { currentCall } from './call-context.js';
 import { createCallRunner } from './call-runner.js';
@@ -54,6 +55,9 @@ export function createSessionServer(
   const { approve, elicits } = sessionApprover(approval, options, server, known);
   // The config in force: replaced, whole, when the person trusts it at the first call (configTrustAtFirstCall).
   let config = options.config;
+  // One client connection is one session (its changes logged for editgate review --session), whatever
+  // tool sets its roots or a newly trusted config build for it.
+  const sessionId = newSessionId('mcp');
   const tools = new SessionTools({
     configuredRoots: options.roots,
     useClientRoots: options.useClientRoots,
@@ -71,6 +75,7 @@ export function createSessionServer(
         mode: approval.mode === 'preview' ? 'preview' : 'apply',
         stagedTtlMs: options.changeTtlMs,
         readPageChars: options.readPageChars ?? DEFAULT_READ_PAGE_CHARS,
+        sessionLog: { id: sessionId, face: 'mcp', label: client },
         // One tool set serves every call of the session: progress goes to the call whose work it is.
         onProgress: (event) => currentCall()?.onProgress?.(event),
       }),

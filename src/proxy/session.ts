@@ -296,7 +296,12 @@ export async function openProxySession(
   server.fallbackRequestHandler = async (request, extra) => {
     const relayed = { method: request.method, params: request.params };
     if (capabilities.tools && request.method === 'tools/call') {
-      return tools.handle(callParams(request.params), extra) as never;
+      const result = await tools.handle(callParams(request.params), extra);
+      // What a session review reverted, and why, goes to the model with the next call's result, once.
+      const reviewed = await writeGate.takeReviewNote();
+      return (
+        reviewed ? { ...result, content: [...result.content, { type: 'text', text: reviewed }] } : result
+      ) as never;
     }
     const result = await relayToServer(link, relayed, extra);
     if (capabilities.tools && request.method === 'tools/list') {

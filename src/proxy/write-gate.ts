@@ -95,8 +95,14 @@ export class WriteGate {
       hooks: options.config.hooks,
       requireReadBeforeEdit: false,
       auditLog: options.config.auditLog,
+      // One proxy process is one session: the writes of the server behind it, for editgate review --session.
+      sessionLog: { face: 'proxy', label: 'editgate proxy' },
     });
     return new WriteGate(gate, options);
+  }
+  /** What a session review left for the model (editgate review --session): once, with the next result. */
+  async takeReviewNote(): Promise<string | undefined> {
+    return this.gate.sessionLog?.takeNote().catch(() => undefined);
   }
 
   /**

@@ -231,6 +231,23 @@ function renderLine(line: DiffLine, ctx: LineContext): string[] {
     // Without background tints (16 colours) reverse video marks the changed words.
     return level >= 2 ? mergeStyles(fg, emph) : mergeStyles(base, { bold: true, inverse: true });
   };
+  // A line's cells fall into a few kinds (note, control, syntax scope, emphasised or not): each kind's escape
+  // code is worked out once, not once per cell (a hunk's diff is drawn per key in the per-hunk walk).
+  const opened = new Map<string, string>();
+  const openOf = (cell: Cell, index: number): string => {
+    const kind =
+      index >= noteStart
+        ? 'note'
+        : cell.control
+          ? 'control'
+          : `${findScope(ctx.syntax, cell.offset) ?? ''}|${ctx.emphasis.length > 0 && inSpans(ctx.emphasis, cell.offset)}`;
+    let open = opened.get(kind);
+    if (open === undefined) {
+      open = sgrOpen(styleOf(cell, index), level);
+      opened.set(kind, open);
+    }
+    return open;
+  };
 
   const markerStyle = line.kind === 'add' ? palette.addedMarker : palette.removedMarker;
   const out: string[] = [];
@@ -247,7 +264,7 @@ function renderLine(line: DiffLine, ctx: LineContext): string[] {
     let runStyle = '';
     let run = '';
     for (const cell of row) {
-      const open = sgrOpen(styleOf(cell, index++), level);
+      const open = openOf(cell, index++);
       if (open !== runStyle) {
         text += closeRun(run, runStyle);
         run = '';

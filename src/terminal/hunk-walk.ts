@@ -25,6 +25,9 @@ export interface WalkPlace {
 /** What a key did: asked the next hunk, wants a reason for the hunk just skipped, finished, went back, or nothing. */
 export type WalkEvent = 'next' | 'reason' | 'done' | 'back' | 'help' | 'ignored';
 
+/** The key that opens the walk, the same on every terminal face (the card, the CLI prompt, the proxy's). */
+export const WALK_KEY = 'h';
+
 export const WALK_HELP = [
   'y - write this hunk',
   'n - do not write this hunk (then a reason for the agent, or Enter for none)',
@@ -48,12 +51,25 @@ export function walkUnavailable(request: ApprovalQuestion): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a face offers the walk's key for `request`: a change with two hunks or more in all. Where its files
+ * cannot be split (ApprovalFile.wholeOnly) the key is still offered, and says why (walkUnavailable), so a
+ * person who wants part of the change learns why they cannot have it here.
+ */
+export function offersWalk(request: ApprovalQuestion): boolean {
+  const hunks = request.files.reduce(
+    (sum, file) => sum + (file.kind === 'read' ? 0 : file.diff.hunks.length),
+    0,
+  );
+  return hunks >= 2;
+}
+
 /** One walk over a request's hunks (files taken whole are left out of it, and written whole if allowed). */
 export class HunkWalk {
   private readonly places: Omit<WalkPlace, 'step' | 'steps'>[];
   private readonly chosen: ({ take: true } | { take: false; reason?: string })[] = [];
 
-  constructor(request: ApprovalQuestion) {
+  constructor(private readonly request: ApprovalQuestion) {
     this.places = request.files.flatMap((file) =>
       file.wholeOnly || file.kind === 'read'
         ? []
@@ -65,6 +81,13 @@ export class HunkWalk {
   current(): WalkPlace | undefined {
     const place = this.places[this.chosen.length];
     return place && { ...place, step: this.chosen.length + 1, steps: this.places.length };
+  }
+
+  /** The hunk to ask about after this one (a face may draw it ahead, while the person reads this one). */
+  upcoming(): WalkPlace | undefined {
+    const step = this.chosen.length + 1;
+    const place = this.places[step];
+    return place && { ...place, step: step + 1, steps: this.places.length };
   }
 
   /** A key, already let through by the face's typing guard. */
@@ -123,6 +146,9 @@ export class HunkWalk {
         .join(', ');
       parts.push(`${path}: write ${taken}${skipped ? `; not ${skipped}` : ''}`);
     }
+    // Files the walk left out are written whole if the answer allows (a change set's large file, say).
+    for (const file of this.request.files)
+      if (file.wholeOnly && file.kind !== 'read') parts.push(`${file.path}: whole (${file.wholeOnly})`);
     return parts.join(' · ');
   }
 }

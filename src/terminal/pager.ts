@@ -7,7 +7,9 @@ import { settled, TypingGuard } from './typing-guard.js';
 
 /**
  * A full-screen, scrollable view over rendered lines (the whole diff when it is taller than the screen),
- * in the manner of less: arrows or j/k, PgUp/PgDn/space, g/G, `/` search with n/N, q or Esc to go back.
+ * in the manner of less: arrows or j/k, PgUp/PgDn/space, g/G, `/` search with n/N, `]`/`[` to the next or
+ * previous hunk of a diff (as on the review page), q or Esc to go back. Every key costs the same on a
+ * change of thousands of hunks: the lines' plain text and hunk starts are worked out once per rendering.
  * The key handling and the frame are pure functions of a state; `runPager` only wires them to a terminal.
  */
 
@@ -45,20 +47,63 @@ function plainLines(lines: readonly string[]): string[] {
   return plain;
 }
 
+const hunkCache = new WeakMap<readonly string[], number[]>();
+
+/** Indexes of the lines that begin a hunk (`@@ -1,3 +1,4 @@`), ascending; once per rendering. */
+export function hunkStarts(lines: readonly string[]): number[] {
+  let starts = hunkCache.get(lines);
+  if (!starts) {
+    starts = [];
+    const plain = plainLines(lines);
+    for (let i = 0; i < plain.length; i++) if (plain[i]!.startsWith('@@ -')) starts.push(i);
+    hunkCache.set(lines, starts);
+  }
+  return starts;
+}
+
+/** How many of the ascending `starts` are at or before `line` (binary search). */
+function startsUpTo(starts: readonly number[], line: number): number {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (starts[middle]! <= line) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Lowercase queries match any case; a query with a capital matches exactly (as in less -i, vim smartcase). */
 function matcher(query: string): (text: string) => number {
   if (query !== query.toLowerCase()) return (text) => text.indexOf(query);
   return (text) => text.toLowerCase().indexOf(query);
 }
 
-/** Indexes of the lines containing `query`, ignoring escape codes. */
+const lowerCache = new WeakMap<readonly string[], string[]>();
+
+/** The lines' plain text in lower case, once per rendering (every lowercase search reads it). */
+function lowerLines(lines: readonly string[]): string[] {
+  let lower = lowerCache.get(lines);
+  if (!lower) {
+    lower = plainLines(lines).map((line) => line.toLowerCase());
+    lowerCache.set(lines, lower);
+  }
+  return lower;
+}
+
+const matchCache = new WeakMap<readonly string[], { query: string; matches: number[] }>();
+
+/** Indexes of the lines containing `query`, ignoring escape codes (the last search's kept per rendering). */
 export function findMatches(lines: readonly string[], query: string): number[] {
   if (query === '') return [];
-  const find = matcher(query);
+  const cached = matchCache.get(lines);
+  if (cached?.query === query) return cached.matches;
+  const exact = query !== query.toLowerCase();
   const result: number[] = [];
-  plainLines(lines).forEach((line, i) => {
-    if (find(line) >= 0) result.push(i);
+  (exact ? plainLines(lines) : lowerLines(lines)).forEach((line, i) => {
+    if (line.includes(query)) result.push(i);
   });
+  matchCache.set(lines, { query, matches: result });
   return result;
 }
 
@@ -98,7 +143,16 @@ export function pagerKey(state: PagerState, key: Key, view: PagerView): { state:
   else if (key.name === 'pagedown' || char === ' ' || char === 'f') next.top = clamp(state.top + height);
   else if (char === 'u') next.top = clamp(state.top - Math.ceil(height / 2));
   else if (char === 'd') next.top = clamp(state.top + Math.ceil(height / 2));
-  else if (key.name === 'home' || char === 'g' || char === '<') next.top = 0;
+  else if (char === ']' || char === '[') {
+    const starts = hunkStarts(view.lines);
+    const before = startsUpTo(starts, state.top);
+    // ]: the first hunk below the top line; [: the last one above it.
+    const target =
+      char === ']' ? starts[before] : starts[before - (starts[before - 1] === state.top ? 2 : 1)];
+    if (target === undefined)
+      next.message = starts.length === 0 ? 'No hunks here' : char === ']' ? 'Last hunk' : 'First hunk';
+    else next.top = clamp(target);
+  } else if (key.name === 'home' || char === 'g' || char === '<') next.top = 0;
   else if (key.name === 'end' || char === 'G' || char === '>') next.top = maxTop;
   else if (char === '/') {
     next.typing = true;
@@ -182,6 +236,8 @@ function statusLine(
     const last = Math.min(lines.length, state.top + contentHeight);
     const percent = lines.length === 0 ? 100 : Math.round((last / lines.length) * 100);
     left = `lines ${first}-${last} of ${lines.length} (${percent}%)`;
+    const starts = hunkStarts(lines);
+    if (starts.length > 1) left += `  hunk ${Math.max(1, startsUpTo(starts, state.top))}/${starts.length}`;
     if (state.query && state.matchLine !== undefined) {
       const matches = findMatches(lines, state.query);
       left += `  match ${matches.indexOf(state.matchLine) + 1}/${matches.length}`;
@@ -191,7 +247,12 @@ function statusLine(
   // The longest hint that fits next to the position.
   const hints = state.typing
     ? ['Enter search · Esc cancel', 'Esc cancel']
-    : ['↑↓ j k · PgUp PgDn space · g G · / search n N · q back', '↑↓ · g G · / search · q back', 'q back'];
+    : [
+        '↑↓ j k · PgUp PgDn space · g G · ] [ hunk · / search n N · q back',
+        '↑↓ j k · PgUp PgDn space · g G · / search n N · q back',
+        '↑↓ · g G · / search · q back',
+        'q back',
+      ];
   const width = Math.max(1, options.width);
   const hint = hints.find((h) => displayWidth(left) + 3 + displayWidth(h) <= width);
   const text = hint

@@ -1,12 +1,21 @@
 import { approvalQuestion, isReadQuestion } from '../core/approval-question.js';
 import { findingsLines } from '../core/finding-words.js';
 import { pathInRoot } from '../core/root-named.js';
-import type { ApprovalQuestion, Approver, Decision } from '../gate/approval.js';
+import type { ApprovalQuestion, Approver, Decision, HunkDecision } from '../gate/approval.js';
 import type { AnsweredElsewhere } from '../gate/first-answer.js';
 import { displayWidth, dropLastGrapheme, toCells, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { type Display, type DisplayOptions, resolveDisplay } from './display.js';
 import { editableText, editInEditor, withYourVersion } from './edit-in-editor.js';
+import { HunkWalk, offersWalk, WALK_HELP, WALK_KEY, type WalkPlace, walkUnavailable } from './hunk-walk.js';
+import {
+  WALK_CHOICES,
+  WALK_CONFIRM_CHOICES,
+  WALK_REASON_LABEL,
+  walkConfirmQuestion,
+  walkHunkDiff,
+  walkQuestion,
+} from './hunk-walk-view.js';
 import { createKeyReader, type KeyReader, type TimedKey } from './keys.js';
 import { runPager } from './pager.js';
 import { type Palette, paletteFor } from './palette.js';
@@ -23,6 +32,8 @@ import { settled, TypingGuard } from './typing-guard.js';
  *   +  yes, and type a note the agent will read (where the face offers it: `notes`)
  *   e  edit the proposed new text in $VISUAL/$EDITOR, see the diff of your version, then write it or not
  *      (where the face offers it: `edits`; one file whose new text is held)
+ *   h  hunk by hunk, as `git add -p`: y/n per hunk (a reason for a no), then one line of what will be
+ *      written, then y to write it (a change of two hunks or more; files that cannot be split say why)
  *   v  view the whole diff (full screen), then come back to the question
  *
  * Ctrl-C and Esc mean no; so does the input ending. Keys are read in raw mode, restored afterwards. At a
@@ -121,6 +132,7 @@ async function ask(
     });
   if (options.edits && editableText(request) !== undefined)
     choices.push({ key: 'e', label: 'edit it in your editor' });
+  if (offersWalk(request)) choices.push({ key: WALK_KEY, label: 'hunk by hunk' });
   if (diff.length > 0) choices.push({ key: 'v', label: 'view the whole diff' });
   const question = [paint(questionText(request), palette.question, display.level)];
   question.push(...choiceRows(choices, display, palette));
@@ -290,6 +302,17 @@ async function readDecision(asking: Asking): Promise<Decision> {
         if (yours === undefined) return 'deny';
         return { allow: 'once', edited: { [request.files[0]!.path]: yours } };
       }
+      case WALK_KEY: {
+        if (!offersWalk(request)) break;
+        const walked = await walkHunks(asking);
+        if (walked === BACK) {
+          options.output.write(`${asking.question.join('\n')}\n`);
+          guard?.shown();
+          break;
+        }
+        if (walked === undefined) return 'deny';
+        return walked;
+      }
       case 'v':
         if (!isReadQuestion(request)) {
           // The pager re-renders at its own width (and on resize); on q the main screen, with the
@@ -359,6 +382,111 @@ async function editThenConfirm(asking: Asking, proposed: string): Promise<string
     guard?.shown();
     const answer = await readConfirm(asking);
     if (answer !== 'e') return answer === 'y' ? text : answer;
+  }
+}
+
+/**
+ * h: the hunks one by one (hunk-walk.ts), each drawn alone with the walk's keys, and each key the first
+ * after a pause (the typing guard: a key typed fast after the last answer is not the next one's). n asks a
+ * reason for the agent (Enter for none; Esc too). After the last hunk, the line of what will be written:
+ * y answers with it; n, q or Esc go back to the question (BACK), as q does mid-walk; Ctrl-C or the input
+ * ending refuse (undefined). Where the change cannot be split it says why and goes back.
+ */
+async function walkHunks(asking: Asking): Promise<HunkDecision | undefined | typeof BACK> {
+  const { guard, request, options, display, palette } = asking;
+  const { output } = options;
+  const note = (text: string) => output.write(`${paint(text, palette.note, display.level)}\n`);
+  const unavailable = walkUnavailable(request);
+  if (unavailable) {
+    note(`Not hunk by hunk: ${visibleText(unavailable)}.`);
+    guard?.shown();
+    // Nothing was redrawn: the question's keys are still on screen, and answer as before.
+    return BACK;
+  }
+  const walk = new HunkWalk(request);
+  const highlighter = await highlighterFor(request, display);
+  const ask = (lines: string[]) => {
+    output.write(`${lines.join('\n')}\n`);
+    guard?.shown();
+  };
+  // Each hunk is drawn ahead while the person reads the one before (their next key comes after a pause),
+  // so a key is answered without waiting for the diff view (syntax colours take a while on a big hunk).
+  const drawn = new Map<number, string[]>();
+  const hunkLines = (place: WalkPlace) => {
+    let lines = drawn.get(place.step);
+    if (!lines) {
+      lines = [
+        ...walkHunkDiff(request, place, display, display.width, highlighter),
+        paint(walkQuestion(request, place), palette.question, display.level),
+        ...choiceRows(WALK_CHOICES, display, palette),
+      ];
+      drawn.set(place.step, lines);
+    }
+    return lines;
+  };
+  const askHunk = () => {
+    const place = walk.current()!;
+    ask(hunkLines(place));
+    drawn.delete(place.step);
+    setImmediate(() => {
+      const next = walk.upcoming();
+      if (next && walk.current()?.step === place.step) hunkLines(next);
+    });
+  };
+  askHunk();
+  for (;;) {
+    const key = await readAnswerKey(asking);
+    if (key === 'stop') return undefined;
+    if (key === 'escape') return BACK;
+    let event = walk.press(key);
+    if (event === 'help') {
+      ask([...WALK_HELP.map((line) => `  ${line}`), ...choiceRows(WALK_CHOICES, display, palette)]);
+      continue;
+    }
+    if (event === 'back') return BACK;
+    if (event === 'ignored') continue;
+    if (event === 'reason') {
+      const reason = await readLine(asking, WALK_REASON_LABEL);
+      if (reason === undefined) return undefined;
+      event = walk.reason(reason === BACK ? '' : reason);
+    }
+    if (event === 'next') {
+      askHunk();
+      continue;
+    }
+    ask([
+      paint(walkConfirmQuestion(walk), palette.question, display.level),
+      ...choiceRows(WALK_CONFIRM_CHOICES, display, palette),
+    ]);
+    for (;;) {
+      const answer = await readAnswerKey(asking);
+      if (answer === 'stop') return undefined;
+      if (answer === 'y') return walk.decision();
+      if (answer === 'n' || answer === 'q' || answer === 'escape') return BACK;
+    }
+  }
+}
+
+/**
+ * The next key that answers (the guard's first key after a pause), as its character; 'escape', or 'stop'
+ * for Ctrl-C and the input ending. Keys of a typing run are skipped, with the hint said once.
+ */
+async function readAnswerKey(asking: Asking): Promise<string> {
+  const { keys, guard, options, display, palette } = asking;
+  for (;;) {
+    const { key, at } = await keys.nextTimed();
+    const role = guard?.key(at) ?? 'answer';
+    if (key.name === 'ctrl-c' || key.name === 'ctrl-d' || key.name === 'eof') return 'stop';
+    if (key.name === 'escape') return 'escape';
+    if (key.name !== 'char') continue;
+    if (role !== 'answer') {
+      if (!asking.hinted) {
+        asking.hinted = true;
+        options.output.write(`${paint(STILL_TYPING_HINT, palette.note, display.level)}\n`);
+      }
+      continue;
+    }
+    return key.char;
   }
 }
 

@@ -13,7 +13,7 @@ import { defaultStateDir } from './state-dir.js';
  * Trust in a config file read from disk. A cloned repository's `editgate.config.json` is written by
  * whoever made the repository, so until the person trusts it (`editgate trust`, or yes to the one-time
  * question) only what tightens protection applies: deny globs and `deny`/`ask` rules. What runs commands
- * (hooks), writes elsewhere (`auditLog`, `stateDir`) or loosens protection (`allow` rules,
+ * (hooks, language servers), writes elsewhere (`auditLog`, `stateDir`) or loosens protection (`allow` rules,
  * `requireReadBeforeEdit: false`, `allowPlaceholders: true`, a proxy tool marked read-only or described as a
  * write) waits for trust. A shorter deny list
  * loosens nothing: the guard refuses `.git` and the config file whatever the list (ALWAYS_DENY).
@@ -78,6 +78,12 @@ export function untrustedPart(config: EditgateConfig): { config: EditgateConfig;
     delete kept.allowPlaceholders;
     ignored.push('allowPlaceholders: true');
   }
+  // A language server is a program the config starts, like a hook command.
+  const servers = languageServersOf(config);
+  if (servers.length > 0) {
+    delete kept.languageServers;
+    ignored.push(`${servers.length} language server${servers.length === 1 ? '' : 's'} (never started)`);
+  }
   const proxyTools = proxyToolsOf(config.proxy);
   if (proxyTools) {
     // Only "ask" tightens: "readOnly" relays a tool unasked, and "write" chooses which argument is the path
@@ -90,6 +96,15 @@ export function untrustedPart(config: EditgateConfig): { config: EditgateConfig;
     }
   }
   return { config: kept, ignored };
+}
+
+/** The language servers a config names: [name, command, files] each (checked when the file was read). */
+function languageServersOf(config: EditgateConfig): { name: string; command: unknown; files: unknown }[] {
+  const servers = config.languageServers;
+  if (typeof servers !== 'object' || servers === null) return [];
+  return Object.entries(servers as Record<string, { command?: unknown; files?: unknown }>).map(
+    ([name, server]) => ({ name, command: server?.command, files: server?.files }),
+  );
 }
 
 function proxyToolsOf(section: unknown): unknown[] | undefined {
@@ -112,6 +127,10 @@ export function describeConfig(config: EditgateConfig): string[] {
     lines.push(`runs before every change: ${JSON.stringify(hook.command)}`);
   for (const hook of config.hooks?.afterChange ?? [])
     lines.push(`runs after every change: ${JSON.stringify(hook.command)}`);
+  for (const server of languageServersOf(config))
+    lines.push(
+      `starts the language server ${JSON.stringify(server.command)} (${server.name}) when ${Array.isArray(server.files) ? server.files.map((glob) => JSON.stringify(glob)).join(', ') : 'its files'} change, and keeps it running`,
+    );
   for (const rule of config.policy?.rules ?? [])
     lines.push(
       `${rule.action} ${rule.tool ?? 'every tool'} on ${rule.path === undefined ? 'every path' : JSON.stringify(rule.path)}${rule.change ? ` when the change has ${describeCondition(rule.change)}` : ''}`,

@@ -2,6 +2,11 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import {
+  type LanguageServerConfig,
+  parseBudget,
+  parseLanguageServers,
+} from '../checks/language-server-config.js';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
 import { shellLine, shellWord } from '../core/shell-word.js';
@@ -41,6 +46,7 @@ const changeConditionSchema = z.strictObject({
   lockfile: z.literal(true).optional(),
   secrets: z.literal(true).optional(),
   syntaxErrors: z.literal(true).optional(),
+  diagnostics: z.literal(true).optional(),
 });
 
 const configSchema = z.strictObject({
@@ -84,6 +90,10 @@ const configSchema = z.strictObject({
     .optional(),
   /** editgate proxy's word on particular tools of the servers it wraps; src/proxy/overrides.ts checks it. */
   proxy: z.unknown().optional(),
+  /** Language servers whose diagnostics a change adds are shown; checks/language-server-config.ts checks it. */
+  languageServers: z.unknown().optional(),
+  /** How long a question waits for the language servers, in ms; checked with languageServers. */
+  languageServerBudgetMs: z.unknown().optional(),
 });
 
 export type EditgateConfig = z.infer<typeof configSchema>;
@@ -101,6 +111,8 @@ export type ConfiguredOptions = Pick<
   | 'allowPlaceholders'
   | 'readLimit'
   | 'streamThreshold'
+  | 'languageServers'
+  | 'languageServerBudgetMs'
 >;
 
 export interface LoadedConfig {
@@ -159,6 +171,13 @@ export async function loadConfig(
     throw new EditgateError('INVALID_INPUT', `The config file ${path} is invalid: ${problems.join('; ')}`);
   }
   const written = parsed.data;
+  try {
+    if (written.languageServers !== undefined) parseLanguageServers(written.languageServers);
+    parseBudget(written.languageServerBudgetMs);
+  } catch (error) {
+    if (!(error instanceof EditgateError)) throw error;
+    throw new EditgateError('INVALID_INPUT', `The config file ${path} is invalid: ${error.message}`);
+  }
   const restricted = untrustedPart(written);
   // Trust is for this root's use of this very file (config-trust.ts).
   const trustedConfig = {
@@ -245,6 +264,11 @@ function toOptions(config: EditgateConfig, root: string, configDir: string): Con
   if (config.allowPlaceholders !== undefined) options.allowPlaceholders = config.allowPlaceholders;
   if (config.readLimit) options.readLimit = config.readLimit;
   if (config.streamThreshold) options.streamThreshold = config.streamThreshold;
+  // Checked when the file was read (loadConfig).
+  if (config.languageServers !== undefined)
+    options.languageServers = config.languageServers as Record<string, LanguageServerConfig>;
+  if (config.languageServerBudgetMs !== undefined)
+    options.languageServerBudgetMs = config.languageServerBudgetMs as number;
   // Paths in the config are relative to the folder the config file is in.
   const fromConfig = (path: string) => (isAbsolute(path) ? path : join(configDir, path));
   if (config.auditLog) options.auditLog = fromConfig(config.auditLog);

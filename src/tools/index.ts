@@ -1,6 +1,11 @@
 import { statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
+import {
+  type LanguageServerConfig,
+  parseBudget,
+  parseLanguageServers,
+} from '../checks/language-server-config.js';
 import { EditgateError, throwIfCancelled } from '../core/errors.js';
 import type { ProgressCallback } from '../core/progress.js';
 import type { Approver } from '../gate/approval.js';
@@ -8,6 +13,7 @@ import type { ChangeCheck } from '../gate/checks.js';
 import type { Gate, Screening } from '../gate/gate.js';
 import { SessionGrants } from '../gate/grants.js';
 import type { Hooks } from '../gate/hooks.js';
+import type { SessionNaming } from '../gate/open-gate.js';
 import type { Policy } from '../gate/policy.js';
 import type { Proposal } from '../gate/proposal.js';
 import { DEFAULT_STREAM_THRESHOLD, MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
@@ -40,6 +46,12 @@ export interface CreateEditToolsOptions {
   approve: Approver | 'allow' | 'deny';
   policy?: Policy;
   hooks?: Hooks;
+  /**
+   * The session its changes are logged under, with `stateDir` (gate/open-gate.ts), for `editgate review
+   * --session`: a face names its own (a chat session, an MCP connection); default a new library session;
+   * false logs nothing.
+   */
+  sessionLog?: SessionNaming | false;
   /** Globs (relative to a root) that may never be read or changed. Default: .git and everything in it. */
   deny?: string[];
   /**
@@ -98,6 +110,15 @@ export interface CreateEditToolsOptions {
    * --yes or an allow rule, one of severity 'deny' refuses the change.
    */
   checks?: ChangeCheck[];
+  /**
+   * Language servers, by name, whose diagnostics a change adds are shown with the question (issue #32):
+   * `{ typescript: { command: ['typescript-language-server', '--stdio'], files: ['**\/*.ts'] } }`. Each is
+   * started at the first change of a file it checks and kept for the process's life (closeLanguageServers
+   * stops them sooner). editgate installs none.
+   */
+  languageServers?: Record<string, LanguageServerConfig>;
+  /** How long a question waits for the language servers' diagnostics, in ms. Default 1500. */
+  languageServerBudgetMs?: number;
 }
 
 export interface ToolDefinition {
@@ -261,6 +282,11 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   if (options.stateDir !== undefined) refuseInsideRoots('stateDir', options.stateDir, roots);
   if (options.auditLog !== undefined) refuseInsideRoots('auditLog', options.auditLog, roots);
   const threshold = checkThreshold(options);
+  // Checked now (INVALID_INPUT at once); their check loads with the gate, and starts no server until a
+  // file one checks is changed.
+  const languageServers = options.languageServers;
+  const anyServer = languageServers !== undefined && parseLanguageServers(languageServers).length > 0;
+  const budgetMs = parseBudget(options.languageServerBudgetMs);
   const readLimit = options.readLimit ?? 2000;
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
   const session = new SessionGrants();
@@ -271,7 +297,10 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // The gate and the workspace below it load at the first call, not with the definitions: a command that
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= import('../gate/open-gate.js').then(({ openGate }) =>
+    gatePromise ??= Promise.all([
+      import('../gate/open-gate.js'),
+      anyServer ? import('../gate/diagnostics-check.js') : undefined,
+    ]).then(([{ openGate }, diagnostics]) =>
       openGate({
         roots,
         deny: options.deny,
@@ -293,7 +322,13 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         onPreview: options.onPreview,
         session,
         stagedTtlMs: options.stagedTtlMs,
-        checks: options.checks,
+        checks: diagnostics
+          ? [
+              ...(options.checks ?? []),
+              diagnostics.languageServerCheck({ servers: languageServers!, budgetMs }),
+            ]
+          : options.checks,
+        ...(options.sessionLog !== undefined ? { sessionLog: options.sessionLog } : {}),
       }),
     );
     return gatePromise;

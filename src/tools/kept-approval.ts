@@ -40,6 +40,8 @@ export interface KeptApproval {
   key: CallKey;
   files: KeptFile[];
   allowed: Allowed;
+  /** What the post-tool answer tells the model (what the checks found), when the pre-tool one could not. */
+  note?: string;
   /** When the pre-tool hook allowed it (ms since the epoch). */
   at: number;
 }
@@ -68,6 +70,7 @@ export async function keepApproval(stateDir: string, pending: KeptApproval): Pro
       approved: bytes(file.approved),
     })),
     allowed: pending.allowed,
+    ...(pending.note ? { note: pending.note } : {}),
     at: pending.at,
   });
   const key = stateKey(stateDir, { create: true })!;

@@ -212,7 +212,8 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
 function questionHtml(item: ReviewItem): string {
   // The files of a change set are listed below the question, each with its path.
   const { request, files } = item;
-  if (files.length > 1) return `Apply this change to ${files.length} files?`;
+  if (files.length > 1 && request.tool !== 'review_session')
+    return `Apply this change to ${files.length} files?`;
   return approvalQuestion(request, { path: (path) => `<code>${htmlText(path)}</code>`, text: htmlText });
 }
 

@@ -16,13 +16,24 @@ export interface HookCost {
   /** The file was edited as the call asked. */
   written: boolean;
   code: number | null;
+  /** Hook calls the hook server answered. */
+  served: number;
 }
 
-export async function hookCost(client: AgentClient, hooks: boolean): Promise<HookCost> {
+/**
+ * `server`: warm (the hook server already running: every call after a person's first) or cold (none: the
+ * first call runs the Node hook, which starts it).
+ */
+export async function hookCost(
+  client: AgentClient,
+  hooks: boolean,
+  server: 'warm' | 'cold' = 'warm',
+): Promise<HookCost> {
   const session = await runHookSession({
     client,
     approve: 'policy',
     hooks,
+    server,
     files: { 'notes.txt': NOTES },
     turns: OWN_EDIT_TURNS[client.name],
     // OpenCode alone takes a minute or more per run on a loaded machine.
@@ -37,6 +48,7 @@ export async function hookCost(client: AgentClient, hooks: boolean): Promise<Hoo
       editMs: asked && answered ? answered.at - asked.at : Number.NaN,
       written: session.file('notes.txt') === EDITED_NOTES,
       code: session.result.code,
+      served: session.served,
     };
   } finally {
     await session.close();

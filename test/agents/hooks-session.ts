@@ -14,6 +14,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { runningHookServers, stopHookServers } from '../../src/cli/hook-server.js';
 import { hookAgent } from '../../src/hooks/agents.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
@@ -48,6 +49,12 @@ export interface HookSessionOptions {
   beforePostTool?: string;
   /** Install editgate's hooks (default true; false: the agent's own tools alone, for a comparison). */
   hooks?: boolean;
+  /**
+   * The hook server (src/cli/hook-server.ts): `warm`, started before the agent, so every hook call goes
+   * through the shell entry to it (what a person has after their first call); `cold` (default), none, so the
+   * first call runs the Node hook, which starts it.
+   */
+  server?: 'warm' | 'cold';
   /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
   ownEdits?: boolean;
   timeoutMs?: number;
@@ -62,6 +69,8 @@ export interface RunningHookSession {
 
 export interface HookSession extends RunningHookSession {
   result: AgentResult;
+  /** Hook calls the hook server answered (0: none ran, or every call went to the Node hook). */
+  served: number;
   /** What the agent did and showed, for the test output and failure messages. */
   report: string;
   /** The audit log's lines, parsed. */
@@ -86,6 +95,21 @@ async function forwardToPort(port: number): Promise<{ socketPath: string; server
   });
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   return { socketPath, server };
+}
+
+/** `editgate hook --serve` for a state folder, until it answers. */
+async function startHookServerFor(state: string): Promise<void> {
+  const child = spawn(process.execPath, [MAIN, 'hook', '--serve'], {
+    env: { ...process.env, EDITGATE_STATE_DIR: state },
+    stdio: 'ignore',
+    detached: true,
+  });
+  child.unref();
+  const until = Date.now() + 60_000;
+  while ((await runningHookServers(state)).length === 0) {
+    if (Date.now() > until) throw new Error('editgate hook --serve did not answer within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** `editgate review ROOT`, until its link is printed. */
@@ -116,9 +140,15 @@ async function startReview(
   return { child, link: match[0], port: Number(match[2]) };
 }
 
+/** The shell entry `editgate hooks install` writes in front of the Node hook (src/cli/hook-entry.sh). */
+const HOOK_ENTRY = join(dirname(MAIN), 'hook-entry.sh');
+
 /**
  * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
- * post-tool event reaches it (the file changed behind editgate's back).
+ * post-tool event reaches it (the file changed behind editgate's back). The wrapper hands the event on to
+ * the same command (the shell entry, and through it the hook server), except in OpenCode, whose plugin
+ * holds the Node command and asks the server itself: there the wrapper stands in for Node, and the plugin
+ * is kept from the server.
  */
 async function wrapHookCommand(
   client: AgentClient,
@@ -128,6 +158,12 @@ async function wrapHookCommand(
   beforePostTool: string,
 ): Promise<void> {
   const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
+  const text = readFileSync(configFile, 'utf8');
+  const entryPrefix = `/bin/sh ${HOOK_ENTRY}`;
+  const nodePrefix = `${process.execPath} ${MAIN}`;
+  // OpenCode's plugin holds the command as a JSON array, one argument per element.
+  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
+  const viaEntry = text.includes(entryPrefix);
   writeFileSync(
     wrapper,
     [
@@ -135,20 +171,22 @@ async function wrapHookCommand(
       'event=$(cat)',
       // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
       `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
-      `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
+      viaEntry
+        ? `printf '%s' "$event" | exec /bin/sh '${HOOK_ENTRY}' "$@"`
+        : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),
   );
   chmodSync(wrapper, 0o755);
-  const text = readFileSync(configFile, 'utf8');
-  const prefix = `${process.execPath} ${MAIN}`;
-  // OpenCode's plugin holds the command as a JSON array, one argument per element.
-  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
   let wrapped: string;
-  if (text.includes(prefix)) wrapped = text.replaceAll(prefix, wrapper);
-  else if (text.includes(jsonPrefix)) wrapped = text.replaceAll(jsonPrefix, JSON.stringify(wrapper));
+  if (viaEntry) wrapped = text.replaceAll(entryPrefix, wrapper);
+  else if (text.includes(nodePrefix)) wrapped = text.replaceAll(nodePrefix, wrapper);
+  else if (text.includes(jsonPrefix))
+    wrapped = text
+      .replaceAll(jsonPrefix, JSON.stringify(wrapper))
+      .replace(/^const IDENTITY_FILE = .*$/m, 'const IDENTITY_FILE = null;');
   else
-    throw new Error(`no hook command "${prefix}" in ${configFile}:
+    throw new Error(`no hook command "${entryPrefix}" or "${nodePrefix}" in ${configFile}:
 ${text}`);
   writeFileSync(configFile, wrapped);
   // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
@@ -222,6 +260,11 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       );
       forwards.push({ port: review.port, socketPath: forward.socketPath });
     }
+    // Whatever hook server a session started (warm, or by its first call) ends with it.
+    cleanups.push(async () => {
+      await stopHookServers(workspace.state);
+    });
+    if (options.server === 'warm' && options.hooks !== false) await startHookServerFor(workspace.state);
     const turns = options.turns(workspace.root);
     const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
     cleanups.push(() => model.close());
@@ -247,11 +290,13 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       runAgent(run, model, options.timeoutMs ?? 120_000),
       options.during?.(running),
     ]);
+    const served = (await runningHookServers(workspace.state)).reduce((sum, each) => sum + each.served, 0);
     const report = describeRun(client, result, model.requests);
     dumpRun(client, model.requests, result);
     return {
       ...running,
       result,
+      served,
       installOutput,
       report: `${report}\n--- stdout ---\n${result.stdout.slice(-3000)}\n--- stderr ---\n${result.stderr.slice(-3000)}`,
       audit: () =>

@@ -83,12 +83,17 @@ describe('runAgent: the agent sees the fake model and no other machine', () => {
       const result = await runAgent(
         { command: 'sh', args: ['-c', 'sleep 30 & echo $!; sleep 30'], cwd: process.cwd(), env: baseEnv() },
         model,
-        500,
+        // Its time covers starting the namespace and sh, which took over 500 ms on a loaded 2-core machine
+        // (the stand-in was killed before it printed the pid); the sleeps run past it whatever the load.
+        5_000,
       );
       expect(result.timedOut).toBe(true);
       // The background sleep (what an agent's MCP server would be) went with it.
       const background = Number(result.stdout.trim());
-      expect(background).toBeGreaterThan(0);
+      expect(
+        background,
+        `the stand-in printed no pid within its time; stderr: ${result.stderr}`,
+      ).toBeGreaterThan(0);
       // Killing takes a moment to land on a loaded machine; a process that survived stays alive for 30 s.
       const deadline = Date.now() + 5_000;
       while (!isGoneOrDead(background) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

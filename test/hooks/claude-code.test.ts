@@ -139,6 +139,7 @@ describe("Claude Code's Edit, as editgate works it out", () => {
 describe("Claude Code's settings.json", () => {
   const command: HookCommand = {
     argv: [],
+    nodeArgv: [],
     line: '/usr/bin/node /opt/editgate/dist/cli/main.js hook claude-code --approve agent',
     timeoutSeconds: 600,
     approve: 'agent',

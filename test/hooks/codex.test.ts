@@ -79,12 +79,32 @@ describe("Codex's events", () => {
     expect(adapter.parse(event('PreToolUse', 'ls', 'Bash'))).toMatchObject({ read: { kind: 'pass' } });
   });
 
-  it('refuses a patch that does not parse, and a move, with what to do', () => {
+  it('refuses a patch that does not parse, and a move onto its own path, with what to do', () => {
     expect(adapter.parse(event('PreToolUse', 'not a patch'))).toMatchObject({ read: { kind: 'refuse' } });
-    const move = adapter.parse(
-      event('PreToolUse', '*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** End Patch'),
+    const onto = adapter.parse(
+      event('PreToolUse', '*** Begin Patch\n*** Update File: a\n*** Move to: /w/a\n*** End Patch'),
     );
-    expect(move).toMatchObject({ read: { kind: 'refuse' } });
+    expect(onto).toMatchObject({ read: { kind: 'refuse', reason: expect.stringContaining('its own path') } });
+  });
+
+  it('reads a move as the deletion of the old path and a write of the new one, from the old bytes', () => {
+    const read = adapter.parse(
+      event('PreToolUse', '*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+X\n*** End Patch'),
+    );
+    if (read.phase !== 'pre' || read.read.kind !== 'write') throw new Error(JSON.stringify(read));
+    const [from, to] = read.read.files;
+    expect(from).toEqual({ path: '/w/a', delete: true });
+    expect(to).toMatchObject({ path: '/w/b', movedFrom: '/w/a' });
+    if (!to || !('moved' in to)) throw new Error('no move');
+    expect(to.moved(bytes('x\ny\n')).toString()).toBe('X\ny\n');
+    expect(() => to.moved(bytes('z\n'))).toThrow(/not in the file exactly as written/);
+    expect(
+      adapter.parse(
+        event('PostToolUse', '*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** End Patch'),
+      ),
+    ).toMatchObject({
+      read: { kind: 'settle', paths: ['/w/a', '/w/b'] },
+    });
   });
 
   it('answers as Codex takes it: silence to allow, deny with a reason, no ask, allow only with a new patch', () => {
@@ -119,6 +139,7 @@ describe("Codex's events", () => {
 describe("Codex's hooks.json and the trust it needs", () => {
   const command: HookCommand = {
     argv: [],
+    nodeArgv: [],
     line: '/usr/bin/node /opt/e/main.js hook codex --approve web',
     timeoutSeconds: 600,
     approve: 'web',

@@ -30,9 +30,12 @@ describe.each(PAGES)('docs/hooks/%s.md', (agent) => {
   it('shows the settings editgate hooks install writes', async () => {
     const { adapter, installer } = await hookAgent(agent)!.load();
     for (const shown of blocks(page, 'json')) {
-      const line = `/usr/bin/node /opt/editgate/dist/cli/main.js hook ${agent} --approve agent`;
+      const node = `/usr/bin/node /opt/editgate/dist/cli/main.js hook ${agent} --approve agent`;
+      const line = `/bin/sh /opt/editgate/dist/cli/hook-entry.sh ${node}`;
       const written = installer.add(undefined, {
         argv: line.split(' '),
+        nodeArgv: node.split(' '),
+        identityFile: '/opt/editgate/dist/cli/hook-identity',
         line,
         timeoutSeconds: adapter.timeoutSeconds,
         approve: 'agent',

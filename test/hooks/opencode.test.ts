@@ -185,6 +185,7 @@ process.stdin.on('end', () => {
 describe('the plugin file editgate installs', () => {
   const command = {
     argv: ['/usr/bin/editgate', 'hook', 'opencode', '--approve', 'web'],
+    nodeArgv: ['/usr/bin/editgate', 'hook', 'opencode', '--approve', 'web'],
     line: '',
     timeoutSeconds: 600,
   };

@@ -301,6 +301,74 @@ describe('approval through elicitation', () => {
   });
 });
 
+describe('part of a change through the form (#30)', () => {
+  const BEFORE = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+  const AFTER = BEFORE.replace('line 2\n', 'LINE 2\n')
+    .replace('line 15\n', 'LINE 15\n')
+    .replace('line 28\n', 'LINE 28\n');
+
+  async function readAndWrite(client: Client, content: string) {
+    await call(client, 'read_file', { file_path: 'a.txt' });
+    return call(client, 'write_file', { file_path: 'a.txt', content });
+  }
+
+  it('a box per hunk: hunk 2 unticked with a reason writes 1 and 3 only; the model reads the reason', async () => {
+    const root = workspace({ 'a.txt': BEFORE });
+    const { client, asked } = await eliciting(root, [
+      byAPerson({
+        action: 'accept',
+        content: {
+          decision: 'Allow once',
+          hunk_1: true,
+          hunk_2: false,
+          hunk_3: true,
+          reason: 'line 15 is quoted in the docs',
+        },
+      }),
+    ]);
+    const result = await readAndWrite(client, AFTER);
+    expect(result.isError).toBe(false);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(
+      BEFORE.replace('line 2\n', 'LINE 2\n').replace('line 28\n', 'LINE 28\n'),
+    );
+    const properties = asked[0]!.schema.properties as Record<string, { type: string; title: string }>;
+    expect(Object.keys(properties)).toEqual(['decision', 'reason', 'hunk_1', 'hunk_2', 'hunk_3']);
+    expect(properties.hunk_2).toMatchObject({
+      type: 'boolean',
+      title: 'Write hunk 2 of 3 of a.txt (@@ -12,7 +12,7 @@)',
+      default: true,
+    });
+    expect(result.text).toContain('The user accepted only part of your change');
+    expect(result.text).toContain(
+      "a.txt hunk 2 of 3 (line 15 as it is now): the user's reason: line 15 is quoted in the docs",
+    );
+    expect(result.text).not.toContain('approved this change with a note');
+  });
+
+  it('every box ticked, or none sent, is the whole change; a one-hunk change gets no boxes', async () => {
+    const root = workspace({ 'a.txt': BEFORE });
+    const { client, asked } = await eliciting(root, [
+      byAPerson(choose('Allow once')),
+      byAPerson(choose('Allow once')),
+    ]);
+    expect((await readAndWrite(client, AFTER)).isError).toBe(false);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(AFTER);
+    expect((await readAndWrite(client, AFTER.replace('LINE 2\n', 'line 2\n'))).isError).toBe(false);
+    expect(Object.keys(asked[1]!.schema.properties as object)).toEqual(['decision', 'reason']);
+  });
+
+  it('more hunks than MAX_FORM_HUNKS: no boxes, the change is asked whole', async () => {
+    const root = workspace({ 'a.txt': BEFORE });
+    const { client, asked } = await eliciting(root, [byAPerson(choose('Deny'))]);
+    const many = BEFORE.split('\n')
+      .map((line, i) => (i % 3 === 0 && line ? line.toUpperCase() : line))
+      .join('\n');
+    expect((await readAndWrite(client, many)).isError).toBe(true);
+    expect(Object.keys(asked[0]!.schema.properties as object)).toEqual(['decision', 'reason']);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(BEFORE);
+  });
+});
+
 describe('cancellation', () => {
   it('a client that cancels a call waiting for approval gets nothing written; the server says CANCELLED', async () => {
     const root = workspace({ 'a.txt': 'one\ntwo\n' });

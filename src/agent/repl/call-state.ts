@@ -29,6 +29,7 @@ export function decisionWords(decision: Decision): string {
     return reason ? `✗ No: ${reason}` : '✗ No';
   }
   if (typeof decision === 'object' && 'reason' in decision) return `✓ Yes: ${decision.reason}`;
+  if (typeof decision === 'object' && 'hunks' in decision) return '✓ Yes to the hunks you chose';
   if (typeof decision === 'object') return '✓ Yes, with your own version of the new text';
   return grant === 'once'
     ? '✓ Yes'
@@ -58,11 +59,15 @@ export function changeOutcome(
             ? '--yes'
             : state.reason === 'edited'
               ? 'you: your own version'
-              : typeof state.decision === 'string'
-                ? (DECIDED_BY[state.decision] ?? 'you')
-                : state.decision && 'reason' in state.decision
-                  ? `${DECIDED_BY[state.decision.allow] ?? 'you'}, with your note`
-                  : 'you';
+              : state.reason === 'hunks'
+                ? 'you: the hunks you chose'
+                : typeof state.decision === 'string'
+                  ? (DECIDED_BY[state.decision] ?? 'you')
+                  : state.decision && 'reason' in state.decision
+                    ? `${DECIDED_BY[state.decision.allow] ?? 'you'}, with your note`
+                    : state.decision && 'hunks' in state.decision
+                      ? 'you: the hunks you chose'
+                      : 'you';
     return `applied (${by})`;
   }
   if (result.code === 'DENIED_USER') {

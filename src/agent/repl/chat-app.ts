@@ -10,10 +10,16 @@ import {
 } from '../../gate/approval.js';
 import type { Proposal } from '../../gate/proposal.js';
 import { type ColorLevel, detectColorLevel, paint } from '../../terminal/colors.js';
+import type { KeyReader } from '../../terminal/keys.js';
 import { runPager } from '../../terminal/pager.js';
 import { paletteFor, resolveTheme, type ThemeOption } from '../../terminal/palette.js';
 import { highlighterFor, renderRequestDiff, requestNotes } from '../../terminal/preview.js';
-import { enterRawMode, type TerminalInput, type TerminalOutput } from '../../terminal/tty-modes.js';
+import {
+  enterAlternateScreen,
+  enterRawMode,
+  type TerminalInput,
+  type TerminalOutput,
+} from '../../terminal/tty-modes.js';
 import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { ToolCallInfo, TurnEvents, TurnOutcome } from '../loop/turn.js';
 import type { PreviewReason, SessionFrontEnd } from '../session/chat-session.js';
@@ -375,6 +381,8 @@ export class ChatApp implements SessionFrontEnd {
     if (found.length > 0) this.print(noteLines(found.join('\n'), look, 'warning'));
     if (reason === 'edited')
       this.print(noteLines('Approved with your own version: this is what is written.', look));
+    if (reason === 'hunks')
+      this.print(noteLines('Approved hunk by hunk: only the hunks you chose are written.', look));
     if (this.current) {
       this.current.previewed = true;
       this.current.reason = reason;
@@ -453,6 +461,25 @@ export class ChatApp implements SessionFrontEnd {
       keys.close();
       // The card (if any) is drawn anew: on screen again from that frame.
       this.card.pagerClosed();
+      this.screen.resume();
+    }
+  }
+
+  /**
+   * Hands the screen (the alternate one: the transcript stays as it is) and the keys to a full-screen
+   * exchange such as /review's walk; the chat's own screen comes back when it ends.
+   */
+  async takeOver<T>(run: (terminal: { output: TerminalOutput; keys: KeyReader }) => Promise<T>): Promise<T> {
+    this.screen.suspend();
+    const keys = this.input.pagerQueue();
+    if (this.commandTypedNow) this.input.guard.openedByThisRun();
+    else this.input.guard.shown();
+    const leave = enterAlternateScreen(this.options.output);
+    try {
+      return await run({ output: this.options.output, keys: keys.reader });
+    } finally {
+      leave();
+      keys.close();
       this.screen.resume();
     }
   }

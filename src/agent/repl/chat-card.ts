@@ -1,12 +1,15 @@
+import type { LineHighlighter } from '../../core/highlight.js';
 import { type ApprovalQuestion, type Decision, isReadQuestion } from '../../gate/approval.js';
 import { answeredElsewhere } from '../../gate/first-answer.js';
 import { paint } from '../../terminal/colors.js';
 import { editableText, editInEditor, withYourVersion } from '../../terminal/edit-in-editor.js';
+import { HunkWalk, offersWalk, WALK_HELP, WALK_KEY, walkUnavailable } from '../../terminal/hunk-walk.js';
+import { WALK_REASON_LABEL, walkConfirmQuestion, walkHunkDiff } from '../../terminal/hunk-walk-view.js';
 import type { Key } from '../../terminal/keys.js';
 import { highlighterFor, renderRequestDiff } from '../../terminal/preview.js';
 import type { TerminalInput, TerminalOutput } from '../../terminal/tty-modes.js';
 import { settled, type TypingGuard } from '../../terminal/typing-guard.js';
-import { type CardSubject, commandRows, renderCard, renderYoursCard } from '../ui/card.js';
+import { type CardSubject, commandRows, renderCard, renderWalkCard, renderYoursCard } from '../ui/card.js';
 import { InputEditor } from '../ui/input-editor.js';
 import type { InputEvent, InputKey } from '../ui/input-keys.js';
 import type { LiveScreen, LiveView } from '../ui/live-screen.js';
@@ -43,8 +46,8 @@ export interface CardHost {
 interface Card {
   subject: CardSubject;
   resolve: (decision: Decision) => void;
-  /** Typing a line: the reason for a no after r, or the note with a yes after +. */
-  line?: { kind: 'reason' | 'note'; editor: InputEditor };
+  /** Typing a line: the reason for a no after r, the note with a yes after +, or why not a hunk (walk). */
+  line?: { kind: 'reason' | 'note' | 'hunk'; editor: InputEditor };
   /**
    * Whether its keys are on screen, for the typing guard: `yes` from the frame that shows them; `no` while
    * the reason or note line hides them (and when they come back, until they are drawn); `pager` while v's pager is.
@@ -52,12 +55,15 @@ interface Card {
   onScreen: 'no' | 'yes' | 'pager';
   /** After e: the person's version of the new text, asked once more before it is written. */
   yours?: string;
+  /** After h: the hunks asked one by one (each printed to the transcript as it is asked). */
+  walk?: { steps: HunkWalk; highlighter: LineHighlighter | undefined };
 }
 
 /** The line typed after r or +, as the card labels it. */
 const LINE_LABEL = {
   reason: 'Reason (Enter to send, Esc to go back): ',
   note: 'Note for the model (Enter to approve, Esc to go back): ',
+  hunk: WALK_REASON_LABEL,
 } as const;
 
 /**
@@ -164,6 +170,17 @@ export class ChatCard {
    */
   private lineKey(card: Card, line: NonNullable<Card['line']>, event: InputEvent): void {
     const key = event.type === 'key' ? event.key : undefined;
+    if (line.kind === 'hunk') {
+      // Why not this hunk: Enter gives it (an empty line, or Esc, none), and the walk goes on.
+      if (key?.name === 'enter' || key?.name === 'escape' || key?.name === 'ctrl-c') {
+        card.line = undefined;
+        const walk = card.walk!;
+        walk.steps.reason(key.name === 'enter' ? line.editor.text : '');
+        this.walkAsked(card, walk);
+      } else line.editor.handle(event);
+      this.host.screen.dirty();
+      return;
+    }
     if (key?.name === 'escape' || key?.name === 'ctrl-c') {
       card.line = undefined;
       // Back to the question: on screen anew, answered by the first key after a pause.
@@ -177,8 +194,8 @@ export class ChatCard {
     this.host.screen.dirty();
   }
 
-  /** r or +: the card's keys give way to a line to type. */
-  private openLine(card: Card, kind: 'reason' | 'note'): void {
+  /** r, + or a walk's n: the card's keys give way to a line to type. */
+  private openLine(card: Card, kind: 'reason' | 'note' | 'hunk'): void {
     card.line = { kind, editor: new InputEditor() };
     card.onScreen = 'no';
     this.host.screen.dirty();
@@ -202,6 +219,7 @@ export class ChatCard {
     if (key.name !== 'char') return false;
     if (card.yours !== undefined && card.subject.kind === 'change')
       return this.yoursKey(card, card.subject.request, card.yours, key.char);
+    if (card.walk) return this.walkKey(card, card.walk, key.char);
     const change = card.subject.kind === 'change';
     switch (key.char) {
       case 'y':
@@ -234,6 +252,14 @@ export class ChatCard {
         void this.edit(card, subject.request, proposed);
         return true;
       }
+      case WALK_KEY: {
+        const subject = card.subject;
+        if (subject.kind !== 'change' || !offersWalk(subject.request)) return false;
+        const unavailable = walkUnavailable(subject.request);
+        if (unavailable) this.host.note(`Not hunk by hunk: ${unavailable}.`);
+        else void this.startWalk(card, subject.request);
+        return true;
+      }
       case 'v': {
         const subject = card.subject;
         if (subject.kind === 'change' && isReadQuestion(subject.request)) return false;
@@ -249,6 +275,71 @@ export class ChatCard {
       }
       default:
         return false;
+    }
+  }
+
+  /** h: the walk begins with its first hunk in the transcript. */
+  private async startWalk(card: Card, request: ApprovalQuestion): Promise<void> {
+    const highlighter = await highlighterFor(request, this.display(this.host.look()));
+    if (this.card !== card) return;
+    const walk = { steps: new HunkWalk(request), highlighter };
+    card.walk = walk;
+    this.walkAsked(card, walk);
+  }
+
+  /**
+   * The walk moved on: the next hunk goes to the transcript, or, after the last, the line of what will be
+   * written; either way the card's keys are drawn anew, and answer only after a pause (the typing guard).
+   */
+  private walkAsked(card: Card, walk: NonNullable<Card['walk']>): void {
+    if (card.subject.kind !== 'change') return;
+    const { request } = card.subject;
+    const look = this.host.look();
+    const place = walk.steps.current();
+    if (place)
+      this.host.print(
+        walkHunkDiff(request, place, this.display(look), look.width, walk.highlighter ?? undefined),
+      );
+    else this.host.print([paint(walkConfirmQuestion(walk.steps), look.palette.question, look.level)]);
+    card.onScreen = 'no';
+    this.host.screen.dirty();
+  }
+
+  /**
+   * A key of the walk (hunk-walk.ts): y, n (then why), a, d for the hunk asked; q back to the question; ?
+   * the help in the transcript. After the last hunk: y answers with the choice, n goes back to the question.
+   */
+  private walkKey(card: Card, walk: NonNullable<Card['walk']>, char: string): boolean {
+    const backToQuestion = () => {
+      card.walk = undefined;
+      card.onScreen = 'no';
+      this.host.screen.dirty();
+    };
+    if (!walk.steps.current()) {
+      if (char === 'y') card.resolve(walk.steps.decision());
+      else if (char === 'n' || char === 'q') backToQuestion();
+      else return false;
+      return true;
+    }
+    switch (walk.steps.press(char)) {
+      case 'ignored':
+        return false;
+      case 'back':
+        backToQuestion();
+        return true;
+      case 'help': {
+        const look = this.host.look();
+        this.host.print(WALK_HELP.map((line) => paint(`  ${line}`, look.palette.note, look.level)));
+        card.onScreen = 'no';
+        this.host.screen.dirty();
+        return true;
+      }
+      case 'reason':
+        this.openLine(card, 'hunk');
+        return true;
+      default:
+        this.walkAsked(card, walk);
+        return true;
     }
   }
 
@@ -321,9 +412,13 @@ export class ChatCard {
     const { width, level, palette } = look;
     const lines = [
       ...above,
-      ...(card.yours !== undefined && card.subject.kind === 'change'
-        ? renderYoursCard(card.subject.request, look)
-        : renderCard(card.subject, look)),
+      ...(card.subject.kind !== 'change'
+        ? renderCard(card.subject, look)
+        : card.yours !== undefined
+          ? renderYoursCard(card.subject.request, look)
+          : card.walk
+            ? renderWalkCard(card.subject.request, card.walk.steps, look)
+            : renderCard(card.subject, look)),
     ];
     if (card.line) {
       const label = LINE_LABEL[card.line.kind];

@@ -1,5 +1,6 @@
 import { diffLines } from '../../core/diff.js';
 import { renderDiff } from '../../terminal/diff-view.js';
+import { walkSessionReview } from '../../terminal/session-walk.js';
 import type { TurnEvents, TurnOutcome } from '../loop/turn.js';
 import { listModels } from '../providers/list-models.js';
 import type { ModelTarget } from '../providers/model-target.js';
@@ -22,6 +23,7 @@ export const SLASH_HELP: [string, string][] = [
     "take back the last turn's changes (edits and commands), newest first; again for the turn before",
   ],
   ['/diff', 'everything this session changed, in the pager'],
+  ['/review', "this session's changes hunk by hunk: keep or revert each, with a reason the model reads"],
   ['/grants [revoke PATH|all]', 'what you allowed for the session (a, A), or take it back'],
   ['/usage', 'tokens used, and the cost where known'],
   ['/resume [N|ID]', "this project's saved sessions, or continue one"],
@@ -77,6 +79,8 @@ export class ChatCommands {
         return this.undo();
       case '/diff':
         return this.diff();
+      case '/review':
+        return this.review();
       case '/grants':
         return this.grants(args);
       case '/usage':
@@ -145,6 +149,18 @@ export class ChatCommands {
     if (report.restored.length > 0)
       this.app.note(`↶ Restored ${report.restored.join(', ')} (newest change first).`);
     for (const problem of report.problems) this.app.note(`Not restored: ${problem}`, 'warning');
+  }
+
+  private async review(): Promise<void> {
+    const session = await this.options.session;
+    const look = this.app.look();
+    const { said, warnings } = await session.review((question) =>
+      this.app.takeOver(({ output, keys }) =>
+        walkSessionReview(question, { output, keys, color: look.level, theme: look.palette.theme }),
+      ),
+    );
+    for (const warning of warnings) this.app.note(`Not reviewable: ${warning}`, 'warning');
+    this.app.note(said.join('\n'));
   }
 
   private async diff(): Promise<void> {

@@ -3,13 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative as relativePath, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import { type Approver, autoApprover, type Decision } from '../../gate/approval.js';
+import { type ApprovalRequest, type Approver, autoApprover, type Decision } from '../../gate/approval.js';
 import type { Screening } from '../../gate/gate.js';
 import { type AfterChangeHook, combineAfterChange, type Hooks } from '../../gate/hooks.js';
 import type { Proposal } from '../../gate/proposal.js';
+import { applySessionReview, openSessionReview, reviewSummary } from '../../gate/session-review.js';
 import type { LoadedConfig } from '../../tools/config.js';
 import { createEditTools, type EditTools } from '../../tools/index.js';
 import { DEFAULT_DENY } from '../../workspace/guard.js';
+import { readSession } from '../../workspace/session-log.js';
 import { streamModel } from '../loop/model-stream.js';
 import { systemPrompt } from '../loop/system-prompt.js';
 import { runTurn, type TurnEvents, type TurnOutcome } from '../loop/turn.js';
@@ -32,7 +34,7 @@ import { type LoadedSession, SessionStore } from './session-store.js';
  * One chat: the model, the conversation, the tools over the workspace, and what the turns changed. The
  * front end (the REPL, or -p) supplies how changes are shown and asked about; everything else is here.
  */
-export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited';
+export type PreviewReason = 'ask' | 'policy' | 'session' | 'yes' | 'edited' | 'hunks';
 
 export interface SessionFrontEnd {
   /** A file change was computed: its diff is shown whether or not it is asked about. */
@@ -126,6 +128,12 @@ export class ChatSession {
         : (options.approve ?? frontEnd.approve),
       hooks,
       stateDir: config.stateDir ?? options.stateDir,
+      // The chat session is the session its changes are logged under, for /review and editgate review --session.
+      sessionLog: {
+        face: 'chat',
+        label: 'editgate chat',
+        ...(options.store ? { id: options.store.id } : {}),
+      },
       onPreview: async (proposal: Proposal, screening: Screening) => {
         for (const file of proposal.files) {
           if (this.originals.has(file.path)) continue;
@@ -135,13 +143,15 @@ export class ChatSession {
             file.texts ? (file.kind === 'create' ? null : file.texts.before) : undefined,
           );
         }
-        // After the person approved their own version, the gate shows what is written: that version.
+        // After the person approved their own version, or some hunks, the gate shows what is written.
         const reason: PreviewReason = screening.ask
           ? options.yes && !screening.askedBy
             ? 'yes'
             : 'ask'
           : screening.approvedBy === 'user'
-            ? 'edited'
+            ? 'hunks' in screening
+              ? 'hunks'
+              : 'edited'
             : screening.approvedBy;
         await frontEnd.preview(proposal, reason);
       },
@@ -207,6 +217,9 @@ export class ChatSession {
     stopRequested: () => boolean,
   ): Promise<TurnOutcome> {
     this.model ??= await createLanguageModel(this.target);
+    // What a session review (/review here, or editgate review --session elsewhere) left for the model.
+    const reviewed = await (await this.editTools.gate()).sessionLog?.takeNote().catch(() => undefined);
+    if (reviewed) this.notes.push(reviewed);
     const content = this.notes.length > 0 ? `${this.notes.join('\n')}\n\n${text}` : text;
     this.notes = [];
     const user: ModelMessage = { role: 'user', content };
@@ -326,6 +339,35 @@ export class ChatSession {
       );
     }
     return report;
+  }
+
+  /**
+   * /review: this session's changes as one change set (gate/session-review.ts), decided by `decide` (the
+   * terminal walk); the reverts go through the gate, and what was reverted and why reaches the model with the
+   * next message. A sentence when there is nothing to review.
+   */
+  async review(
+    decide: (question: ApprovalRequest) => Promise<Decision | undefined>,
+  ): Promise<{ said: string[]; warnings: string[] }> {
+    const gate = await this.editTools.gate();
+    const log = gate.sessionLog;
+    if (!log)
+      return {
+        said: ['This chat keeps no state folder, so its changes were not logged for review.'],
+        warnings: [],
+      };
+    const logged = await readSession(log.stateDir, log.id);
+    if (!logged) return { said: ['This session has changed no file yet.'], warnings: [] };
+    const review = await openSessionReview(logged);
+    const warnings = review.unreviewable.map((file) => `${file.path}: ${file.why}.`);
+    if (!review.question)
+      return { said: ['Nothing to review: every change of this session was undone or reverted.'], warnings };
+    const decision = await decide(review.question);
+    if (decision === undefined) return { said: ['Nothing was reverted.'], warnings };
+    const outcome = await applySessionReview(gate, review, decision);
+    const said = reviewSummary(outcome);
+    if (outcome.note) said.push('The model reads what was reverted, and why, with your next message.');
+    return { said, warnings };
   }
 
   /** /diff: every file this session changed, from its content when first changed to now. */

@@ -4,6 +4,8 @@ import { type ApprovalQuestion, isReadQuestion } from '../../gate/approval.js';
 import { toCells, visibleText, wrapCells } from '../../terminal/cells.js';
 import { paint } from '../../terminal/colors.js';
 import { editableText } from '../../terminal/edit-in-editor.js';
+import { type HunkWalk, offersWalk, WALK_KEY } from '../../terminal/hunk-walk.js';
+import { WALK_CHOICES, WALK_CONFIRM_CHOICES, walkQuestion } from '../../terminal/hunk-walk-view.js';
 import { type Choice, choiceRows, questionText } from '../../terminal/prompt.js';
 import { markWhitespaceRuns } from '../../terminal/whitespace-runs.js';
 import type { CommandRequest } from '../tools/bash.js';
@@ -46,6 +48,7 @@ export function cardChoices(subject: CardSubject): Choice[] {
   const read = isReadQuestion(subject.request);
   if (!read) choices.push({ key: '+', label: 'yes, with a note' });
   if (editableText(subject.request) !== undefined) choices.push({ key: 'e', label: 'edit it' });
+  if (offersWalk(subject.request)) choices.push({ key: WALK_KEY, label: 'hunk by hunk' });
   if (!read) choices.push({ key: 'v', label: 'view the whole diff' });
   choices.push({ key: 'Esc', label: 'no, and stop the turn' });
   return choices;
@@ -99,6 +102,20 @@ export function renderYoursCard(request: ApprovalQuestion, look: Look): string[]
       cardDisplay(look),
       look.palette,
     ),
+  ];
+}
+
+/**
+ * The card during the walk (h): the hunk just printed to the transcript is asked about, with the walk's
+ * keys; once every hunk is chosen (the line of what will be written is in the transcript), whether to write it.
+ */
+export function renderWalkCard(request: ApprovalQuestion, walk: HunkWalk, look: Look): string[] {
+  const place = walk.current();
+  const question = place ? walkQuestion(request, place) : 'Write the hunks as chosen above?';
+  const stop = { key: 'Esc', label: 'no, and stop the turn' };
+  return [
+    paint(fitText(question, look.width - 1), look.palette.question, look.level),
+    ...choiceRows([...(place ? WALK_CHOICES : WALK_CONFIRM_CHOICES), stop], cardDisplay(look), look.palette),
   ];
 }
 

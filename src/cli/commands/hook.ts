@@ -1,14 +1,24 @@
 // `editgate hook <agent>`: what an agent's hook configuration runs for each tool call (editgate hooks install
-// writes it). Reads the agent's event (JSON) on standard input and answers on standard output with the exit
-// code the agent reads (src/hooks/runner.ts). The agent starts it per call, so it loads only what it uses; the
-// build bundles it with the rest of what it loads (scripts/bundle-mcp.mjs) and main.ts runs that file.
-import { resolve } from 'node:path';
+// writes it, behind the shell entry hook-entry.sh where there is one). Reads the agent's event (JSON) on
+// standard input and answers on standard output with the exit code the agent reads (src/hooks/runner.ts).
+// The agent starts it per call, so it loads only what it uses; the build bundles it with the rest of what it
+// loads (scripts/bundle-mcp.mjs) and main.ts runs that file. `editgate hook --serve` is the hook server
+// (cli/hook-server.ts), which answers the same calls without a Node start each; answerHookCall is the one
+// way both answer a call.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Approver } from '../../gate/approval.js';
+import type { HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
+import type { HookCall } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode, runHook } from '../../hooks/runner.js';
+import { buildIdentity, serveHooks, startFinished, startHookServer } from '../hook-server.js';
+import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
 
 export const HELP = `Usage: editgate hook AGENT [--approve MODE] [--root DIR] [--config FILE] [--fail-open]
+       editgate hook --serve
 
 Run by AGENT (${hookAgentNames().join(', ')}) before and after each of its own edit tools, with the
 hook event as JSON on standard input; answers in the agent's own protocol. You do not run it yourself:
@@ -21,11 +31,15 @@ editgate hooks install AGENT writes it into the agent's configuration.
   --root DIR       the workspace root (default: the folder the agent runs in)
   --config FILE    a config file instead of ROOT/editgate.config.json
   --fail-open      when the hook itself fails (a crash, no review page, no answer in time), let the
-                   call go ahead instead of refusing it`;
+                   call go ahead instead of refusing it
+  --serve          run the hook server, which answers the hooks' calls on a socket in your state
+                   folder without starting Node for each (started by the hook itself when needed;
+                   editgate hooks status shows it)`;
 
 const OPTIONS = {
   approve: { type: 'string' },
   'fail-open': { type: 'boolean' },
+  serve: { type: 'boolean' },
 } as const;
 
 async function readStdin(): Promise<string> {
@@ -34,56 +48,209 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function run(args: string[]): Promise<number> {
-  let line: ReturnType<typeof parseCommandLine<typeof OPTIONS>>;
-  let approve: HookApproveMode;
-  try {
-    line = parseCommandLine(args, OPTIONS, ['root', 'config']);
-    if (line.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
-    if (line.positionals.length !== 1) throw new UsageError(`name one agent: ${hookAgentNames().join(', ')}`);
-    const mode = line.values.approve ?? 'agent';
-    if (!(APPROVE_MODES as readonly string[]).includes(mode))
-      throw new UsageError(`--approve must be one of ${APPROVE_MODES.join(', ')} (got "${mode}")`);
-    approve = mode as HookApproveMode;
-  } catch (error) {
-    // Exit code 2 blocks the tool in every agent that reads exit codes: a broken hook line fails closed.
-    process.stderr.write(
-      `editgate hook: ${error instanceof Error ? error.message : String(error)}. Nothing was allowed. Run editgate hook --help.\n`,
-    );
-    return 2;
+/** One hook call's command line, read against the folder it was started in. */
+interface HookInvocation {
+  agent: string;
+  approve: HookApproveMode;
+  root?: string;
+  config?: string;
+  failOpen: boolean;
+}
+
+/** The value given to an option (`--root DIR` or `--root=DIR`), as written. */
+function given(args: string[], name: string): string | undefined {
+  for (const [index, arg] of args.entries()) {
+    if (arg === `--${name}`) return args[index + 1];
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
   }
-  const name = line.positionals[0]!;
-  const entry = hookAgent(name);
+  return undefined;
+}
+
+/** Throws a UsageError for a bad line; `help` when it asks for help. */
+function readInvocation(args: string[], cwd: string): HookInvocation | 'help' | 'serve' {
+  const line = parseCommandLine(args, OPTIONS, ['root', 'config']);
+  if (line.help) return 'help';
+  if (line.values.serve === true) {
+    if (args.length !== 1) throw new UsageError('--serve takes nothing else');
+    return 'serve';
+  }
+  if (line.positionals.length !== 1) throw new UsageError(`name one agent: ${hookAgentNames().join(', ')}`);
+  const mode = line.values.approve ?? 'agent';
+  if (!(APPROVE_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--approve must be one of ${APPROVE_MODES.join(', ')} (got "${mode}")`);
+  const root = given(args, 'root');
+  const config = given(args, 'config');
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  return {
+    agent: line.positionals[0]!,
+    approve: mode as HookApproveMode,
+    ...(root !== undefined ? { root: at(root) } : {}),
+    ...(config !== undefined ? { config: at(config) } : {}),
+    failOpen: line.values['fail-open'] === true,
+  };
+}
+
+function usageReply(error: unknown): HookReply {
+  // Exit code 2 blocks the tool in every agent that reads exit codes: a broken hook line fails closed.
+  return {
+    stdout: '',
+    stderr: `editgate hook: ${error instanceof Error ? error.message : String(error)}. Nothing was allowed. Run editgate hook --help.\n`,
+    exitCode: 2,
+  };
+}
+
+/** The event with the hook's folder as its cwd when the agent sent none (a server has no cwd of the call's). */
+function withCwd(event: string, cwd: string): string {
+  if (event.includes('"cwd"')) return event;
+  try {
+    const parsed: unknown = JSON.parse(event);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return event;
+    return JSON.stringify({ ...parsed, cwd });
+  } catch {
+    return event;
+  }
+}
+
+/**
+ * The answer to one hook call, from the Node hook or the hook server alike: never throws, refuses (exit code
+ * 2) a command line it cannot read, and gives what the runner says to the person on standard error.
+ */
+export async function answerHookCall(
+  args: string[],
+  cwd: string,
+  event: string,
+  stateDir: string,
+): Promise<HookReply> {
+  let invocation: HookInvocation;
+  try {
+    const read = readInvocation(args, cwd);
+    if (read === 'help' || read === 'serve') throw new UsageError('a hook call names an agent');
+    invocation = read;
+  } catch (error) {
+    return usageReply(error);
+  }
+  const entry = hookAgent(invocation.agent);
   if (!entry) {
-    process.stderr.write(
-      `editgate hook: no hooks for "${name}"; editgate has them for ${hookAgentNames().join(', ')}. Nothing was allowed.\n`,
-    );
-    return 2;
+    return {
+      stdout: '',
+      stderr: `editgate hook: no hooks for "${invocation.agent}"; editgate has them for ${hookAgentNames().join(', ')}. Nothing was allowed.\n`,
+      exitCode: 2,
+    };
   }
   const { adapter } = await entry.load();
-  const rootGiven = args.some((arg) => arg === '--root' || arg.startsWith('--root='));
-  const reply = await runHook(await readStdin(), {
+  const notes: string[] = [];
+  const warn = (message: string) => notes.push(`${message}\n`);
+  const reply = await runHook(withCwd(event, cwd), {
     adapter,
-    approve,
-    ...(rootGiven ? { root: resolve(line.globals.root) } : {}),
-    ...(line.globals.config ? { config: line.globals.config } : {}),
-    failOpen: line.values['fail-open'] === true,
-    reviewPage,
-    warn: (message) => process.stderr.write(`${message}\n`),
+    approve: invocation.approve,
+    ...(invocation.root !== undefined ? { root: invocation.root } : {}),
+    ...(invocation.config !== undefined ? { config: invocation.config } : {}),
+    failOpen: invocation.failOpen,
+    stateDir,
+    reviewPage: (root) => reviewPage(root, warn),
+    warn,
   });
+  const stderr = notes.join('') + (reply.stderr ?? '');
+  return { ...reply, ...(stderr ? { stderr } : {}) };
+}
+
+export async function run(args: string[]): Promise<number> {
+  let read: ReturnType<typeof readInvocation>;
+  try {
+    read = readInvocation(args, process.cwd());
+  } catch (error) {
+    process.stderr.write(usageReply(error).stderr!);
+    return 2;
+  }
+  if (read === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const stateDir = defaultStateDir();
+  if (read === 'serve') return serve(stateDir);
+  const reply = await answerHookCall(args, process.cwd(), await readStdin(), stateDir);
   if (reply.stderr) process.stderr.write(reply.stderr);
   await new Promise<void>((done) => process.stdout.write(reply.stdout, () => done()));
+  // Started by hook-entry.sh, which found no server: one for the next call, now that this one is answered.
+  const identity = buildIdentity();
+  if (process.env.EDITGATE_HOOK_SERVER === 'start' && identity && process.argv[1]) {
+    await startHookServer(
+      stateDir,
+      identity,
+      [process.execPath, process.argv[1], 'hook', '--serve'],
+      (line) => process.stderr.write(`${line}\n`),
+    );
+  }
   return reply.exitCode;
 }
 
+async function serve(stateDir: string): Promise<number> {
+  const identity = buildIdentity();
+  if (!identity) {
+    process.stderr.write(
+      'editgate hook --serve: this editgate is not a build (no dist/cli/hook-identity).\n',
+    );
+    return 2;
+  }
+  let started: Awaited<ReturnType<typeof serveHooks>>;
+  try {
+    started = await serveHooks({
+      stateDir,
+      identity,
+      warmUp,
+      // The entry sends the words after MAIN: `hook AGENT [options]`.
+      answer: (call: HookCall) =>
+        call.args[0] === 'hook'
+          ? answerHookCall(call.args.slice(1), call.cwd, call.event, stateDir)
+          : Promise.resolve(usageReply(new UsageError('a hook call starts with "hook"'))),
+    });
+  } finally {
+    startFinished(stateDir, identity);
+  }
+  if ('refused' in started) {
+    process.stderr.write(`editgate hook --serve: ${started.refused}.\n`);
+    return 1;
+  }
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => void started.close());
+  await started.ended;
+  return 0;
+}
+
+/**
+ * One edit's pre- and post-tool calls in a folder of its own (a root, a state folder, then removed), so the
+ * server has loaded and compiled the path before its first real call: that call costs what every later one
+ * does. Nothing of it reaches the person's state folder or audit log.
+ */
+async function warmUp(): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'editgate-hook-warm-up-'));
+  try {
+    const root = join(folder, 'root');
+    const state = join(folder, 'state');
+    await mkdir(root);
+    const file = join(root, 'warm-up.txt');
+    await writeFile(file, 'one\n');
+    const event = (phase: string) =>
+      JSON.stringify({
+        session_id: 'warm-up',
+        cwd: root,
+        hook_event_name: phase,
+        tool_name: 'Edit',
+        tool_input: { file_path: file, old_string: 'one', new_string: 'two' },
+        tool_use_id: 'warm-up',
+      });
+    const args = ['claude-code', '--approve', 'policy'];
+    await answerHookCall(args, root, event('PreToolUse'), state);
+    await writeFile(file, 'two\n');
+    await answerHookCall(args, root, event('PostToolUse'), state);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 /** The page of an `editgate review` running for the root, found through its discovery file. */
-async function reviewPage(root: string): Promise<Approver | undefined> {
+async function reviewPage(root: string, warn: (line: string) => void): Promise<Approver | undefined> {
   const [{ findWebReview }] = await Promise.all([import('../web-review.js')]);
-  const look = findWebReview(root, 'editgate hook', (message) =>
-    process.stderr.write(`editgate: ${message}\n`),
-  );
+  const look = findWebReview(root, 'editgate hook', (message) => warn(`editgate: ${message}`));
   return (await look())?.ask;
 }

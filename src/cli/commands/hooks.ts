@@ -1,6 +1,7 @@
 // `editgate hooks install | uninstall | status`: editgate's entries in a coding agent's own hook
 // configuration (src/hooks/install.ts plans each change as the file before and after). Each change is shown as
 // a diff before it is written; entries that are not editgate's are left as they are.
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { diffLines, formatUnifiedDiff } from '../../core/diff.js';
 import { shellLine } from '../../core/shell-word.js';
 import type { AgentId } from '../../hooks/adapter.js';
 import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
+import { hookRunFolder } from '../../hooks/hook-wire.js';
 import {
   type HookCommand,
   type HookInstaller,
@@ -21,6 +23,8 @@ import {
 } from '../../hooks/install.js';
 import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
 import { commandHelp, usageFailure } from '../file-command.js';
+import { buildIdentity, runningHookServers, stopHookServers } from '../hook-server.js';
+import { defaultStateDir } from '../state-dir.js';
 import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
 
 const OPTIONS = {
@@ -43,7 +47,12 @@ undo FILE puts it back. AGENT: ${hookAgentNames().join(', ')}.
 
 install writes editgate's entries into the agent's hook configuration and nothing else of it; it
 shows the change as a diff first, and running it again changes nothing. uninstall removes them.
-status lists what is installed where.
+status lists what is installed where, and whether the hook server runs.
+
+Where there is a POSIX shell, the agent runs editgate's shell entry, which hands each call to a running
+editgate (the hook server, on a socket in your state folder, started by the first call and ended after
+15 minutes without one) with curl, so a call does not start Node; without curl, or on Windows, each call
+starts Node. uninstall stops the hook server.
 
   --project        the project's configuration, in --root (default: the current folder) (default)
   --user           your own configuration, for every project
@@ -67,7 +76,14 @@ function agentNamed(name: string | undefined): { id: AgentId; entry: HookAgentEn
   return { id: name as AgentId, entry };
 }
 
-/** The command the agent runs: this Node and this editgate, by absolute path, so no PATH can change them. */
+/** The POSIX shell the hook entry runs in (absolute: no PATH decides it). */
+const SHELL = '/bin/sh';
+
+/**
+ * The command the agent runs: this Node and this editgate, by absolute path, so no PATH can change them;
+ * behind the shell entry that asks the running hook server (cli/hook-entry.sh, beside main.js in the build)
+ * where there is a POSIX shell, so a call costs a curl, not a Node start.
+ */
 export function hookCommand(
   agent: AgentId,
   approve: HookApproveMode,
@@ -75,7 +91,8 @@ export function hookCommand(
   timeoutSeconds: number,
 ): HookCommand {
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
-  const argv = [
+  const entry = fileURLToPath(new URL('../hook-entry.sh', import.meta.url));
+  const nodeArgv = [
     process.execPath,
     main,
     'hook',
@@ -84,7 +101,18 @@ export function hookCommand(
     approve,
     ...(failOpen ? ['--fail-open'] : []),
   ];
-  return { argv, line: shellLine(argv), timeoutSeconds, approve, failOpen };
+  const fast = process.platform !== 'win32' && existsSync(SHELL) && existsSync(entry);
+  const argv = fast ? [SHELL, entry, ...nodeArgv] : nodeArgv;
+  const identityFile = fileURLToPath(new URL('../hook-identity', import.meta.url));
+  return {
+    argv,
+    nodeArgv,
+    ...(fast ? { identityFile } : {}),
+    line: shellLine(argv),
+    timeoutSeconds,
+    approve,
+    failOpen,
+  };
 }
 
 async function readIfThere(file: string): Promise<string | undefined> {
@@ -158,6 +186,7 @@ export async function run(args: string[]): Promise<number> {
         showPlan(each, 'not installed');
         await apply(each, dryRun, `Removed editgate's ${entry.label} hooks from`);
       }
+      if (!dryRun) await stopServers();
       return 0;
     }
     const approve = line.values.approve ?? entry.defaultApprove;
@@ -201,6 +230,36 @@ async function companionPlan(
   return planCompanion(installer, main, action, file, await readIfThere(file));
 }
 
+/**
+ * The hook servers stop with the hooks (a hook still installed for another agent starts one again at its
+ * next call): nothing keeps running for hooks that are gone.
+ */
+async function stopServers(): Promise<void> {
+  const stopped = await stopHookServers(defaultStateDir());
+  if (stopped > 0)
+    process.stdout.write(`Stopped the editgate hook server${stopped > 1 ? 's' : ''} (${stopped}).\n`);
+}
+
+/** The hook servers that answer, one line each. */
+async function serverStatus(): Promise<void> {
+  const stateDir = defaultStateDir();
+  const running = await runningHookServers(stateDir);
+  const identity = buildIdentity();
+  if (running.length === 0) {
+    process.stdout.write(
+      `Hook server: not running (the next hook call starts it; its socket goes in ${hookRunFolder(stateDir)}).\n`,
+    );
+    return;
+  }
+  for (const server of running) {
+    const build =
+      server.identity === identity ? 'this editgate' : `another build of editgate (${server.identity})`;
+    process.stdout.write(
+      `Hook server: running, pid ${server.pid}, since ${server.startedAt}, ${server.served} calls answered, ${build} (${server.socketPath}).\n`,
+    );
+  }
+}
+
 async function status(name: string | undefined, place: InstallPlace): Promise<number> {
   const agents = name === undefined ? hookAgentNames() : [agentNamed(name).id];
   for (const agent of agents) {
@@ -225,5 +284,6 @@ async function status(name: string | undefined, place: InstallPlace): Promise<nu
       );
     }
   }
+  await serverStatus();
   return 0;
 }

@@ -22,10 +22,12 @@ import {
 } from '../../web/tls-identity.js';
 import { announceChanges } from '../review-announce.js';
 import { defaultStateDir } from '../state-dir.js';
+import { asksForSession, runSessionReview, SESSION_HELP, SESSION_USAGE } from './review-session.js';
 
 export const HELP = `Usage: editgate review [ROOT] [--port PORT] [--open]
                        [--listen ADDRESS[:PORT] [--tls-cert FILE --tls-key FILE]]
        editgate review [ROOT] --link
+${SESSION_USAGE}
 
 Serve the web review page for ROOT (default: the current folder) until stopped (Ctrl-C). Every editgate
 process run with --approve web on this root (editgate edit, write, lines, apply, mcp; or "approve": "web"
@@ -62,7 +64,9 @@ Options:
   --open        open the page in your browser ($BROWSER, or the system's opener), through a file only you
                 can read: the link never shows on a command line
   --link        print a new sign-in link for the page already running for ROOT, and exit
-  -h, --help    show this help`;
+  -h, --help    show this help
+
+${SESSION_HELP}`;
 
 /** The review page running for the root, when its discovery file is trusted and its server proves itself. */
 async function runningReview(stateDir: string, root: string): Promise<ReviewDiscovery | undefined> {
@@ -77,6 +81,7 @@ async function runningReview(stateDir: string, root: string): Promise<ReviewDisc
 }
 
 export async function run(args: string[]): Promise<number> {
+  if (asksForSession(args) && !args.includes('--help') && !args.includes('-h')) return runSessionReview(args);
   let values: {
     port?: string;
     open?: boolean;

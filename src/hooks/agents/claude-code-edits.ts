@@ -9,7 +9,7 @@
  * mixed line ends, a byte-order mark, another encoding), editgate cannot be sure of the bytes it writes, so
  * it refuses with what to send instead rather than show a diff that may not be what is written.
  */
-import { EditgateError } from '../../core/errors.js';
+import { countOccurrences, readToolText, toolRefusal as refusal } from './tool-text.js';
 
 export interface ClaudeEdit {
   old_string: string;
@@ -17,38 +17,23 @@ export interface ClaudeEdit {
   replace_all?: boolean;
 }
 
-/** A refusal of a call whose result editgate cannot be sure of, or that Claude Code itself would refuse. */
-function refusal(message: string, path: string): EditgateError {
-  return new EditgateError('INVALID_INPUT', message, { path });
-}
+const TOOL = "Claude Code's Edit";
 
 /** The file's text as Claude Code's Edit reads it, and whether it writes CRLF back. */
 function readAsClaudeDoes(current: Buffer, path: string): { text: string; crlf: boolean } {
-  if (current.length >= 3 && current[0] === 0xef && current[1] === 0xbb && current[2] === 0xbf)
+  const { text, bom, crlf } = readToolText(current, path, TOOL);
+  if (bom)
     throw refusal(
-      `${path} starts with a byte-order mark; editgate cannot be sure what Claude Code's Edit writes for it, so it refuses the edit. Nothing was written.`,
+      `${path} starts with a byte-order mark; editgate cannot be sure what ${TOOL} writes for it, so it refuses the edit. Nothing was written.`,
       path,
     );
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(current);
-  if (!Buffer.from(text, 'utf8').equals(current) || text.includes('\0'))
-    throw refusal(
-      `${path} is not UTF-8 text; Claude Code's Edit would refuse it. Nothing was written.`,
-      path,
-    );
-  const crlf = text.includes('\r\n');
   const lf = text.replaceAll('\r\n', '\n');
   if (lf.includes('\r') || (crlf && /(^|[^\r])\n/.test(text)))
     throw refusal(
-      `${path} mixes line endings; editgate cannot be sure which Claude Code's Edit writes back, so it refuses the edit. Nothing was written.`,
+      `${path} mixes line endings; editgate cannot be sure which ${TOOL} writes back, so it refuses the edit. Nothing was written.`,
       path,
     );
   return { text: lf, crlf };
-}
-
-function countOf(text: string, find: string): number {
-  let count = 0;
-  for (let at = text.indexOf(find); at !== -1; at = text.indexOf(find, at + find.length)) count++;
-  return count;
 }
 
 /** Claude Code's edits applied in turn to the text it read. */
@@ -72,7 +57,7 @@ export function applyClaudeEdits(path: string, current: Buffer | null, edits: re
         path,
       );
     if (edit.old_string === '') throw refusal(`${which}old_string is empty. Nothing was written.`, path);
-    const count = countOf(result, edit.old_string);
+    const count = countOccurrences(result, edit.old_string);
     if (count === 0)
       throw refusal(
         `${which}old_string was not found in ${path} exactly as given (editgate does not guess how Claude Code would match it otherwise). Read the file and send the exact text. Nothing was written.`,

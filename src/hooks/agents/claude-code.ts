@@ -23,8 +23,9 @@ import type {
   ReviseInput,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
-import { type HookCommand, type HookInstaller, isEditgateHookCommand } from '../install.js';
+import type { HookCommand, HookInstaller } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
+import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
 import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
 
 export const GATED_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as const;
@@ -164,6 +165,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'claude-code',
   label: 'Claude Code',
+  contextBeforeTool: true,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,
@@ -173,21 +175,6 @@ export const adapter: HookAdapter = {
   failed: (reason) => pre({ kind: 'deny', reason }),
 };
 
-/** The matcher for both events: the gated tools, one regular expression as Claude Code reads it. */
-const MATCHER = GATED_TOOLS.join('|');
-const EVENTS = ['PreToolUse', 'PostToolUse'] as const;
-
-interface HookGroup {
-  matcher?: string;
-  hooks?: Array<{
-    type?: string;
-    command?: string;
-    timeout?: number;
-    onFailure?: string;
-    statusMessage?: string;
-  }>;
-}
-
 /** What Claude Code's spinner says while the hook runs. */
 function statusMessage(command: HookCommand): string {
   return command.approve === 'web'
@@ -195,40 +182,20 @@ function statusMessage(command: HookCommand): string {
     : 'editgate: checking the change';
 }
 
-function settingsOf(text: string | undefined): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
-  const parsed: unknown = JSON.parse(text);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new Error('the settings file is not a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-function groupsOf(settings: Record<string, unknown>, event: string): HookGroup[] {
-  const hooks = record(settings.hooks);
-  return Array.isArray(hooks[event]) ? (hooks[event] as HookGroup[]) : [];
-}
-
-const ours = (group: HookGroup) =>
-  (group.hooks ?? []).some(
-    (hook) => typeof hook.command === 'string' && isEditgateHookCommand(hook.command, 'claude-code'),
-  );
-
-/** settings.json without editgate's hook groups; empty lists and an empty `hooks` are removed too. */
-function without(settings: Record<string, unknown>): Record<string, unknown> {
-  if (settings.hooks === undefined) return settings;
-  const hooks = { ...record(settings.hooks) };
-  for (const event of EVENTS) {
-    const kept = groupsOf(settings, event).filter((group) => !ours(group));
-    if (kept.length > 0) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  const rest = { ...settings };
-  if (Object.keys(hooks).length > 0) rest.hooks = hooks;
-  else delete rest.hooks;
-  return rest;
-}
-
-const format = (settings: Record<string, unknown>) => `${JSON.stringify(settings, null, 2)}\n`;
+/** editgate's groups in settings.json: both events, the gated tools as one regular expression. */
+export const SETTINGS: SettingsHooks = {
+  agent: 'claude-code',
+  events: ['PreToolUse', 'PostToolUse'],
+  matcher: GATED_TOOLS.join('|'),
+  entry: (command) => ({
+    type: 'command',
+    command: command.line,
+    timeout: command.timeoutSeconds,
+    // Claude Code counts a hook that crashes or times out as a block: fail closed even then.
+    ...(command.failOpen ? {} : { onFailure: 'block' }),
+    statusMessage: statusMessage(command),
+  }),
+};
 
 export const installer: HookInstaller = {
   agent: 'claude-code',
@@ -237,54 +204,7 @@ export const installer: HookInstaller = {
     const configDir = place.env.CLAUDE_CONFIG_DIR || resolve(place.home, '.claude');
     return resolve(configDir, 'settings.json');
   },
-  add(before, command) {
-    const settings = without(settingsOf(before));
-    const hooks = { ...record(settings.hooks) };
-    for (const event of EVENTS) {
-      const entry: HookGroup = {
-        matcher: MATCHER,
-        hooks: [
-          {
-            type: 'command',
-            command: command.line,
-            timeout: command.timeoutSeconds,
-            // Claude Code counts a hook that crashes or times out as a block: fail closed even then.
-            ...(command.failOpen ? {} : { onFailure: 'block' }),
-            statusMessage: statusMessage(command),
-          },
-        ],
-      };
-      hooks[event] = [...groupsOf(settings, event), entry];
-    }
-    const after = format({ ...settings, hooks });
-    // Installing again with the same command changes nothing (the groups are put back where they were
-    // only if they were last; otherwise the file is rewritten once, with them last).
-    return before !== undefined && sameSettings(before, after) ? before : after;
-  },
-  remove(before) {
-    return format(without(settingsOf(before)));
-  },
-  find(text) {
-    const settings = settingsOf(text);
-    return EVENTS.flatMap((event) =>
-      groupsOf(settings, event)
-        .filter(ours)
-        .flatMap((group) =>
-          (group.hooks ?? [])
-            .filter(
-              (hook) =>
-                typeof hook.command === 'string' && isEditgateHookCommand(hook.command, 'claude-code'),
-            )
-            .map((hook) => `${event} (${group.matcher ?? 'every tool'}): ${hook.command}`),
-        ),
-    );
-  },
+  add: (before, command) => addHookGroups(SETTINGS, before, command),
+  remove: (before) => removeHookGroups(SETTINGS, before),
+  find: (text) => findHookGroups(SETTINGS, text),
 };
-
-function sameSettings(a: string, b: string): boolean {
-  try {
-    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
-  } catch {
-    return false;
-  }
-}

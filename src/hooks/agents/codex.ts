@@ -56,9 +56,18 @@ function patchFiles(patch: string, cwd: string): ProposedFile[] | { refuse: stri
     } else if (operation.type === 'delete') {
       files.push({ path, delete: true });
     } else if (operation.moveTo !== undefined) {
-      return {
-        refuse: `editgate refuses this patch: it moves ${operation.path} to ${operation.moveTo}, which editgate's hook does not follow yet. Nothing was written. Add the new file and delete the old one in two operations instead.`,
-      };
+      // Codex writes the patched text to the new path (replacing a file there) and removes the old one:
+      // one change set of a deletion and a write, the write's bytes from the deleted file's.
+      const to = at(operation.moveTo);
+      if (to === path)
+        return {
+          refuse: `editgate refuses this patch: it moves ${operation.path} onto its own path, and editgate cannot be sure what Codex's apply_patch leaves there (it writes the new path, then removes the old one). Nothing was written. Leave out the "*** Move to:" line.`,
+        };
+      const { hunks } = operation;
+      files.push(
+        { path, delete: true },
+        { path: to, movedFrom: path, moved: (source) => agreedUpdate(operation.path, source, hunks) },
+      );
     } else {
       const { hunks } = operation;
       files.push({ path, expected: (current) => agreedUpdate(operation.path, current, hunks) });
@@ -100,11 +109,24 @@ function linesOf(prefix: string, content: string): string[] {
   return lines.map((line) => `${prefix}${line}`);
 }
 
+function deletesOrMoves(patch: string): boolean {
+  try {
+    return parsePatch(patch).some(
+      (operation) => operation.type === 'delete' || (operation.type === 'update' && operation.moveTo),
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The person's version as the patch Codex runs instead: each file replaced whole (its old lines removed, the
  * new ones added, at the end of the file), which Codex's apply_patch places at exactly one place.
  */
-const revise: ReviseInput = (_input, files) => {
+const revise: ReviseInput = (input, files) => {
+  // A file the patch deletes or moves away has no text of the person's to write back as an update.
+  if (typeof input.command === 'string' && deletesOrMoves(input.command))
+    return { refuse: 'the patch deletes or moves a file, which a patch of your text cannot say' };
   const parts = ['*** Begin Patch'];
   for (const file of files) {
     if (!file.approved.endsWith('\n') && file.approved !== '')
@@ -181,6 +203,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'codex',
   label: 'Codex',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,

@@ -141,6 +141,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'gemini-cli',
   label: 'Gemini CLI',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,
@@ -155,10 +156,10 @@ export const SETTINGS: SettingsHooks = {
   agent: 'gemini-cli',
   events: ['BeforeTool', 'AfterTool'],
   matcher: `^(${GATED_TOOLS.join('|')})$`,
-  entry: (command, timeoutSeconds) => ({
+  entry: ({ line, timeoutSeconds }) => ({
     name: 'editgate',
     type: 'command',
-    command,
+    command: line,
     // Gemini CLI's unit is milliseconds.
     timeout: timeoutSeconds * 1000,
     description: 'editgate: policy, review and audit for replace and write_file',
@@ -171,7 +172,7 @@ export const installer: HookInstaller = {
     if (scope === 'project') return resolve(place.root, '.gemini', 'settings.json');
     return resolve(place.home, '.gemini', 'settings.json');
   },
-  add: (before, command) => addHookGroups(SETTINGS, before, command.line, command.timeoutSeconds),
+  add: (before, command) => addHookGroups(SETTINGS, before, command),
   remove: (before) => removeHookGroups(SETTINGS, before),
   find: (text) => findHookGroups(SETTINGS, text),
   notes: () => [

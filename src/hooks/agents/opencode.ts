@@ -138,6 +138,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'opencode',
   label: 'OpenCode',
+  contextBeforeTool: true,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   revise,
@@ -165,7 +166,8 @@ export const installer: HookInstaller = {
         "that file is not editgate's plugin (its first line is not editgate's); move it away or rename it, then run the command again",
       );
     const after = pluginSource({
-      argv: command.argv,
+      argv: command.nodeArgv,
+      ...(command.identityFile ? { identityFile: command.identityFile } : {}),
       timeoutMs: command.timeoutSeconds * 1000,
       tools: [...GATED_TOOLS, ...REFUSED_TOOLS],
     });

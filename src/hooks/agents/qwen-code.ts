@@ -105,6 +105,7 @@ function post(feedback: PostFeedback): HookReply {
 export const adapter: HookAdapter = {
   agent: 'qwen-code',
   label: 'Qwen Code',
+  contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
   parse,
   pre,
@@ -117,10 +118,10 @@ export const SETTINGS: SettingsHooks = {
   agent: 'qwen-code',
   events: ['PreToolUse', 'PostToolUse'],
   matcher: `^(${GATED_TOOLS.join('|')})$`,
-  entry: (command, timeoutSeconds) => ({
+  entry: ({ line, timeoutSeconds }) => ({
     name: 'editgate',
     type: 'command',
-    command,
+    command: line,
     timeout: timeoutSeconds,
   }),
 };
@@ -131,7 +132,7 @@ export const installer: HookInstaller = {
     if (scope === 'project') return resolve(place.root, '.qwen', 'settings.json');
     return resolve(place.home, '.qwen', 'settings.json');
   },
-  add: (before, command) => addHookGroups(SETTINGS, before, command.line, command.timeoutSeconds),
+  add: (before, command) => addHookGroups(SETTINGS, before, command),
   remove: (before) => removeHookGroups(SETTINGS, before),
   find: (text) => findHookGroups(SETTINGS, text),
 };

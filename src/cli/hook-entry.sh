@@ -1,0 +1,102 @@
+#!/bin/sh
+# editgate's hook entry: what `editgate hooks install` has an agent run before and after its own edit tools
+# (src/hooks/README.md). Usage: hook-entry.sh NODE MAIN hook AGENT [options]
+#
+# It hands the event (standard input) to the running editgate hook server over its Unix socket with curl
+# and prints the server's answer, so no Node process starts per call (src/cli/hook-server.ts; the wire and
+# the socket's place: src/hooks/hook-wire.ts). Only shell builtins and curl run: a call costs a shell and a
+# curl. When there is no server (none started yet, none left, a socket whose process is gone) or no curl,
+# it runs the Node hook, NODE MAIN hook AGENT..., on the same standard input; that one starts the server for
+# the next call. Any other failure (the server gone mid-call, an answer cut short or not editgate's, no
+# answer in time) refuses the call: exit code 2 with the reason on standard error, which Claude Code, Codex,
+# Gemini CLI and Qwen Code all read as "blocked", unless the command line has --fail-open. The build copies
+# this file into dist/cli/ beside hook-identity.
+LC_ALL=C
+if [ $# -lt 3 ]; then
+  echo 'editgate hook entry: usage: hook-entry.sh NODE MAIN hook AGENT [options]. Nothing was allowed.' >&2
+  exit 2
+fi
+node=$1
+main=$2
+shift 2
+NL='
+'
+# The agents' hook time-out as editgate installs it is 600 s (each adapter's timeoutSeconds); the server
+# answers within 597 s, and curl gives up before the agent would (a test holds these together).
+MAX_SECONDS=598
+
+fail_open=
+for arg do
+  if [ "$arg" = --fail-open ]; then fail_open=1; fi
+done
+
+refuse() {
+  if [ -n "$fail_open" ]; then
+    printf 'editgate: %s; the call goes ahead unchecked (the hook fails open).\n' "$1" >&2
+    exit 0
+  fi
+  printf 'editgate refused this call: %s. Nothing was written.\n' "$1" >&2
+  exit 2
+}
+
+# The Node hook, the event still on standard input. EDITGATE_HOOK_SERVER=start: it starts the server after
+# answering.
+node_hook() {
+  EDITGATE_HOOK_SERVER=start exec "$node" "$main" "$@"
+}
+
+if ! command -v curl >/dev/null 2>&1; then exec "$node" "$main" "$@"; fi
+state=${EDITGATE_STATE_DIR:-}
+if [ -z "$state" ] && [ -n "${HOME:-}" ]; then state=$HOME/.local/state/editgate; fi
+id=
+if [ -n "$state" ] && [ -r "${0%/*}/hook-identity" ]; then read -r id <"${0%/*}/hook-identity"; fi
+case $id in '' | *[!0-9a-f]*) exec "$node" "$main" "$@" ;; esac
+sock=$state/run/hook-$id.sock
+if [ ${#sock} -gt 100 ]; then exec "$node" "$main" "$@"; fi
+# A server there: its socket, in a folder, of this user's, and its process alive. Else the Node hook (it
+# starts one, or says why it cannot use the folder).
+pid=
+if [ -S "$sock" ] && [ -O "$state/run" ] && [ -O "$sock" ] && [ -r "$state/run/hook-$id.pid" ]; then
+  read -r pid <"$state/run/hook-$id.pid"
+fi
+case $pid in '' | *[!0-9]*) node_hook "$@" ;; esac
+kill -0 "$pid" 2>/dev/null || node_hook "$@"
+case $PWD in *"$NL"*) node_hook "$@" ;; esac
+head="editgate-hook-request 1$NL$id$NL$PWD$NL$#$NL"
+for arg do
+  case $arg in *"$NL"*) node_hook "$@" ;; esac
+  head=$head$arg$NL
+done
+
+# curl reads the event from standard input itself and sends it after "&" (the second --data-binary). -q: no
+# ~/.curlrc; no proxy; no "Expect: 100-continue" wait.
+reply=$(curl -q -s --unix-socket "$sock" --noproxy '*' --max-time "$MAX_SECONDS" \
+  -H 'Content-Type: application/octet-stream' -H 'Expect:' \
+  --data-binary "$head" --data-binary @- http://editgate/hook)
+status=$?
+case $status in
+  0) ;;
+  # Nothing listens after all (the server just ended, or its process id is another's now): the event is
+  # spent, so this call is refused; the socket goes, so the next call runs the Node hook, which starts one.
+  7)
+    rm -f "$sock"
+    refuse 'the hook server had stopped (ask again: the next call starts it)'
+    ;;
+  28) refuse "the hook server gave no answer within $MAX_SECONDS s" ;;
+  *) refuse "the hook server failed (curl exit code $status)" ;;
+esac
+magic='editgate-hook-reply 1 '
+case $reply in
+  "$magic"[0-9]"$NL"*.) ;;
+  "${magic}other") refuse 'the hook server is of another build of editgate' ;;
+  *) refuse "the hook server's answer is not whole" ;;
+esac
+code=${reply%%"$NL"*}
+code=${code#"$magic"}
+rest=${reply#*"$NL"}
+err=${rest%%"$NL"*}
+out=${rest#*"$NL"}
+out=${out%.}
+if [ -n "$err" ]; then printf '%b' "$err" >&2; fi
+printf '%s' "$out"
+exit "$code"
