@@ -2,7 +2,10 @@
 // measured in the same run. Every round runs each command once, in turn, so load on the machine weighs on
 // all of them alike; the median of the rounds is reported. Target (issue): `editgate --help` and
 // `editgate diff` on small files at most 2x `node -e ""`. The coloured view (FORCE_COLOR) is reported too,
-// as information: it loads the renderer and, at 256 colours and up, highlight.js.
+// as information: it loads the renderer and, at 256 colours and up, highlight.js. The MCP server's cold start
+// (spawn, initialize, tools/list, stdin closed) is reported as information too. The last column says whether
+// web-tree-sitter was loaded: the syntax check's grammars (#32) are loaded only when a change is checked,
+// never to start a command (each grammar is read after web-tree-sitter, so without it, none was).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,14 +64,29 @@ export async function resolve(specifier, context, next) {
   );
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+    // The MCP server is one bundle with web-tree-sitter inside: a .wasm file read is what shows it loaded.
+    `import { register, syncBuiltinESMExports } from 'node:module';
+import fs from 'node:fs';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`file://${hooks}`)});
+const logWasm = (file) => String(file).endsWith('.wasm') && appendFileSync(process.env.EDITGATE_BENCH_MODULE_LOG, 'wasm:' + file + '\\n');
+for (const [api, name] of [[fs, 'readFileSync'], [fs, 'readFile'], [fs.promises, 'readFile']]) {
+  const original = api[name];
+  api[name] = function (file, ...rest) { logWasm(file); return original.call(this, file, ...rest); };
+}
+syncBuiltinESMExports();
+`,
   );
   writeFileSync(log, '');
   spawnSync(process.execPath, ['--import', register, ...testCase.args], {
-    stdio: 'ignore',
+    stdio: [testCase.input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'],
+    input: testCase.input,
     env: { ...testCase.env, EDITGATE_BENCH_MODULE_LOG: log },
   });
   const urls = new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+  const treeSitter = [...urls].some((url) => url.includes('/web-tree-sitter/') || url.startsWith('wasm:'))
+    ? 'LOADED'
+    : 'no';
   let ours = 0;
   let deps = 0;
   for (const url of urls) {
@@ -76,7 +94,26 @@ export async function resolve(specifier, context, next) {
     if (url.includes('/node_modules/')) deps++;
     else if (fileURLToPath(url).startsWith(root)) ours++;
   }
-  return `${ours} + ${deps}`;
+  return [`${ours} + ${deps}`, treeSitter];
+}
+
+/** An MCP client's first messages: the server answers them and exits when its stdin closes. */
+function mcpSession() {
+  const messages = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  return `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
 }
 
 const dir = tempDir('editgate-bench-startup-');
@@ -103,6 +140,14 @@ try {
       expect: /^$/,
     },
     {
+      id: 'mcp',
+      name: 'editgate mcp (initialize, tools/list, stdin closed)',
+      args: [main, 'mcp', dir.path, '--approve', 'policy', '--log-level', 'error'],
+      input: mcpSession(),
+      okStatus: [0],
+      expect: /"tools":\[/,
+    },
+    {
       id: 'view16',
       name: 'FORCE_COLOR=1 editgate diff (view, 16 colours)',
       args: [main, 'diff', oldFile, newFile],
@@ -123,7 +168,11 @@ try {
 
   // Each command once, checked: the bench must time what it says it times.
   for (const testCase of cases) {
-    const child = spawnSync(process.execPath, testCase.args, { env: testCase.env, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, testCase.args, {
+      env: testCase.env,
+      encoding: 'utf8',
+      input: testCase.input,
+    });
     if (
       !testCase.okStatus.includes(child.status) ||
       (testCase.expect && !testCase.expect.test(child.stdout))
@@ -137,7 +186,8 @@ try {
   const once = (testCase) => {
     const start = performance.now();
     const child = spawnSync(process.execPath, testCase.args, {
-      stdio: ['ignore', 'ignore', 'ignore'],
+      stdio: [testCase.input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'],
+      input: testCase.input,
       env: testCase.env,
     });
     const ms = performance.now() - start;
@@ -171,10 +221,10 @@ try {
       testCase.reference ? '1.00x' : formatRatio(ms, reference),
       testCase.target ? `<=${TARGET}x` : testCase.reference ? 'reference' : '(info)',
       met,
-      testCase.reference ? '-' : modulesLoaded(dir.path, testCase),
+      ...(testCase.reference ? ['-', '-'] : modulesLoaded(dir.path, testCase)),
     ];
   });
-  printTable(['command', 'median', 'vs node', 'target', 'met', 'modules'], rows);
+  printTable(['command', 'median', 'vs node', 'target', 'met', 'modules', 'web-tree-sitter'], rows);
   console.log('');
   console.log(
     missed.length === 0

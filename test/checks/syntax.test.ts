@@ -134,6 +134,26 @@ describe('syntaxFindings', () => {
     ).toEqual([]);
   });
 
+  it('Python: a docstring’s line indented anew is text, not an indentation error (requests utils.py)', async () => {
+    const before =
+      'def get_unicode_from_response(r):\n    """Returns the requested content back in unicode.\n\n    1. charset from content-type\n    2. fall back and replace all unicode characters\n    """\n    return r\n';
+    const after = before.replace('    2. fall back', '   2. fall back');
+    expect(await syntaxFindings('src/requests/utils.py', before, after)).toEqual([]);
+    // The same column change on a statement line is Python's IndentationError.
+    expect(await syntaxFindings('a.py', before, before.replace('    return r', '   return r'))).toHaveLength(
+      1,
+    );
+  });
+
+  it('Rust: a lifetime without its quote is a type parameter, a name error for rustc, not a syntax error (ripgrep)', async () => {
+    const before = "impl<'a> Iterator for Parents<'a> {\n    type Item = IgnoreRef<'a>;\n}\n";
+    const after = before.replace("IgnoreRef<'a>", 'IgnoreRef<a>');
+    expect(await syntaxFindings('crates/ignore/src/dir.rs', before, after)).toEqual([]);
+    // A string's quote dropped is a syntax error.
+    const strings = 'fn f() -> &\'static str {\n    "ignore"\n}\n';
+    expect(await syntaxFindings('a.rs', strings, strings.replace('"ignore', 'ignore'))).not.toEqual([]);
+  });
+
   it('C and C++: a macro the grammar cannot expand is not the change’s error', async () => {
     const before = 'int main(void)\n{\n  return 0;\n}\n';
     expect(await syntaxFindings('a.c', before, before.replace('int main', 'int CJSON_CDECL main'))).toEqual(
