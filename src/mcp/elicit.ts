@@ -242,7 +242,7 @@ export type Elicit = (
 export function elicitationApprover(
   elicit: Elicit,
   timeoutMs: number,
-  { withReason = true }: { withReason?: boolean } = {},
+  { withReason = true, withHunkBoxes = true }: { withReason?: boolean; withHunkBoxes?: boolean } = {},
 ): Approver {
   return async (request: ApprovalQuestion) => {
     const read = isReadQuestion(request);
@@ -258,7 +258,7 @@ export function elicitationApprover(
     const call = currentCall();
     if (call) call.status = `waiting for the user to approve ${paths}`;
     const sent = performance.now();
-    const hunks = hunkFields(request);
+    const hunks = withHunkBoxes ? hunkFields(request) : [];
     let answer: ElicitResult;
     try {
       answer = await elicit(

@@ -47,6 +47,16 @@ export function submitsEmptyTextField(client: KnownClient | undefined): boolean 
 }
 
 /**
+ * Whether the client's form can carry a yes/no box per hunk (#30) and still be answered with one key. Codex
+ * 0.171's cannot: Enter on a field that is not the last moves on to the next one (see submitsEmptyTextField),
+ * so every box would cost the person an Enter before the form is sent. It gets the decision alone, and a
+ * change is taken whole there; the review page (`--approve web`) takes part of one.
+ */
+export function answersOneFieldForms(client: KnownClient | undefined): boolean {
+  return client === 'codex';
+}
+
+/**
  * What the person is told at start-up and with the first result when their client cannot show editgate's
  * approval prompt with the diff; undefined when it can, or when the mode asks no one in the client.
  */

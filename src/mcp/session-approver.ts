@@ -3,7 +3,12 @@ import type { Approver } from '../gate/approval.js';
 import { nobodyToAsk } from '../gate/no-approver.js';
 import type { ApprovalMode } from './approval-mode.js';
 import { elicitationApprover } from './elicit.js';
-import { type KnownClient, noApproverAdvice, submitsEmptyTextField } from './known-clients.js';
+import {
+  answersOneFieldForms,
+  type KnownClient,
+  noApproverAdvice,
+  submitsEmptyTextField,
+} from './known-clients.js';
 import type { McpServeOptions } from './options.js';
 
 /** Who answers a session's approval questions, and whether that is the client's elicitation prompt. */
@@ -33,8 +38,9 @@ export function sessionApprover(
       approve: elicitationApprover(
         (params, request) => server.elicitInput(params, request),
         options.approvalTimeoutMs,
-        // Codex: a form with only the decision, which Enter sends (its empty reason field could not be).
-        { withReason: submitsEmptyTextField(known) },
+        // Codex: a form with only the decision, which Enter sends (its empty reason field could not be, and
+        // every hunk box would cost an Enter).
+        { withReason: submitsEmptyTextField(known), withHunkBoxes: !answersOneFieldForms(known) },
       ),
       elicits: true,
     };

@@ -141,6 +141,18 @@ describe('approval through elicitation', () => {
     expect(edit.structured?.details).toMatchObject({ decision: 'once', decidedBy: 'user', written: true });
     expect(Object.keys(asked[0]!.schema.properties as object)).toEqual(['decision']);
     expect(asked[0]!.schema.required).toEqual(['decision']);
+    // Nor a box per hunk (#30): Enter on each would move on instead of sending. The change is taken whole.
+    const lines = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+    await call(session.client, 'write_file', { file_path: 'b.txt', content: lines });
+    await call(session.client, 'read_file', { file_path: 'b.txt' });
+    const threeHunks = lines
+      .replace('line 2\n', 'LINE 2\n')
+      .replace('line 15\n', 'LINE 15\n')
+      .replace('line 28\n', 'LINE 28\n');
+    const write = await call(session.client, 'write_file', { file_path: 'b.txt', content: threeHunks });
+    expect(write.isError).toBe(false);
+    expect(Object.keys(asked.at(-1)!.schema.properties as object)).toEqual(['decision']);
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe(threeHunks);
   });
 
   it('"this file for the session" stops asking for that file only', async () => {
