@@ -35,6 +35,7 @@ import { type KeptFile, keepApproval, takeKeptApproval } from '../tools/kept-app
 import { defaultStateDir, stateDirFor } from '../tools/state-dir.js';
 import type {
   AgentId,
+  CallKey,
   HookAdapter,
   HookReply,
   PostFeedback,
@@ -141,8 +142,15 @@ async function gateFor(
   config: LoadedConfig,
   stateDir: string,
   approve: Approver,
+  session: { agent: HookAdapter; key: CallKey },
 ): Promise<Gate> {
   return openGate({
+    // One review session per agent conversation (`editgate review --session`), whichever hook process wrote.
+    sessionLog: {
+      id: `${session.agent.agent}-${session.key.session}`,
+      face: 'hook',
+      label: session.agent.label,
+    },
     roots: [root],
     deny: config.options.deny,
     stateDir,
@@ -199,7 +207,10 @@ async function preTool(
   if (read.kind === 'refuse') return { kind: 'deny', reason: read.reason };
   const { adapter } = options;
   const { config, stateDir } = await configFor(root, options);
-  const gate = await gateFor(root, config, stateDir, approverFor(root, options));
+  const gate = await gateFor(root, config, stateDir, approverFor(root, options), {
+    agent: adapter,
+    key: read.key,
+  });
   const found: WholeWrite[] = [];
   const writer = `${adapter.label}'s ${read.tool}`;
   const prepares = read.files.map((file) => {
@@ -428,7 +439,10 @@ async function postTool(read: PostToolRead, root: string, options: HookRunOption
   if (read.kind === 'pass') return { matches: true };
   const { adapter } = options;
   const { config, stateDir } = await configFor(root, options);
-  const gate = await gateFor(root, config, stateDir, approverFor(root, options));
+  const gate = await gateFor(root, config, stateDir, approverFor(root, options), {
+    agent: adapter,
+    key: read.key,
+  });
   const pending = await takeKeptApproval(stateDir, adapter.agent, read.key);
   const settled: Settled[] = [];
   if (pending) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Approver } from '../../src/gate/approval.js';
 import { adapter as claude } from '../../src/hooks/agents/claude-code.js';
 import { type HookRunOptions, runHook } from '../../src/hooks/runner.js';
+import { listSessions } from '../../src/workspace/session-log.js';
 import { tempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 
@@ -85,6 +86,27 @@ describe('runHook', () => {
       decidedBy: 'policy',
       asApproved: true,
     });
+  });
+
+  it("logs an agent conversation's writes as one review session, whichever hook process wrote (#30)", async () => {
+    const s = setup();
+    for (const [call, from, to] of [
+      ['t1', 'beta', 'BETA'],
+      ['t2', 'gamma', 'GAMMA'],
+    ] as const) {
+      const edit = { old_string: from, new_string: to };
+      expect(decision((await s.run(s.pre(edit, call))).out)).toBe('allow');
+      const now = readFileSync(join(s.root, 'notes.txt'), 'utf8');
+      writeFileSync(join(s.root, 'notes.txt'), now.replace(from, to));
+      await s.run(s.post(edit, call));
+    }
+    const sessions = await listSessions(s.state);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.info).toMatchObject({ id: 'claude-code-s1', face: 'hook', label: 'Claude Code' });
+    expect(sessions[0]!.changes.map((change) => [change.path, change.writer])).toEqual([
+      ['notes.txt', 'Claude Code'],
+      ['notes.txt', 'Claude Code'],
+    ]);
   });
 
   it('tells the model when the bytes written are not the approved ones', async () => {
