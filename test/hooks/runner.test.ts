@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Approver } from '../../src/gate/approval.js';
+import { closeLanguageServers } from '../../src/gate/diagnostics-check.js';
 import { adapter as claude } from '../../src/hooks/agents/claude-code.js';
 import { type HookRunOptions, runHook } from '../../src/hooks/runner.js';
 import { listSessions } from '../../src/workspace/session-log.js';
@@ -205,4 +206,41 @@ describe('runHook', () => {
     expect((await s.run({ ...s.pre(EDIT), tool_name: 'Read' })).out).toBeUndefined();
     expect((await s.run({ ...s.pre(EDIT), hook_event_name: 'SessionStart' })).out).toBeUndefined();
   });
+});
+
+describe('runHook with a configured language server (#32 item 4)', () => {
+  afterAll(() => closeLanguageServers());
+
+  it("refuses an agent's Edit that adds a type error, naming the error, when a rule says so", async () => {
+    const bin = resolve(import.meta.dirname, '../../node_modules/.bin');
+    const s = setup({
+      languageServers: {
+        typescript: { command: [join(bin, 'typescript-language-server'), '--stdio'], files: ['**/*.ts'] },
+      },
+      // Long enough for a cold server on a loaded machine.
+      languageServerBudgetMs: 240_000,
+      policy: {
+        rules: [
+          { path: '**', action: 'allow' },
+          { path: '**/*.ts', action: 'deny', change: { diagnostics: true } },
+        ],
+      },
+    });
+    writeFileSync(
+      join(s.root, 'tsconfig.json'),
+      '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+    );
+    const source = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n';
+    writeFileSync(join(s.root, 'a.ts'), source);
+    const edit = (from: string, to: string, call: string) => ({
+      ...s.pre({}, call),
+      tool_input: { file_path: join(s.root, 'a.ts'), old_string: from, new_string: to },
+    });
+    const refused = await s.run(edit('return a + b;', 'return String(a);', 'lsp-1'));
+    expect(decision(refused.out)).toBe('deny');
+    expect(reason(refused.out)).toMatch(/not assignable to type 'number'/);
+    expect(readFileSync(join(s.root, 'a.ts'), 'utf8')).toBe(source);
+    // A change that adds none passes the same rule.
+    expect(decision((await s.run(edit('return a + b;', 'return b + a;', 'lsp-2'))).out)).toBe('allow');
+  }, 300_000);
 });
