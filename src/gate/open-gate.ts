@@ -2,6 +2,7 @@
  * A gate over a workspace built from plain options (roots, deny globs, a state folder): how a front end gets
  * one without reaching under the gate for the guard, history or streamer (the library's tools and the proxy).
  */
+import { type LanguageServerConfig, parseLanguageServers } from '../checks/language-server-config.js';
 import { Guard } from '../workspace/guard.js';
 import { History } from '../workspace/history.js';
 import { newSessionId, type SessionFace, SessionLog } from '../workspace/session-log.js';
@@ -34,6 +35,13 @@ export interface OpenGateOptions extends Omit<GateOptions, 'workspace' | 'sessio
   stateDir?: string;
   /** When a file is streamed, and how. */
   streamer?: StreamerOptions;
+  /**
+   * Configured language servers (the config's `languageServers`, #32 item 4): their check joins `checks`.
+   * Its module loads only when one is configured, and no server starts before a file it checks is changed.
+   */
+  languageServers?: Record<string, LanguageServerConfig>;
+  /** How long a question waits for them, in ms (`languageServerBudgetMs`). Default 1500. */
+  languageServerBudgetMs?: number;
 }
 
 export async function openGate(options: OpenGateOptions): Promise<Gate> {
@@ -44,8 +52,19 @@ export async function openGate(options: OpenGateOptions): Promise<Gate> {
     stateDir,
     streamer,
     sessionLog: naming = { face: 'library' },
+    languageServers,
+    languageServerBudgetMs,
     ...gate
   } = options;
+  // Every face that opens a gate from a config gets its language servers here, the one place (tools, proxy,
+  // hooks, session review).
+  if (languageServers !== undefined && parseLanguageServers(languageServers).length > 0) {
+    const { languageServerCheck } = await import('./diagnostics-check.js');
+    gate.checks = [
+      ...(gate.checks ?? []),
+      languageServerCheck({ servers: languageServers, budgetMs: languageServerBudgetMs }),
+    ];
+  }
   const guard = await Guard.create({ roots, deny, ruleRoots });
   const history = new History({ stateDir });
   const workspace = new Workspace({ guard, history, streamer: new Streamer(streamer), stateDir });

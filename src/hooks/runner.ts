@@ -19,7 +19,6 @@
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
 import { relative, sep } from 'node:path';
-import { parseBudget, parseLanguageServers } from '../checks/language-server-config.js';
 import { EditgateError, isEditgateError } from '../core/errors.js';
 import { askedByLine, findingLine, findingsLines, findingsNote } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
@@ -145,19 +144,11 @@ async function gateFor(
   approve: Approver,
   session: { agent: HookAdapter; key: CallKey },
 ): Promise<Gate> {
-  // Configured language servers' diagnostics (#32 item 4), as for editgate's own tools: their check loads only
-  // when a server is configured (and trusted: loadConfig keeps an untrusted config's servers out), and a
-  // running hook server keeps them warm between calls.
-  const servers = config.options.languageServers;
-  const diagnostics =
-    servers !== undefined && parseLanguageServers(servers).length > 0
-      ? (await import('../gate/diagnostics-check.js')).languageServerCheck({
-          servers,
-          budgetMs: parseBudget(config.options.languageServerBudgetMs),
-        })
-      : undefined;
   return openGate({
-    ...(diagnostics ? { checks: [diagnostics] } : {}),
+    // Configured language servers' diagnostics (#32 item 4), as for editgate's own tools; a running hook
+    // server keeps them warm between calls.
+    languageServers: config.options.languageServers,
+    languageServerBudgetMs: config.options.languageServerBudgetMs,
     // One review session per agent conversation (`editgate review --session`), whichever hook process wrote.
     sessionLog: {
       id: `${session.agent.agent}-${session.key.session}`,

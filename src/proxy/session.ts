@@ -48,7 +48,10 @@ export interface ProxyOptions {
   /** Absolute workspace roots: writes outside them are refused. */
   roots: string[];
   /** The config's policy rules, deny globs, hooks and audit log. */
-  config: Pick<ConfiguredOptions, 'policy' | 'deny' | 'hooks' | 'auditLog'>;
+  config: Pick<
+    ConfiguredOptions,
+    'policy' | 'deny' | 'hooks' | 'auditLog' | 'languageServers' | 'languageServerBudgetMs'
+  >;
   /** The config's "proxy" section: what the person says about particular tools. */
   overrides: ToolOverride[];
   /** Undo history folder (the one `editgate undo` reads). */

@@ -34,7 +34,10 @@ export interface WriteGateOptions {
   /** Absolute workspace roots: the proxy shows and allows writes inside them only. */
   roots: string[];
   /** The config's policy rules, deny globs, hooks and audit log: the same as for editgate's own tools. */
-  config: Pick<ConfiguredOptions, 'policy' | 'deny' | 'hooks' | 'auditLog'>;
+  config: Pick<
+    ConfiguredOptions,
+    'policy' | 'deny' | 'hooks' | 'auditLog' | 'languageServers' | 'languageServerBudgetMs'
+  >;
   /** Where undo history is kept, so `editgate undo FILE` can restore what was there before. */
   stateDir: string;
   /** Who is asked when policy says ask. */
@@ -95,6 +98,9 @@ export class WriteGate {
       hooks: options.config.hooks,
       requireReadBeforeEdit: false,
       auditLog: options.config.auditLog,
+      // Configured language servers check the proxied server's writes as they check editgate's (#32 item 4).
+      languageServers: options.config.languageServers,
+      languageServerBudgetMs: options.config.languageServerBudgetMs,
       // One proxy process is one session: the writes of the server behind it, for editgate review --session.
       sessionLog: { face: 'proxy', label: 'editgate proxy' },
     });

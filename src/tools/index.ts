@@ -285,7 +285,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // Checked now (INVALID_INPUT at once); their check loads with the gate, and starts no server until a
   // file one checks is changed.
   const languageServers = options.languageServers;
-  const anyServer = languageServers !== undefined && parseLanguageServers(languageServers).length > 0;
+  if (languageServers !== undefined) parseLanguageServers(languageServers);
   const budgetMs = parseBudget(options.languageServerBudgetMs);
   const readLimit = options.readLimit ?? 2000;
   // Grants belong to this tool set; created now so callers can inspect or reset them before any call.
@@ -297,10 +297,7 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
   // The gate and the workspace below it load at the first call, not with the definitions: a command that
   // only lists the tools (an MCP server's start) never loads them, and the first call loads them once.
   const getGate = (): Promise<Gate> => {
-    gatePromise ??= Promise.all([
-      import('../gate/open-gate.js'),
-      anyServer ? import('../gate/diagnostics-check.js') : undefined,
-    ]).then(([{ openGate }, diagnostics]) =>
+    gatePromise ??= import('../gate/open-gate.js').then(({ openGate }) =>
       openGate({
         roots,
         deny: options.deny,
@@ -322,12 +319,8 @@ export function createEditTools(options: CreateEditToolsOptions): EditTools {
         onPreview: options.onPreview,
         session,
         stagedTtlMs: options.stagedTtlMs,
-        checks: diagnostics
-          ? [
-              ...(options.checks ?? []),
-              diagnostics.languageServerCheck({ servers: languageServers!, budgetMs }),
-            ]
-          : options.checks,
+        checks: options.checks,
+        ...(languageServers !== undefined ? { languageServers, languageServerBudgetMs: budgetMs } : {}),
         ...(options.sessionLog !== undefined ? { sessionLog: options.sessionLog } : {}),
       }),
     );
