@@ -115,7 +115,7 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
         asApproved: true,
       });
     } finally {
-      terminal.kill();
+      await terminal.stop();
       await model.close();
       workspace.remove();
     }

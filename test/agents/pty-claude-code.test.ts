@@ -64,7 +64,7 @@ describe('Claude Code in a terminal (pty), editgate over MCP, fake Anthropic mod
       const afterAmbiguous = requestText(main[(claudeCode.preamble?.length ?? 0) + 3]);
       expect(afterAmbiguous).toContain('matches 2 places (lines 3 and 5)');
     } finally {
-      terminal.kill();
+      await terminal.stop();
       await model.close();
       workspace.remove();
     }

@@ -76,7 +76,7 @@ describe('Claude Code in a terminal: editgate asks with its form (elicitation), 
       const afterEdit = requestText(model.main()[(claudeCode.preamble?.length ?? 0) + 2]);
       expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
     } finally {
-      terminal.kill();
+      await terminal.stop();
       await model.close();
       workspace.remove();
     }

@@ -68,7 +68,7 @@ describe('Codex in a terminal: editgate asks with its form (elicitation), answer
       const afterEdit = requestText(model.main()[2]);
       expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
     } finally {
-      terminal.kill();
+      await terminal.stop();
       await model.close();
       workspace.remove();
     }

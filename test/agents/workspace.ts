@@ -59,6 +59,7 @@ export function makeWorkspace(label: string): AgentWorkspace {
       args: [MAIN, 'mcp', root, '--approve', 'policy'],
       env: stateEnv,
     },
-    remove: () => rmSync(folder, { recursive: true, force: true }),
+    // An agent's last writes (its session files) can land while the folder is being removed: retried.
+    remove: () => rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   };
 }

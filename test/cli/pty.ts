@@ -67,6 +67,11 @@ export interface PtyRun {
   /** Resizes the terminal (it reflows, as xterm does) and the pty (the process gets SIGWINCH). */
   resize(cols: number, rows: number): void;
   kill(): void;
+  /**
+   * Ends the process and waits until it has exited (SIGTERM, then SIGKILL after `timeout`), so that what it
+   * writes on its way out is done before the caller removes its folders.
+   */
+  stop(timeout?: number): Promise<void>;
 }
 
 /** Long enough for a loaded machine (two shared cores running other suites); waits end as soon as they can. */
@@ -257,6 +262,16 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
     },
     kill() {
       if (exitCode === undefined) child.kill();
+      term.dispose();
+    },
+    async stop(timeout = 5_000) {
+      const exitedWithin = (ms: number) =>
+        Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false))]);
+      if (exitCode === undefined) child.kill('SIGTERM');
+      if (exitCode === undefined && !(await exitedWithin(timeout))) {
+        child.kill('SIGKILL');
+        await exitedWithin(timeout);
+      }
       term.dispose();
     },
   };
