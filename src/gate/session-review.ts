@@ -18,7 +18,7 @@ import { applySomeHunks } from '../core/diff-hunks.js';
 import { EditgateError, isEditgateError } from '../core/errors.js';
 import { decodeText, type TextCodec } from '../core/text.js';
 import { sha256 } from '../workspace/fingerprint.js';
-import { keptBytes, type LoggedSession } from '../workspace/session-log.js';
+import { keptBytes, type LoggedSession, takeNoteOf } from '../workspace/session-log.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import { type ApprovalFile, type ApprovalRequest, type Decision, withFirstFileAliases } from './approval.js';
 import type { Gate } from './gate.js';
@@ -157,6 +157,14 @@ function questionOf(session: LoggedSession, files: ReviewedFile[]): ApprovalRequ
     question: `Keep the changes of session ${session.info.id} (${files.length} file${files.length === 1 ? '' : 's'})? A hunk left out is reverted, with your reason for the agent; deny reverts them all.`,
     input: { session: session.info.id },
   });
+}
+
+/**
+ * What a review left for session `id`'s model (`noteFor`'s words), taken once, for a face that has no gate of
+ * that session open (a hook at the agent's next prompt); undefined when there is none.
+ */
+export function takeReviewNote(stateDir: string, id: string): Promise<string | undefined> {
+  return takeNoteOf(stateDir, id);
 }
 
 /** What a review did: the hunks it reverted per file, the files it could not, the note left for the model. */

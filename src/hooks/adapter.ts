@@ -69,6 +69,12 @@ export type PostToolRead =
 export type HookEvent =
   | { phase: 'pre'; cwd: string; read: PreToolRead }
   | { phase: 'post'; cwd: string; read: PostToolRead }
+  /**
+   * The person submitted a prompt (the agent's prompt-time hook: Claude Code's and Codex's and Qwen Code's
+   * UserPromptSubmit, Gemini CLI's BeforeAgent, OpenCode's chat.message): the moment a session review's
+   * reasons reach the model (session-note.ts). `session` is the agent's session id (absent: it sent none).
+   */
+  | { phase: 'prompt'; cwd: string; session?: string }
   /** An event this adapter has nothing to do with (the agent sent another hook event to it). */
   | { phase: 'other'; cwd: string };
 
@@ -146,6 +152,11 @@ export interface HookAdapter {
   pre(verdict: PreVerdict): HookReply;
   /** Words what settle found in the agent's protocol. */
   post(feedback: PostFeedback): HookReply;
+  /**
+   * The prompt-time answer: `context` added to what the model reads with the person's prompt (undefined:
+   * nothing to add). Always a pass, exit code 0: a prompt hook never blocks the person's prompt.
+   */
+  prompt(context: string | undefined): HookReply;
   /**
    * The answer when the hook itself failed (a crash, a time-out, a page it could not reach), in the way
    * that stops the tool where the agent allows it: fail closed.

@@ -124,3 +124,15 @@ export function planCompanion(
 export function isEditgateHookCommand(command: string, agent: AgentId): boolean {
   return new RegExp(`(^|\\s)hook\\s+${agent}\\s+--approve\\s+(web|agent|policy)(\\s|$)`).test(command);
 }
+
+/** Seconds an agent waits for editgate's prompt-time hook: it only takes a note, and the person is waiting. */
+export const PROMPT_HOOK_TIMEOUT_SECONDS = 30;
+
+/**
+ * The command line of editgate's prompt-time hook: the same command with `--fail-open`, so a hook server
+ * that fails mid-call is a warning rather than exit code 2, which would block (and, in Claude Code, erase)
+ * the person's prompt. The runner itself never blocks a prompt.
+ */
+export function promptHookLine(command: HookCommand): string {
+  return command.failOpen ? command.line : `${command.line} --fail-open`;
+}

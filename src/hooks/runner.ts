@@ -37,6 +37,7 @@ import type {
   AgentId,
   CallKey,
   HookAdapter,
+  HookEvent,
   HookReply,
   PostFeedback,
   PostToolRead,
@@ -45,6 +46,7 @@ import type {
   ProposedFile,
   RevisedFile,
 } from './adapter.js';
+import { hookSessionId, takeReviewForModel } from './session-note.js';
 
 export const APPROVE_MODES = ['web', 'agent', 'policy'] as const;
 export type HookApproveMode = (typeof APPROVE_MODES)[number];
@@ -82,6 +84,8 @@ export async function runHook(stdin: string, options: HookRunOptions): Promise<H
   const { adapter } = options;
   const budget = options.budgetMs ?? Math.max(1000, adapter.timeoutSeconds * 1000 - MARGIN_MS);
   const timer = new AbortController();
+  // A prompt-time event never fails closed: a failure there is a warning, and the person's prompt goes on.
+  const seen: { phase?: HookEvent['phase'] } = {};
   let timeout: NodeJS.Timeout | undefined;
   const expired = new Promise<HookReply>((resolve) => {
     timeout = setTimeout(() => {
@@ -90,29 +94,43 @@ export async function runHook(stdin: string, options: HookRunOptions): Promise<H
         failure(
           options,
           `no decision within ${Math.round(budget / 1000)} s (${adapter.label} stops waiting for the hook after ${adapter.timeoutSeconds} s)`,
+          seen.phase,
         ),
       );
     }, budget);
   });
   try {
-    return await Promise.race([answer(stdin, options, timer.signal), expired]);
+    return await Promise.race([answer(stdin, options, timer.signal, seen), expired]);
   } catch (error) {
-    if (error instanceof HookFailed) return failure(options, error.message);
-    return failure(options, `the hook failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof HookFailed) return failure(options, error.message, seen.phase);
+    return failure(
+      options,
+      `the hook failed: ${error instanceof Error ? error.message : String(error)}`,
+      seen.phase,
+    );
   } finally {
     clearTimeout(timeout);
   }
 }
 
 /** The hook could not decide: the tool is stopped (said why), or let through when failing open. */
-function failure(options: HookRunOptions, why: string): HookReply {
+function failure(options: HookRunOptions, why: string, phase?: HookEvent['phase']): HookReply {
+  if (phase === 'prompt') {
+    options.warn?.(`editgate: ${why}; a session review's note for the model waits for the next prompt.`);
+    return options.adapter.prompt(undefined);
+  }
   if (!options.failOpen)
     return options.adapter.failed(`editgate refused this call: ${why}. Nothing was written.`);
   options.warn?.(`editgate: ${why}; the call goes ahead unchecked (the hook fails open).`);
   return options.adapter.pre({ kind: 'pass' });
 }
 
-async function answer(stdin: string, options: HookRunOptions, signal: AbortSignal): Promise<HookReply> {
+async function answer(
+  stdin: string,
+  options: HookRunOptions,
+  signal: AbortSignal,
+  seen: { phase?: HookEvent['phase'] },
+): Promise<HookReply> {
   let event: unknown;
   try {
     event = JSON.parse(stdin);
@@ -120,8 +138,10 @@ async function answer(stdin: string, options: HookRunOptions, signal: AbortSigna
     throw new Error(`${options.adapter.label} sent a hook event that is not JSON`);
   }
   const read = options.adapter.parse(event);
+  seen.phase = read.phase;
   if (read.phase === 'other') return { stdout: '', exitCode: 0 };
   const root = options.root ?? read.cwd;
+  if (read.phase === 'prompt') return options.adapter.prompt(await promptTime(read.session, root, options));
   if (read.phase === 'pre') return options.adapter.pre(await preTool(read.read, root, options, signal));
   return options.adapter.post(await postTool(read.read, root, options));
 }
@@ -151,7 +171,7 @@ async function gateFor(
     languageServerBudgetMs: config.options.languageServerBudgetMs,
     // One review session per agent conversation (`editgate review --session`), whichever hook process wrote.
     sessionLog: {
-      id: `${session.agent.agent}-${session.key.session}`,
+      id: hookSessionId(session.agent.agent, session.key.session),
       face: 'hook',
       label: session.agent.label,
     },
@@ -467,20 +487,53 @@ async function postTool(read: PostToolRead, root: string, options: HookRunOption
     }
   }
   const differs = settled.filter((file) => file.matches === false);
-  // What the pre-tool answer could not tell the model (kept with the approval) comes first.
+  // What the pre-tool answer could not tell the model (kept with the approval) comes first; a session
+  // review's reasons left since come last (mid-run, before the person's next prompt would carry them).
   const told = pending?.note ? [pending.note] : [];
+  const reviewed = await takeReviewForModel(stateDir, adapter.agent, read.key.session).catch(
+    (error: unknown) => {
+      options.warn?.(`editgate: could not read the session review's note: ${errorText(error)}`);
+      return undefined;
+    },
+  );
   if (differs.length === 0) {
     const said = [...told, ...settled.map((file) => file.hookMessage).filter(Boolean)];
+    if (reviewed) said.push(reviewed);
     return { matches: true, ...(said.length > 0 ? { message: said.join('\n') } : {}) };
   }
   return {
     matches: false,
     message: [
       ...told,
+      ...(reviewed ? [reviewed] : []),
       ...differs.map(
         (file) =>
           `editgate: ${file.path} is not what was approved (${adapter.label}'s ${read.tool} wrote other bytes). The user has been told; \`editgate undo ${file.path}\` puts back what was there before. The difference, approved to written:\n${file.difference ?? ''}`,
       ),
     ].join('\n'),
   };
+}
+
+/**
+ * The prompt-time event: what a session review left for this conversation's model, framed (session-note.ts),
+ * taken once. Nothing to add (no session id, a session with no note, or one that never changed a file) is
+ * no context; a note that cannot be read is a warning, never a blocked prompt.
+ */
+async function promptTime(
+  session: string | undefined,
+  root: string,
+  options: HookRunOptions,
+): Promise<string | undefined> {
+  if (session === undefined || session === '') {
+    options.warn?.(
+      `editgate: ${options.adapter.label}'s prompt event has no session id, so no session review's note can be given to the model.`,
+    );
+    return undefined;
+  }
+  const { stateDir } = await configFor(root, options);
+  return takeReviewForModel(stateDir, options.adapter.agent, session);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -25,6 +25,16 @@ export interface SettingsHooks {
   matcher: string;
   /** The hook entry for a command (its `type`, `command`, `timeout` in the agent's own unit...). */
   entry(command: HookCommand): Record<string, unknown>;
+  /**
+   * The agent's prompt-time event, in a group of its own without a matcher (every prompt): where a session
+   * review's reasons reach the model (session-note.ts). Its entry runs `promptHookLine`.
+   */
+  prompt?: { event: string; entry(command: HookCommand): Record<string, unknown> };
+}
+
+/** Every event editgate has groups for in this agent's settings. */
+function eventsOf(spec: SettingsHooks): string[] {
+  return spec.prompt ? [...spec.events, spec.prompt.event] : [...spec.events];
 }
 
 /** The settings file's object; an empty or missing file is `{}`. Throws when it is not a JSON object. */
@@ -60,7 +70,7 @@ const groupIsOurs = (spec: SettingsHooks) => (group: HookGroup) =>
 function without(spec: SettingsHooks, settings: Record<string, unknown>): Record<string, unknown> {
   if (settings.hooks === undefined) return settings;
   const hooks = { ...record(settings.hooks) };
-  for (const event of spec.events) {
+  for (const event of eventsOf(spec)) {
     const kept = groupsOf(settings, event).filter((group) => !groupIsOurs(spec)(group));
     if (kept.length > 0) hooks[event] = kept;
     else delete hooks[event];
@@ -89,6 +99,10 @@ export function addHookGroups(spec: SettingsHooks, before: string | undefined, c
     const group: HookGroup = { matcher: spec.matcher, hooks: [spec.entry(command)] };
     hooks[event] = [...groupsOf(settings, event), group];
   }
+  if (spec.prompt) {
+    const group: HookGroup = { hooks: [spec.prompt.entry(command)] };
+    hooks[spec.prompt.event] = [...groupsOf(settings, spec.prompt.event), group];
+  }
   const after = format({ ...settings, hooks });
   return before !== undefined && sameJson(before, after) ? before : after;
 }
@@ -101,11 +115,14 @@ export function removeHookGroups(spec: SettingsHooks, before: string): string {
 /** editgate's entries in the file, one line each for the person. */
 export function findHookGroups(spec: SettingsHooks, text: string): string[] {
   const settings = settingsOf(text);
-  return spec.events.flatMap((event) =>
+  return eventsOf(spec).flatMap((event) =>
     groupsOf(settings, event).flatMap((group) =>
       (group.hooks ?? [])
         .filter((hook) => isOurs(spec, hook))
-        .map((hook) => `${event} (${group.matcher ?? 'every tool'}): ${String(hook.command)}`),
+        .map(
+          (hook) =>
+            `${event} (${event === spec.prompt?.event ? 'every prompt' : (group.matcher ?? 'every tool')}): ${String(hook.command)}`,
+        ),
     ),
   );
 }

@@ -21,7 +21,8 @@
  * reports them as warnings.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFile, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { appendFile, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { sha256 } from './fingerprint.js';
@@ -180,11 +181,26 @@ export async function takeSessionNote(folder: string): Promise<string | undefine
     throw error;
   }
   try {
-    const text = (await readFile(taken, 'utf8')).trim();
-    return text || undefined;
+    // Only a plain file is a note: a link planted in its place is not followed (its target never reaches a model).
+    const handle = await open(taken, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      if (!(await handle.stat()).isFile()) return undefined;
+      const text = (await handle.readFile('utf8')).trim();
+      return text || undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (isErrno(error, 'ELOOP') || isErrno(error, 'EISDIR')) return undefined;
+    throw error;
   } finally {
     await unlink(taken).catch(() => {});
   }
+}
+
+/** The note left for session `id`'s model, taken once (undefined when none, or no such session). */
+export function takeNoteOf(stateDir: string, id: string): Promise<string | undefined> {
+  return takeSessionNote(join(sessionsFolder(stateDir), sessionFolderName(id)));
 }
 
 /** A session as a review reads it back: who, and its changes in order. */

@@ -23,8 +23,14 @@ import type {
   ReviseInput,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
-import type { HookCommand, HookInstaller } from '../install.js';
+import {
+  type HookCommand,
+  type HookInstaller,
+  PROMPT_HOOK_TIMEOUT_SECONDS,
+  promptHookLine,
+} from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
+import { promptContextReply, promptEvent } from '../session-note.js';
 import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
 import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
 
@@ -82,6 +88,7 @@ function parse(event: unknown): HookEvent {
   const body = record(event) as ClaudeEvent;
   const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
   const phase = body.hook_event_name;
+  if (phase === 'UserPromptSubmit') return promptEvent(cwd, body.session_id);
   if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
   const tool = text(body.tool_name, 'tool_name');
   if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
@@ -171,6 +178,7 @@ export const adapter: HookAdapter = {
   revise,
   pre,
   post,
+  prompt: (context) => promptContextReply('UserPromptSubmit', context),
   // A deny the model reads. (Exit code 2 would block too, but reaches the model only as stderr.)
   failed: (reason) => pre({ kind: 'deny', reason }),
 };
@@ -182,7 +190,10 @@ function statusMessage(command: HookCommand): string {
     : 'editgate: checking the change';
 }
 
-/** editgate's groups in settings.json: both events, the gated tools as one regular expression. */
+/**
+ * editgate's groups in settings.json: both tool events, the gated tools as one regular expression, and
+ * UserPromptSubmit (every prompt) for a session review's reasons.
+ */
 export const SETTINGS: SettingsHooks = {
   agent: 'claude-code',
   events: ['PreToolUse', 'PostToolUse'],
@@ -195,6 +206,15 @@ export const SETTINGS: SettingsHooks = {
     ...(command.failOpen ? {} : { onFailure: 'block' }),
     statusMessage: statusMessage(command),
   }),
+  // No onFailure "block" here: a prompt hook that fails lets the prompt go on.
+  prompt: {
+    event: 'UserPromptSubmit',
+    entry: (command) => ({
+      type: 'command',
+      command: promptHookLine(command),
+      timeout: PROMPT_HOOK_TIMEOUT_SECONDS,
+    }),
+  },
 };
 
 export const installer: HookInstaller = {

@@ -26,7 +26,14 @@ import type {
   ReviseInput,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
-import { type CompanionFile, type HookInstaller, isEditgateHookCommand } from '../install.js';
+import {
+  type CompanionFile,
+  type HookInstaller,
+  isEditgateHookCommand,
+  PROMPT_HOOK_TIMEOUT_SECONDS,
+  promptHookLine,
+} from '../install.js';
+import { promptContextReply, promptEvent } from '../session-note.js';
 import { agreedUpdate } from './codex-patch.js';
 
 const TOOL = 'apply_patch';
@@ -80,6 +87,7 @@ function parse(event: unknown): HookEvent {
   const body = record(event);
   const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
   const phase = body.hook_event_name;
+  if (phase === 'UserPromptSubmit') return promptEvent(cwd, body.session_id);
   if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
   const tool = text(body.tool_name, 'tool_name');
   if (tool !== TOOL) {
@@ -209,13 +217,17 @@ export const adapter: HookAdapter = {
   revise,
   pre,
   post,
+  prompt: (context) => promptContextReply('UserPromptSubmit', context),
   failed: (reason) => deny(reason),
 };
 
 const EVENTS = [
   ['PreToolUse', 'pre_tool_use'],
   ['PostToolUse', 'post_tool_use'],
+  // Every prompt (Codex ignores a matcher here): a session review's reasons for the model (session-note.ts).
+  ['UserPromptSubmit', 'user_prompt_submit'],
 ] as const;
+const PROMPT_EVENT = 'UserPromptSubmit';
 
 interface HookGroup {
   matcher?: string;
@@ -256,11 +268,17 @@ const format = (file: Record<string, unknown>) => `${JSON.stringify(file, null, 
  * `version_for_toml`): its event, matcher and one handler with defaults filled in, as JSON with sorted keys,
  * sha256.
  */
-export function codexHookHash(eventLabel: string, matcher: string, command: string, timeout: number): string {
+export function codexHookHash(
+  eventLabel: string,
+  matcher: string | undefined,
+  command: string,
+  timeout: number,
+): string {
+  // A group without a matcher (UserPromptSubmit, whose matcher Codex drops) has no matcher key at all.
   const identity = {
     event_name: eventLabel,
     hooks: [{ async: false, command, timeout, type: 'command' }],
-    matcher,
+    ...(matcher === undefined ? {} : { matcher }),
   };
   return `sha256:${createHash('sha256').update(JSON.stringify(identity)).digest('hex')}`;
 }
@@ -272,10 +290,11 @@ function trustEntries(text: string, file: string): Array<{ key: string; hash: st
   for (const [event, label] of EVENTS) {
     groupsOf(parsed, event).forEach((group, groupIndex) => {
       (group.hooks ?? []).forEach((hook, handlerIndex) => {
-        if (!isOurs(hook.command) || group.matcher === undefined) return;
+        const matcher = event === PROMPT_EVENT ? undefined : group.matcher;
+        if (!isOurs(hook.command) || (matcher === undefined && event !== PROMPT_EVENT)) return;
         entries.push({
           key: `${file}:${label}:${groupIndex}:${handlerIndex}`,
-          hash: codexHookHash(label, group.matcher, hook.command!, hook.timeout ?? TIMEOUT_SECONDS),
+          hash: codexHookHash(label, matcher, hook.command!, hook.timeout ?? TIMEOUT_SECONDS),
         });
       });
     });
@@ -342,10 +361,17 @@ export const installer: HookInstaller = {
     const file = without(hooksFileOf(before));
     const hooks = { ...record(file.hooks) };
     for (const [event] of EVENTS) {
-      const entry: HookGroup = {
-        matcher: TOOL,
-        hooks: [{ type: 'command', command: command.line, timeout: command.timeoutSeconds }],
-      };
+      const entry: HookGroup =
+        event === PROMPT_EVENT
+          ? {
+              hooks: [
+                { type: 'command', command: promptHookLine(command), timeout: PROMPT_HOOK_TIMEOUT_SECONDS },
+              ],
+            }
+          : {
+              matcher: TOOL,
+              hooks: [{ type: 'command', command: command.line, timeout: command.timeoutSeconds }],
+            };
       hooks[event] = [...groupsOf(file, event), entry];
     }
     const after = format({ ...file, hooks });
@@ -361,7 +387,7 @@ export const installer: HookInstaller = {
       groupsOf(file, event).flatMap((group) =>
         (group.hooks ?? [])
           .filter((hook) => isOurs(hook.command))
-          .map((hook) => `${event} (${group.matcher}): ${hook.command}`),
+          .map((hook) => `${event} (${group.matcher ?? 'every prompt'}): ${hook.command}`),
       ),
     );
   },

@@ -30,8 +30,9 @@ import type {
   ReviseInput,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
-import type { HookInstaller } from '../install.js';
+import { type HookInstaller, PROMPT_HOOK_TIMEOUT_SECONDS, promptHookLine } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
+import { promptContextReply, promptEvent } from '../session-note.js';
 import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
 import { applyGeminiReplace, applyGeminiWriteFile } from './gemini-cli-edits.js';
 
@@ -61,6 +62,7 @@ function parse(event: unknown): HookEvent {
   const body = record(event);
   const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
   const phase = body.hook_event_name;
+  if (phase === 'BeforeAgent') return promptEvent(cwd, body.session_id);
   if (phase !== 'BeforeTool' && phase !== 'AfterTool') return { phase: 'other', cwd };
   const tool = text(body.tool_name, 'tool_name');
   if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
@@ -147,6 +149,8 @@ export const adapter: HookAdapter = {
   revise,
   pre,
   post,
+  // BeforeAgent's additionalContext: Gemini CLI adds it to the prompt inside <hook_context>, its < and > escaped.
+  prompt: (context) => promptContextReply('BeforeAgent', context),
   // A deny the model reads, with exit code 2 as well: Gemini CLI blocks on it even if standard output
   // were lost.
   failed: (reason) => ({ ...pre({ kind: 'deny', reason }), stderr: `${reason}\n`, exitCode: 2 }),
@@ -164,6 +168,16 @@ export const SETTINGS: SettingsHooks = {
     timeout: timeoutSeconds * 1000,
     description: 'editgate: policy, review and audit for replace and write_file',
   }),
+  prompt: {
+    event: 'BeforeAgent',
+    entry: (command) => ({
+      name: 'editgate-review-notes',
+      type: 'command',
+      command: promptHookLine(command),
+      timeout: PROMPT_HOOK_TIMEOUT_SECONDS * 1000,
+      description: "editgate: gives the model the reasons of the user's session review",
+    }),
+  },
 };
 
 export const installer: HookInstaller = {

@@ -15,6 +15,10 @@
  *                        object); pass: nothing.
  *   tool.execute.after   editgate's message (bytes on disk not the approved ones, or the person's change)
  *                        added to the result the model reads. OpenCode fires it only when the tool succeeded.
+ *   chat.message         a session review's reasons (hooks/session-note.ts) added to the text of the
+ *                        person's message, which the model reads with it (OpenCode 1.18.33's
+ *                        experimental.chat.system.transform gets no session id, so it cannot say whose).
+ *                        A failure here lets the message go on without them.
  *
  * Fails closed: when editgate cannot be started, the server fails mid-call, no answer comes within the
  * time-out, or the answer is not editgate's JSON, the call is refused with why (unless the command line has
@@ -163,6 +167,22 @@ async function askEditgate(event) {
 }
 
 export const EditgateHooks = async ({ directory }) => ({
+  // A person's message: what a session review (editgate review --session) left for the model is added to
+  // its text, so the model reads it with the message (and the person sees it there). Never blocks a message.
+  "chat.message": async (input, output) => {
+    let part;
+    for (const each of output.parts ?? []) {
+      if (each && each.type === "text" && !each.synthetic && typeof each.text === "string") part = each;
+    }
+    if (!part) return;
+    let reply;
+    try {
+      reply = await askEditgate({ hook_event_name: "chat.message", session_id: input.sessionID, cwd: directory });
+    } catch {
+      return;
+    }
+    if (typeof reply.context === "string" && reply.context) part.text = part.text + "\n\n" + reply.context;
+  },
   "tool.execute.before": async (input, output) => {
     if (!GATED.has(input.tool)) return;
     let reply;

@@ -28,6 +28,7 @@ import type {
 import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { uniqueReplacement } from '../replacement.js';
+import { promptEvent } from '../session-note.js';
 import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
 import { PLUGIN_MARKER, pluginSource } from './opencode-plugin.js';
 
@@ -40,6 +41,8 @@ const TIMEOUT_SECONDS = 600;
 
 const BEFORE = 'tool.execute.before';
 const AFTER = 'tool.execute.after';
+/** The plugin's prompt-time event: a person's message, before the model reads it. */
+const PROMPT = 'chat.message';
 
 function text(value: unknown, what: string): string {
   return requiredText(value, "OpenCode's plugin event", what);
@@ -62,6 +65,7 @@ function parse(event: unknown): HookEvent {
   const body = record(event);
   const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
   const phase = body.hook_event_name;
+  if (phase === PROMPT) return promptEvent(cwd, body.session_id);
   if (phase !== BEFORE && phase !== AFTER) return { phase: 'other', cwd };
   const tool = text(body.tool, 'tool');
   if ((REFUSED_TOOLS as readonly string[]).includes(tool)) {
@@ -144,6 +148,8 @@ export const adapter: HookAdapter = {
   revise,
   pre,
   post,
+  // The plugin adds `context` to the person's message (its text part), which the model reads with it.
+  prompt: (context) => json({ decision: 'pass', ...(context ? { context } : {}) }),
   // The plugin throws the reason: OpenCode fails the call and the model reads it.
   failed: (reason) => pre({ kind: 'deny', reason }),
 };
@@ -175,7 +181,15 @@ export const installer: HookInstaller = {
   },
   // The whole file is editgate's: nothing is left of value.
   remove: () => undefined,
-  find: (text) => (isOurs(text) ? ['plugin: asks editgate before edit and write, refuses apply_patch'] : []),
+  find: (text) =>
+    isOurs(text)
+      ? [
+          'plugin: asks editgate before edit and write, refuses apply_patch',
+          ...(text.includes('"chat.message"')
+            ? ["plugin: gives the model a session review's reasons with your next message (chat.message)"]
+            : []),
+        ]
+      : [],
   notes: () => [
     'OpenCode installs its plugin library (@opencode-ai/plugin) into the config folder on its next start, once; that needs the network.',
   ],

@@ -28,7 +28,8 @@ import type {
   ProposedFile,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
-import type { HookInstaller } from '../install.js';
+import { type HookInstaller, PROMPT_HOOK_TIMEOUT_SECONDS, promptHookLine } from '../install.js';
+import { promptContextReply, promptEvent } from '../session-note.js';
 import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
 import { applyQwenEdit, applyQwenWriteFile } from './qwen-code-edits.js';
 
@@ -58,6 +59,7 @@ function parse(event: unknown): HookEvent {
   const body = record(event);
   const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
   const phase = body.hook_event_name;
+  if (phase === 'UserPromptSubmit') return promptEvent(cwd, body.session_id);
   if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
   const tool = text(body.tool_name, 'tool_name');
   if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
@@ -110,6 +112,7 @@ export const adapter: HookAdapter = {
   parse,
   pre,
   post,
+  prompt: (context) => promptContextReply('UserPromptSubmit', context),
   // Exit code 2: Qwen Code blocks the tool and gives the model standard error as the reason.
   failed: (reason) => ({ stdout: '', stderr: `${reason}\n`, exitCode: 2 }),
 };
@@ -124,6 +127,15 @@ export const SETTINGS: SettingsHooks = {
     command: line,
     timeout: timeoutSeconds,
   }),
+  prompt: {
+    event: 'UserPromptSubmit',
+    entry: (command) => ({
+      name: 'editgate-review-notes',
+      type: 'command',
+      command: promptHookLine(command),
+      timeout: PROMPT_HOOK_TIMEOUT_SECONDS,
+    }),
+  },
 };
 
 export const installer: HookInstaller = {
