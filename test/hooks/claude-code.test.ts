@@ -170,8 +170,13 @@ describe("Claude Code's settings.json", () => {
     const open = JSON.parse(installer.add(undefined, { ...command, failOpen: true }));
     expect(open.hooks.PreToolUse[0].hooks[0].onFailure).toBeUndefined();
     expect(settings.hooks.PostToolUse).toHaveLength(1);
+    // The prompt hook (a session review's reasons): every prompt, no matcher, never blocks the prompt.
+    expect(settings.hooks.UserPromptSubmit).toEqual([
+      { hooks: [{ type: 'command', command: `${command.line} --fail-open`, timeout: 30 }] },
+    ]);
     expect(installer.add(added, command)).toBe(added);
-    expect(installer.find(added)).toHaveLength(2);
+    expect(installer.find(added)).toHaveLength(3);
+    expect(installer.find(added)[2]).toMatch(/^UserPromptSubmit \(every prompt\): /);
     expect(installer.find(mine)).toEqual([]);
     expect(JSON.parse(installer.remove(added)!)).toEqual(JSON.parse(mine));
   });
@@ -182,6 +187,7 @@ describe("Claude Code's settings.json", () => {
     expect(installer.find(twice)).toEqual([
       expect.stringContaining('--approve web'),
       expect.stringContaining('--approve web'),
+      expect.stringContaining('--approve web --fail-open'),
     ]);
   });
 

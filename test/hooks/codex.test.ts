@@ -161,6 +161,19 @@ describe("Codex's hooks.json and the trust it needs", () => {
       `trusted_hash = "${codexHookHash('pre_tool_use', 'apply_patch', command.line, 600)}"`,
     );
     expect(trusted).toContain(`[hooks.state."${file}:post_tool_use:0:0"]`);
+    // The prompt hook (a session review's reasons): no matcher, trusted by a hash without one.
+    expect(JSON.parse(added).hooks.UserPromptSubmit).toEqual([
+      { hooks: [{ type: 'command', command: `${command.line} --fail-open`, timeout: 30 }] },
+    ]);
+    expect(trusted).toContain(`[hooks.state."${file}:user_prompt_submit:0:0"]`);
+    expect(trusted).toContain(
+      `trusted_hash = "${codexHookHash('user_prompt_submit', undefined, `${command.line} --fail-open`, 30)}"`,
+    );
+    expect(installer.find(added)).toEqual([
+      expect.stringMatching(/^PreToolUse \(apply_patch\)/),
+      expect.stringMatching(/^PostToolUse \(apply_patch\)/),
+      expect.stringMatching(/^UserPromptSubmit \(every prompt\)/),
+    ]);
     expect(installer.companion!.add(trusted, added, file)).toBe(trusted);
     expect(installer.companion!.remove(trusted, file)).toBe(config);
     expect(JSON.parse(installer.remove(added)!)).toEqual(JSON.parse(mine));

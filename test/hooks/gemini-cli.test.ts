@@ -200,8 +200,20 @@ describe("editgate's entries in Gemini CLI's settings.json", () => {
         }),
       ],
     });
+    // BeforeAgent (every prompt): a session review's reasons, never blocking the prompt.
+    expect(settings.hooks.BeforeAgent).toEqual([
+      {
+        hooks: [
+          expect.objectContaining({
+            type: 'command',
+            command: 'editgate hook gemini-cli --approve agent --fail-open',
+            timeout: 30_000,
+          }),
+        ],
+      },
+    ]);
     expect(installer.add(once, command as never)).toBe(once);
-    expect(installer.find(once)).toHaveLength(2);
+    expect(installer.find(once)).toHaveLength(3);
     const removed = JSON.parse(installer.remove(once)!);
     expect(removed).toEqual(mine);
   });

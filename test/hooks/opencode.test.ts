@@ -201,7 +201,10 @@ describe('the plugin file editgate installs', () => {
     const text = installer.add(undefined, command as never);
     expect(text).toContain('const COMMAND = ["/usr/bin/editgate","hook","opencode","--approve","web"];');
     expect(installer.add(text, command as never)).toBe(text);
-    expect(installer.find(text)).toHaveLength(1);
+    expect(installer.find(text)).toEqual([
+      expect.stringContaining('asks editgate before edit and write'),
+      expect.stringContaining('chat.message'),
+    ]);
     expect(installer.remove(text)).toBeUndefined();
     expect(() => installer.add('export const Mine = async () => ({});', command as never)).toThrow(
       /not editgate's plugin/,

@@ -115,7 +115,17 @@ describe("editgate's entries in Qwen Code's settings.json", () => {
   it('adds PreToolUse and PostToolUse groups with the timeout in seconds, and removes only them', () => {
     const text = installer.add(undefined, command as never);
     const settings = JSON.parse(text);
-    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse']);
+    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'UserPromptSubmit']);
+    expect(settings.hooks.UserPromptSubmit[0]).toEqual({
+      hooks: [
+        {
+          name: 'editgate-review-notes',
+          type: 'command',
+          command: 'editgate hook qwen-code --approve agent --fail-open',
+          timeout: 30,
+        },
+      ],
+    });
     expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({
       command: 'editgate hook qwen-code --approve agent',
       timeout: 600,

@@ -181,7 +181,7 @@ export const EditgateHooks = async ({ directory }) => ({
     } catch {
       return;
     }
-    if (typeof reply.context === "string" && reply.context) part.text = part.text + "\n\n" + reply.context;
+    if (typeof reply.context === "string" && reply.context) part.text = part.text + "\\n\\n" + reply.context;
   },
   "tool.execute.before": async (input, output) => {
     if (!GATED.has(input.tool)) return;
