@@ -110,6 +110,7 @@ process.stdin.on('end', () => {
   if (mode === 'garbage') { process.stdout.write('hello'); return; }
   if (mode === 'deny') { process.stdout.write(JSON.stringify({ decision: 'deny', reason: 'No: ' + event.args.filePath })); return; }
   if (mode === 'rewrite') { process.stdout.write(JSON.stringify({ decision: 'allow', args: { filePath: event.args.filePath, oldString: 'x', newString: 'y' }, context: 'The user changed it.' })); return; }
+  if (event.hook_event_name === 'chat.message') { process.stdout.write(JSON.stringify({ decision: 'pass', context: 'review of ' + event.session_id })); return; }
   if (event.hook_event_name === 'tool.execute.after') { process.stdout.write(JSON.stringify({ decision: 'pass', message: 'after:' + event.call_id })); return; }
   process.stdout.write(JSON.stringify({ decision: 'pass' }));
 });
@@ -161,6 +162,26 @@ process.stdin.on('end', () => {
     const output = { output: 'Edit applied successfully.' };
     await hooks['tool.execute.after']!({ ...input, args: {} }, output);
     expect(output.output).toBe('Edit applied successfully.\n\nafter:c');
+  });
+
+  it("adds a session review's reasons to the text of the person's message; a failure leaves it as it was", async () => {
+    const hooks = await plugin('pass');
+    const parts = [
+      { type: 'text', text: 'go on' },
+      { type: 'file', mime: 'image/png' },
+    ];
+    await hooks['chat.message']!({ sessionID: 's9' }, { message: {}, parts });
+    expect(parts[0]).toEqual({ type: 'text', text: 'go on\n\nreview of s9' });
+    // No text part of the person's (only a synthetic one): editgate is not asked, nothing is taken.
+    const synthetic = [{ type: 'text', text: 'x', synthetic: true }];
+    await hooks['chat.message']!({ sessionID: 's9' }, { message: {}, parts: synthetic });
+    expect(synthetic[0]!.text).toBe('x');
+    for (const mode of ['crash', 'garbage']) {
+      const failing = await plugin(mode);
+      const kept = [{ type: 'text', text: 'go on' }];
+      await failing['chat.message']!({ sessionID: 's9' }, { message: {}, parts: kept });
+      expect(kept[0]!.text).toBe('go on');
+    }
   });
 
   it('leaves tools it does not gate alone without starting editgate', async () => {
