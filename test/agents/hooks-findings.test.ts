@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN } from '../built-cli.js';
+import { answerOnPage, LINK } from '../web/page-api.js';
 import { claudeCode } from './clients/claude-code.js';
 import { offersTools, startScriptedModel } from './fake-models/server.js';
 import { installedAgent } from './installed.js';
@@ -21,7 +22,12 @@ import { makeWorkspace } from './workspace.js';
  *     ask on its own: the question is the hook's;
  *   - the person answers yes at that prompt: the file is written, the audit line says the user decided;
  *   - the model reads the syntax error with the Edit's result, in its next request (the post-tool hook's
- *     additionalContext).
+ *     additionalContext);
+ *   - (issue #30 item 4, the session review of a hook session) the model then writes b.txt, allowed by the
+ *     policy with no question (auto-approved); the person reviews the conversation afterwards with
+ *     `editgate review --session last --approve web` and reverts b.txt with a reason through the page's JSON
+ *     API; at the person's next prompt, Claude Code's UserPromptSubmit hook (installed beside the tool
+ *     hooks) gives the model the review, and the fake model's next request carries the reason.
  */
 const BEFORE = 'def f(x):\n    return x\n';
 const AFTER = 'def f(x):\n    return (x\n';
@@ -31,6 +37,7 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
     await ensureBuilt();
     const workspace = makeWorkspace('hooks-ask-pty');
     const path = join(workspace.root, 'a.py');
+    const bPath = join(workspace.root, 'b.txt');
     writeFileSync(path, BEFORE);
     const auditLog = join(workspace.folder, 'audit.jsonl');
     writeFileSync(
@@ -60,7 +67,10 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
             },
           ],
         },
+        // Allowed by the policy, no question: the auto-approved edit the session review reverts.
+        { call: [{ tool: 'Write', exact: true, input: { file_path: bPath, content: 'b\n' } }] },
         { say: 'Done: the edit went through your prompt.' },
+        { say: 'Noted the review.' },
       ],
       isMain: offersTools,
     });
@@ -114,6 +124,43 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
         decidedBy: 'user',
         asApproved: true,
       });
+      expect(audit.find((line) => line.writer === 'Claude Code' && line.tool === 'Write')).toMatchObject({
+        decidedBy: 'policy',
+      });
+      expect(readFileSync(bPath, 'utf8')).toBe('b\n');
+
+      // The person reviews the conversation afterwards and reverts b.txt, with a reason.
+      const review = spawn(process.execPath, [MAIN, 'review', '--session', 'last', '--approve', 'web'], {
+        cwd: workspace.root,
+        env: { ...editgateEnv, BROWSER: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let said = '';
+      review.stdout.on('data', (chunk) => (said += chunk));
+      review.stderr.on('data', (chunk) => (said += chunk));
+      const exited = new Promise<number>((resolve) => review.on('exit', (code) => resolve(code ?? -1)));
+      while (!LINK.test(said)) {
+        if (review.exitCode !== null) throw new Error(`editgate review ended:\n${said}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { answer } = await answerOnPage(LINK.exec(said)![0], {
+        decision: 'once',
+        hunks: { 'b.txt': { accept: [], reject: [{ hunk: 0, reason: 'no b.txt in this project, please' }] } },
+      });
+      expect(answer.status, answer.body).toBe(200);
+      expect(await exited, said).toBe(0);
+      expect(existsSync(bPath), said).toBe(false);
+      expect(readFileSync(path, 'utf8')).toBe(AFTER);
+
+      // The person's next prompt: the prompt hook gives the model the review, once.
+      terminal.write('Go on.');
+      await terminal.waitForText('Go on.', 30_000);
+      terminal.write('\r');
+      await terminal.waitForText('Noted the review.', 60_000);
+      const next = requestText(model.main().at(-1));
+      expect(next).toContain("the user's review (editgate review --session)");
+      expect(next).toContain('no b.txt in this project, please');
+      expect(model.problems).toEqual([]);
     } finally {
       await terminal.stop();
       await model.close();
