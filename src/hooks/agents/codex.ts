@@ -9,7 +9,7 @@
  *
  * Codex runs a hook only once the person has trusted it (`/hooks`), by a hash of its entry kept in
  * config.toml under [hooks.state."FILE:EVENT:GROUP:HANDLER"]; `editgate hooks install codex` writes that
- * trust for its own two entries, the person having asked for them, and uninstall removes it.
+ * trust for its own three entries (the prompt-time UserPromptSubmit too), the person having asked for them, and uninstall removes it.
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
