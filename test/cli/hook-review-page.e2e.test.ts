@@ -67,9 +67,14 @@ function preEvent(ws: Workspace, call: string): string {
   });
 }
 
+/** Claude Code's PreToolUse answer, as far as these tests read it. */
+interface HookJson {
+  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+}
+
 interface HookRun {
   done: boolean;
-  reply: Promise<{ code: number | null; out: Record<string, any>; stderr: string }>;
+  reply: Promise<{ code: number | null; out: HookJson; stderr: string }>;
 }
 
 /** `editgate hook claude-code --approve web`, as Claude Code runs it for one PreToolUse event. */
@@ -89,15 +94,15 @@ function hook(ws: Workspace, call: string): HookRun {
     reply: new Promise((resolve) =>
       child.on('close', (code) => {
         run.done = true;
-        resolve({ code, out: JSON.parse(stdout || '{}'), stderr });
+        resolve({ code, out: JSON.parse(stdout || '{}') as HookJson, stderr });
       }),
     ),
   };
   return run;
 }
 
-const decision = (out: Record<string, any>) => out.hookSpecificOutput?.permissionDecision;
-const reason = (out: Record<string, any>) => String(out.hookSpecificOutput?.permissionDecisionReason ?? '');
+const decision = (out: HookJson) => out.hookSpecificOutput?.permissionDecision;
+const reason = (out: HookJson) => String(out.hookSpecificOutput?.permissionDecisionReason ?? '');
 
 /** The `editgate review` processes serving this root. */
 function reviewPids(root: string): number[] {
@@ -140,7 +145,7 @@ describe('editgate hook --approve web with no review page running', () => {
     expect(opened).toMatch(/^file:\/\/.*\/review\/open-[A-Za-z0-9_-]{43}\.html$/);
     expect(opened).not.toContain('token');
     const link = await requestSignInLink(page);
-    await answerOnPage(link, { decision: 'deny', reason: 'not before lunch' }).then(() => undefined);
+    await answerOnPage(link, { decision: 'deny', reason: 'not before lunch' });
     const denied = await run.reply;
     expect(decision(denied.out)).toBe('deny');
     expect(reason(denied.out)).toContain('not before lunch');
