@@ -26,7 +26,8 @@ editgate hooks install AGENT writes it into the agent's configuration.
 
   --approve MODE   who decides what no policy rule decides:
                      agent   the agent asks you in its own prompt, with editgate's summary (default)
-                     web     the review page of an editgate review running for the root
+                     web     the review page of an editgate review running for the root (one
+                             is started and opened in your browser when none runs)
                      policy  no one: only what the config's "allow" rules cover goes ahead
   --root DIR       the workspace root (default: the folder the agent runs in)
   --config FILE    a config file instead of ROOT/editgate.config.json
