@@ -19,8 +19,8 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadUserConfig, userConfigPath } from '../agent/providers/user-config.js';
 import { hookRunFolder } from '../hooks/hook-wire.js';
@@ -56,6 +56,17 @@ const POLL_MS = 100;
 export async function hookReviewPage(options: HookReviewPageOptions): Promise<RunningReview | undefined> {
   const running = await options.look();
   if (running) return running;
+  // The root comes from the agent's event: only a real folder's absolute path becomes an argument.
+  if (
+    !isAbsolute(options.root) ||
+    !(await stat(options.root).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new Error(
+      `no review page was started for ${options.root}: it is not an existing folder's absolute path`,
+    );
   const env = options.env ?? process.env;
   const settings = parseReviewSettings((await loadUserConfig(env)).review, userConfigPath(env));
   if (settings.startForHooks === false) return undefined;
@@ -147,7 +158,7 @@ async function start(
   let exited: string | undefined;
   let pid: number | undefined;
   try {
-    const child = spawn(command[0]!, [...command.slice(1), 'review', options.root], {
+    const child = spawn(command[0]!, [...command.slice(1), 'review', '--', options.root], {
       detached: true,
       stdio: ['ignore', 'ignore', fd],
       cwd: options.stateDir,

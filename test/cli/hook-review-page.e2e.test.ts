@@ -201,6 +201,22 @@ describe('editgate hook --approve web with no review page running', () => {
     expect(readdirSync(join(ws.state, 'review'))).toEqual([]);
   }, 60_000);
 
+  it("starts nothing for a root that is not an existing folder's absolute path (it comes from the agent)", async () => {
+    const ws = workspace();
+    const start = (root: string) =>
+      hookReviewPage({
+        root,
+        stateDir: ws.state,
+        look: async () => undefined,
+        editgate: [process.execPath, MAIN],
+        env: { ...process.env, ...ws.env },
+        warn: () => undefined,
+      });
+    for (const root of ['--port=80', 'project', join(ws.root, 'missing')])
+      await expect(start(root)).rejects.toThrow('not an existing folder');
+    expect(existsSync(join(ws.state, 'review'))).toBe(false);
+  });
+
   it('refuses with the page address when no answer comes within the time the agent gives', async () => {
     const ws = workspace();
     const look = runningReviewFinder({ root: ws.root, stateDir: ws.state, source: 'test' });
