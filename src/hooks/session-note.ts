@@ -8,7 +8,7 @@
  */
 import { markInvisible } from '../core/invisible.js';
 import { takeReviewNote } from '../gate/session-review.js';
-import type { AgentId, HookEvent, HookReply } from './adapter.js';
+import type { AgentId } from './adapter.js';
 
 /** The review session of one agent conversation: the agent, then its own session id. */
 export function hookSessionId(agent: AgentId, session: string): string {
@@ -52,26 +52,4 @@ export async function takeReviewForModel(
   const id = hookSessionId(agent, session);
   const note = await takeReviewNote(stateDir, id);
   return note === undefined ? undefined : reviewForModel(note, id);
-}
-
-/** A prompt-time event as the adapters read it: the agent's session id when it sent one as text. */
-export function promptEvent(cwd: string, sessionId: unknown): Extract<HookEvent, { phase: 'prompt' }> {
-  return {
-    phase: 'prompt',
-    cwd,
-    ...(typeof sessionId === 'string' && sessionId ? { session: sessionId } : {}),
-  };
-}
-
-/**
- * The prompt-time answer in the shape Claude Code, Codex, Qwen Code (UserPromptSubmit) and Gemini CLI
- * (BeforeAgent) share: `hookSpecificOutput.additionalContext`, which each adds to what the model reads with
- * the prompt; nothing to add is no output. Exit code 0 always: the prompt goes on.
- */
-export function promptContextReply(hookEventName: string, context: string | undefined): HookReply {
-  if (!context) return { stdout: '', exitCode: 0 };
-  return {
-    stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } })}\n`,
-    exitCode: 0,
-  };
 }
