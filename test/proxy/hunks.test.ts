@@ -154,6 +154,58 @@ describe('hunk decisions through the proxy, with the reference filesystem server
   });
 });
 
+describe("hunk boxes in the client's form, through the proxy", () => {
+  it('a box per hunk; hunk 2 unticked with a reason writes hunks 1 and 3, and the model reads the reason', async () => {
+    const { root, state } = workspace({ 'a.txt': original('\n') });
+    const { client, fields } = await connectProxy(
+      { upstream: filesystemUpstream(root), roots: [root], stateDir: state },
+      {
+        answers: [
+          {
+            action: 'accept',
+            content: {
+              decision: 'Allow once',
+              reason: 'fifteen stays a number',
+              hunk_1: true,
+              hunk_2: false,
+              hunk_3: true,
+            },
+          },
+        ],
+      },
+    );
+    const result = await call(client, 'write_file', { path: join(root, 'a.txt'), content: changed('\n') });
+    expect(result.isError, result.text).toBe(false);
+    expect(Object.keys(fields[0]!)).toEqual(['decision', 'reason', 'hunk_1', 'hunk_2', 'hunk_3']);
+    expect(fields[0]!.hunk_2).toMatchObject({
+      type: 'boolean',
+      title: 'Write hunk 2 of 3 of a.txt (@@ -12,7 +12,7 @@)',
+      default: true,
+    });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(partial('\n'));
+    expect(result.text).toContain(
+      "a.txt hunk 2 of 3 (line 15 as it is now): the user's reason: fifteen stays a number",
+    );
+  });
+
+  it('a server that cannot write part of the call gets no boxes', async () => {
+    const calls: string[] = [];
+    const { root, state } = workspace({ 'f.txt': original('\n') });
+    const { client, fields } = await connectProxy(
+      { upstream: inProcessUpstream(replaceOnlyServer(calls)), roots: [root], stateDir: state },
+      { answers: [{ action: 'accept', content: { decision: 'Allow once' } }] },
+    );
+    const result = await call(client, 'replace_text', {
+      path: join(root, 'f.txt'),
+      old_string: original('\n'),
+      new_string: changed('\n'),
+    });
+    expect(result.isError, result.text).toBe(false);
+    expect(Object.keys(fields[0]!)).toEqual(['decision', 'reason']);
+    expect(readFileSync(join(root, 'f.txt'), 'utf8')).toBe(changed('\n'));
+  });
+});
+
 /** A server whose only write tool replaces old text with new: it cannot be made to write exact bytes. */
 function replaceOnlyServer(calls: string[]) {
   return () => {
