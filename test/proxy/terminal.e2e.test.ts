@@ -84,7 +84,8 @@ describe('editgate proxy asking at the terminal', () => {
       ],
       ['--approve', 'terminal'],
     );
-    await run.waitForText('Apply this edit to a.txt?');
+    // The proxy starts the filesystem server first: slower than the CLI on a loaded machine.
+    await run.waitForText('Apply this edit to a.txt?', 30_000);
     expect(run.text()).toContain('2 + TWO');
     await run.answer('y');
     await run.waitForText('RESULT write_file ok');
