@@ -338,7 +338,9 @@ export class ToolCallHandler {
         currentCall()?.signal,
         'wholeOnly' in writer ? writer.wholeOnly : undefined,
       );
-      if (allowed.hunks && 'tool' in writer) {
+      if (allowed.hunks) {
+        // The gate refuses a choice of some hunks when told wholeOnly: never the whole call for a part.
+        if (!('tool' in writer)) throw new Error('a part of a change was allowed for a call taken whole');
         written = await writeGate.takenPart(pending, allowed, writer.tool);
         const args = await this.partArgs(writer, plan.path, written);
         send = () => call.forwardInstead(writer.tool, args, [pending.absolute]);
