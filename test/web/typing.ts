@@ -63,6 +63,11 @@ function recordTyping(log: string): void {
 export interface Typist {
   /** Types `keys`, `gapMs` apart, each stamped with when it was pressed. */
   type(keys: string, gapMs: number): Promise<void>;
+  /**
+   * Types `text` through at least once (from its start again when it runs out), and on until `after` keys
+   * were typed once `shown` (a selector: the change on screen) is on the page, however long it takes to come.
+   */
+  typeUntilShown(text: string, gapMs: number, shown: string, after: number): Promise<void>;
   /** What the page saw, in order. */
   seen(): Promise<Seen[]>;
 }
@@ -73,15 +78,28 @@ export async function typist(page: Page): Promise<Typist> {
   await page.evaluate(recordTyping, LOG);
   const cdp = await page.context().newCDPSession(page);
   let last = 0;
+  async function type(keys: string, gapMs: number): Promise<void> {
+    for (const key of keys) {
+      if (last !== 0) await sleep(last + gapMs - Date.now());
+      last = last === 0 ? Date.now() : Math.min(Date.now(), last + Math.max(gapMs, MAX_STEP_MS));
+      const timestamp = last / 1000;
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, timestamp });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, timestamp });
+    }
+  }
   return {
-    async type(keys, gapMs) {
-      for (const key of keys) {
-        if (last !== 0) await sleep(last + gapMs - Date.now());
-        last = last === 0 ? Date.now() : Math.min(Date.now(), last + Math.max(gapMs, MAX_STEP_MS));
-        const timestamp = last / 1000;
-        await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, timestamp });
-        await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, timestamp });
+    type,
+    async typeUntilShown(text, gapMs, shown, after) {
+      let onScreen = false;
+      const showing = page.waitForSelector(shown, { timeout: 0 }).then(() => {
+        onScreen = true;
+      });
+      let typedAfter = 0;
+      for (let i = 0; i < text.length || typedAfter < after; i++) {
+        await type(text[i % text.length]!, gapMs);
+        if (onScreen) typedAfter++;
       }
+      await showing;
     },
     async seen() {
       return JSON.parse((await page.evaluate((log) => sessionStorage.getItem(log), LOG)) ?? '[]') as Seen[];
@@ -95,7 +113,7 @@ export async function typist(page: Page): Promise<Typist> {
  * pause after it came up (the guard carries a run across a page load so). Undefined: it did; else what broke
  * it (the harness, not the person: the test's run proves nothing then).
  */
-export function brokenRun(seen: Seen[]): string | undefined {
+function brokenRun(seen: Seen[]): string | undefined {
   let last: number | undefined;
   let left: number | undefined;
   for (const entry of seen) {
@@ -117,8 +135,38 @@ export function brokenRun(seen: Seen[]): string | undefined {
 }
 
 /** The keys the page saw after the change was on screen. */
-export function keysAfterShown(seen: Seen[]): string[] {
+function keysAfterShown(seen: Seen[]): string[] {
   const shown = seen.find((entry) => entry.kind === 'shown')?.at;
   if (shown === undefined) return [];
   return seen.flatMap((entry) => (entry.kind === 'key' && entry.at > shown ? [entry.key] : []));
+}
+
+/** How many times a scenario is typed when the harness broke the run (a loaded machine), before it fails. */
+const ATTEMPTS = 3;
+/** A test's limit for typedAcrossTheChange: each attempt opens two pages in a browser on a loaded machine. */
+export const TYPED_ACROSS_MS = ATTEMPTS * 40_000;
+
+/**
+ * Types a scenario (`attempt`: a page, a change that appears while `person` types) until the page saw what the
+ * scenario is about: one run of typing, some of `keys` (the page's keys) in it after the change was on
+ * screen. An attempt the harness broke proves nothing and is made again; after ATTEMPTS, the test fails
+ * saying why. Returns the attempt that did, for the test's own checks.
+ */
+export async function typedAcrossTheChange<T extends { person: Typist }>(
+  keys: string,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  for (let made = 1; ; made++) {
+    const typed = await attempt();
+    const seen = await typed.person.seen();
+    const why =
+      brokenRun(seen) ??
+      (keysAfterShown(seen).some((key) => keys.includes(key))
+        ? undefined
+        : `none of ${keys} reached the page after the change was on screen`);
+    if (why === undefined) return typed;
+    if (made === ATTEMPTS)
+      throw new Error(`${ATTEMPTS} attempts, and the page never saw the typing the test is about: ${why}`);
+    console.warn(`attempt ${made}: ${why}; typing again`);
+  }
 }
