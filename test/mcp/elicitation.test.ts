@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FASTER_THAN_A_PERSON_MS } from '../../src/gate/no-approver.js';
+import { answeredAtOnce } from '../instant-answer.js';
 import { type Connected, call, connectStdio, ensureBuilt, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -223,17 +224,19 @@ describe('approval through elicitation', () => {
   it('a decline or cancel faster than a person can read is no one asked: DENIED_NO_APPROVER, with advice', async () => {
     // What claude -p and codex exec do: decline every elicitation at once.
     const root = workspace({ 'a.txt': 'a1\n' });
-    const { client, asked } = await eliciting(root, [{ action: 'decline' }, { action: 'cancel' }]);
-    const declined = await readAndEdit(client, 'a.txt', 'a1', 'a2');
-    const cancelled = await call(client, 'edit_file', {
-      file_path: 'a.txt',
-      old_string: 'a1',
-      new_string: 'a3',
-    });
-    expect(asked).toHaveLength(2);
+    // Each answer at once, however many times a loaded machine makes a call be made again (instant-answer.ts).
+    const answers: ElicitResult[] = [];
+    const { client, asked } = await eliciting(root, answers);
+    answers.push(...Array.from({ length: 5 }, () => ({ action: 'decline' as const })));
+    const declined = await answeredAtOnce(() => readAndEdit(client, 'a.txt', 'a1', 'a2'));
+    answers.splice(0, answers.length, ...Array.from({ length: 5 }, () => ({ action: 'cancel' as const })));
+    const cancelled = await answeredAtOnce(() =>
+      call(client, 'edit_file', { file_path: 'a.txt', old_string: 'a1', new_string: 'a3' }),
+    );
+    expect(asked).toHaveLength(declined.attempts + cancelled.attempts);
     for (const [refused, verb] of [
-      [declined, 'declined'],
-      [cancelled, 'cancelled'],
+      [declined.result, 'declined'],
+      [cancelled.result, 'cancelled'],
     ] as const) {
       expect(refused.structured?.code).toBe('DENIED_NO_APPROVER');
       expect(refused.text).toContain(`the client ${verb} the approval question`);

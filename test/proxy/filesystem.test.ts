@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FILESYSTEM_ADAPTER, type ServerAdapter } from '../../src/proxy/filesystem-adapter.js';
 import { applyUnifiedPatch, parseUnifiedPatch } from '../../src/proxy/unified-patch.js';
 import { createEditTools } from '../../src/tools/index.js';
+import { answeredAtOnce } from '../instant-answer.js';
 import {
   type Answer,
   allowOnce,
@@ -346,14 +347,16 @@ describe('a client without elicitation, --approve auto (no terminal is asked: #2
       { upstream: filesystemUpstream(root), roots: [root], stateDir: state },
       { answers: [] },
     );
-    const result = await call(client, 'write_file', { path: join(root, 'a.txt'), content: 'b\n' });
+    // A loaded machine can make a call be made again (instant-answer.ts).
+    const written = await answeredAtOnce(() =>
+      call(client, 'write_file', { path: join(root, 'a.txt'), content: 'b\n' }),
+    );
     writeFileSync(join(root, 'b.txt'), 'b');
-    const moved = await call(client, 'move_file', {
-      source: join(root, 'b.txt'),
-      destination: join(root, 'c.txt'),
-    });
-    expect(questions).toHaveLength(2);
-    for (const refused of [result, moved]) {
+    const moved = await answeredAtOnce(() =>
+      call(client, 'move_file', { source: join(root, 'b.txt'), destination: join(root, 'c.txt') }),
+    );
+    expect(questions).toHaveLength(written.attempts + moved.attempts);
+    for (const { result: refused } of [written, moved]) {
       expect(refused.text).toContain('(DENIED_NO_APPROVER)');
       expect(refused.text).toContain('faster than a person can read it');
       expect(refused.text).not.toMatch(/the user denied|DENIED_USER/);

@@ -15,6 +15,16 @@ import { FILESYSTEM_SERVER, workspace } from './helpers.js';
 
 beforeAll(ensureBuilt, 120_000);
 
+/**
+ * How long a wait on the terminal may take (pty.ts's default is 10 s). Each run starts three Node processes
+ * (the client, the built proxy, the filesystem server), and a loaded machine can take longer than that to
+ * start them and pass a call through. Only a failure takes longer for it: a proxy that asks where it must not,
+ * or never answers, still never prints what is waited for.
+ */
+const SLOW_MS = 60_000;
+/** A test's own limit: its waits, one after another, each up to SLOW_MS on a loaded machine. */
+const TEST_MS = 3 * SLOW_MS;
+
 const runs: PtyRun[] = [];
 const stops: Array<() => void> = [];
 afterEach(() => {
@@ -72,7 +82,7 @@ function start(
   return run;
 }
 
-describe('editgate proxy asking at the terminal', () => {
+describe('editgate proxy asking at the terminal', { timeout: TEST_MS }, () => {
   it('a diff: y writes it; a card: n refuses it, and the model reads the refusal', async () => {
     const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
     const run = start(
@@ -85,25 +95,27 @@ describe('editgate proxy asking at the terminal', () => {
       ['--approve', 'terminal'],
     );
     // The proxy starts the filesystem server first: slower than the CLI on a loaded machine.
-    await run.waitForText('Apply this edit to a.txt?', 30_000);
+    await run.waitForText('Apply this edit to a.txt?', SLOW_MS);
     expect(run.text()).toContain('2 + TWO');
     await run.answer('y');
-    await run.waitForText('RESULT write_file ok');
+    await run.waitForText('RESULT write_file ok', SLOW_MS);
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
 
-    await run.waitForText('Run it?');
+    await run.waitForText('Run it?', SLOW_MS);
     expect(run.text()).toContain('secure-filesystem-server wants to run move_file (Move File).');
     expect(run.text()).toContain(`source: "${join(root, 'a.txt')}"`);
     expect(run.text()).toContain('t yes to move_file for the rest of the session');
     await run.answer('n');
-    await run.waitForText('RESULT move_file error');
+    await run.waitForText('RESULT move_file error', SLOW_MS);
     expect(run.text()).toContain('DENIED_USER');
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
-    expect(await run.exited()).toBe(0);
+    expect(await run.exited(SLOW_MS)).toBe(0);
   });
 });
 
-describe('editgate proxy with --approve auto under a client without elicitation (#28)', () => {
+describe('editgate proxy with --approve auto under a client without elicitation (#28)', {
+  timeout: TEST_MS,
+}, () => {
   it("never asks at the client's terminal: the write and the card are refused with advice, nothing changes", async () => {
     const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
     const run = start(
@@ -116,8 +128,8 @@ describe('editgate proxy with --approve auto under a client without elicitation 
       [],
     );
     // On the old code the proxy asked here ("Apply this edit to a.txt?") and waited for a key.
-    await run.waitForText('RESULT move_file error');
-    expect(await run.exited()).toBe(0);
+    await run.waitForText('RESULT move_file error', SLOW_MS);
+    expect(await run.exited(SLOW_MS)).toBe(0);
     const screen = run.text();
     expect(screen).toContain("approval auto: the client's elicitation if it has it, else refused");
     expect(screen).toContain('never the terminal, which belongs to the client');
@@ -142,30 +154,32 @@ describe('editgate proxy with --approve auto under a client without elicitation 
       [{ name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } }],
       [],
     );
-    await run.waitForText(`editgate review (pid ${review.pid})`);
+    await run.waitForText(`editgate review (pid ${review.pid})`, SLOW_MS);
     expect(run.text()).toContain('else writes on the review page of editgate review');
     const { answer } = await answerOnPage(review.link, { decision: 'once' });
     expect(answer.status).toBe(200);
-    await run.waitForText('RESULT write_file ok');
-    expect(await run.exited()).toBe(0);
+    await run.waitForText('RESULT write_file ok', SLOW_MS);
+    expect(await run.exited(SLOW_MS)).toBe(0);
     expect(run.text()).not.toContain('Apply this edit');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
   });
 });
 
-describe('editgate proxy asks no more at the terminal later in the session (#28)', () => {
+describe('editgate proxy asks no more at the terminal later in the session (#28)', {
+  timeout: TEST_MS,
+}, () => {
   it('auto: an editgate review started after the proxy is found at the next question', async () => {
     const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
     const write = { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } };
     const run = start(root, state, [write, { pause: true }, write], []);
-    await run.waitForText('PAUSED');
+    await run.waitForText('PAUSED', SLOW_MS);
     expect(run.text()).toMatch(/RESULT write_file error: .*\(DENIED_NO_APPROVER\)/);
     const review = await startReview(root, state);
     await run.answer('\r');
     const { answer } = await answerOnPage(review.link, { decision: 'once' });
     expect(answer.status).toBe(200);
-    await run.waitForText('RESULT write_file ok');
-    expect(await run.exited()).toBe(0);
+    await run.waitForText('RESULT write_file ok', SLOW_MS);
+    expect(await run.exited(SLOW_MS)).toBe(0);
     expect(run.text()).not.toContain('Apply this edit');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
   });
@@ -186,7 +200,7 @@ describe('editgate proxy asks no more at the terminal later in the session (#28)
       ],
       ['--approve', 'web'],
     );
-    await run.waitForText('Review changes in your browser');
+    await run.waitForText('Review changes in your browser', SLOW_MS);
     const link = LINK.exec(run.text().replace(/\s*\n\s*/g, ''))?.[0];
     expect(link).toBeDefined();
     // The JSON API's hunks, beside the decision: the server is sent a write_file of hunks 1 and 3 only.
@@ -195,8 +209,8 @@ describe('editgate proxy asks no more at the terminal later in the session (#28)
       hunks: { 'a.txt': { accept: [0, 2], reject: [{ hunk: 1, reason: 'line 15 stays' }] } },
     });
     expect(answer.status).toBe(200);
-    await run.waitForText('RESULT move_file error');
-    expect(await run.exited()).toBe(0);
+    await run.waitForText('RESULT move_file error', SLOW_MS);
+    expect(await run.exited(SLOW_MS)).toBe(0);
     const screen = run.text();
     // On the old code the proxy asked "Run it?" here and waited for a key on the client's screen.
     expect(screen).not.toContain('Run it?');

@@ -4,6 +4,7 @@ import type { ApprovalRequest } from '../../src/gate/approval.js';
 import { REPO } from '../built-cli.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
 import { fileChange, HUNKS_1_AND_3, NUMBERED, reviewWorkspace, THREE_HUNKS } from './review-fixture.js';
+import { TYPED_ACROSS_MS, typedAcrossTheChange, typist } from './typing.js';
 
 // Part of a change on the review page, in a real browser (#30): a checkbox per hunk and per file, a reason
 // per hunk left out, the keys, and what reaches the files and the model.
@@ -139,17 +140,27 @@ describe('hunk by hunk on the review page', () => {
     expect(await decision).toBe('once');
   });
 
-  it('keys typed as the change appears do not leave hunks out', async () => {
-    const review = await reviewWorkspace({ 'a.txt': NUMBERED });
-    const page = await open(review.server.url);
-    const typing = page.keyboard.type('fix x box; extra x ]]x[x mixes ', { delay: 90 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE_HUNKS });
-    await typing;
-    await page.waitForSelector('html[data-ready="true"]');
-    await page.waitForSelector('input.hunk');
+  it('keys typed as the change appears do not leave hunks out', { timeout: TYPED_ACROSS_MS }, async () => {
+    // Typing full of the page's keys (x, [ and ]), at typing speed, begun before the change appears and
+    // going on after it is on screen.
+    const SENTENCE = 'fix x box; extra x ]]x[x mixes ';
+    const KEY_MS = 90;
+    const { page, change, review } = await typedAcrossTheChange('x[]', async () => {
+      const review = await reviewWorkspace({ 'a.txt': NUMBERED });
+      const page = await open(review.server.url);
+      const person = await typist(page);
+      // The sentence at least once, and a dozen keys more after the change is on screen (an x is never
+      // further apart than that in it).
+      const typing = person.typeUntilShown(SENTENCE, KEY_MS, 'input.hunk', 12);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const change = await review.propose('write_file', { file_path: 'a.txt', content: THREE_HUNKS });
+      await typing;
+      await page.waitForSelector('html[data-ready="true"]');
+      return { person, page, change, review };
+    });
     expect(await page.locator('input.hunk:checked').count()).toBe(3);
     expect(await page.textContent('#typing')).toContain('pause, then press the key you mean');
+    // A pause, then one key: that is an answer.
     await new Promise((resolve) => setTimeout(resolve, 800));
     await page.keyboard.press('y');
     expect((await change.result).ok).toBe(true);

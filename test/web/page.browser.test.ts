@@ -16,6 +16,7 @@ import { readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
 import { LINK } from './page-api.js';
 import { fileChange, reviewWorkspace } from './review-fixture.js';
+import { TYPED_ACROSS_MS, typedAcrossTheChange, typist } from './typing.js';
 
 // The review page in a real browser (headless Chromium): what a person sees and does, and what reaches
 // the files and the model.
@@ -431,17 +432,23 @@ describe('keys typed as a change appears', () => {
   const SENTENCE = 'yay Anna ran a yak and any nanny may say yay ';
   const KEY_MS = 90;
 
-  it('keys of a run that began before the change appeared do not decide it, however long it goes on; a key after a pause does', async () => {
-    const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
-    const page = await open(server.url);
-    expect(await page.textContent('#change')).toContain('No changes are waiting.');
-    // The person types; the change arrives (and opens as a new page) in the middle of the sentence, and the
-    // typing goes on for a few seconds after it is on screen.
-    const typing = page.keyboard.type(SENTENCE, { delay: KEY_MS });
-    await new Promise((resolve) => setTimeout(resolve, 6 * KEY_MS));
-    const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
-    await typing;
-    await page.waitForSelector('html[data-ready="true"]');
+  it('keys of a run that began before the change appeared do not decide it, however long it goes on; a key after a pause does', {
+    timeout: TYPED_ACROSS_MS,
+  }, async () => {
+    const { page, change, server, ws } = await typedAcrossTheChange('yaAnrjk', async () => {
+      const { server, propose, ws } = await reviewWorkspace({ 'a.txt': 'one\n' });
+      const page = await open(server.url);
+      expect(await page.textContent('#change')).toContain('No changes are waiting.');
+      // The person types; the change arrives (and opens as a new page) in the middle of the sentence, and
+      // the typing goes on for a few seconds after it is on screen.
+      const person = await typist(page);
+      const typing = person.typeUntilShown(SENTENCE, KEY_MS, '#decide', 12);
+      await new Promise((resolve) => setTimeout(resolve, 6 * KEY_MS));
+      const change = await propose('write_file', { file_path: 'a.txt', content: 'two\n' });
+      await typing;
+      await page.waitForSelector('html[data-ready="true"]');
+      return { person, page, change, server, ws };
+    });
     expect(await page.textContent('h1')).toBe('Apply this edit to a.txt?');
     expect(server.queue.get(change.id)!.status).toBe('pending');
     expect(await page.locator('#reason').isVisible()).toBe(false);
