@@ -6,8 +6,13 @@
 // (for editgate: the MCP round trip and editgate's work). Each round runs every agent once with each tool,
 // alternating, so load on the machine weighs on both alike; medians and ranges are reported.
 //
+// The fake model "thinks" 1 s before each answer, as a real model does, and the span starts when it
+// answers. editgate readies its checks when a file is read (gate/checks.ts), in the model's time; a model
+// that answered at once (think=0) put that work inside the edit call, which no real session sees.
+//
 //   npm run bench -- clients                  every agent, 5 rounds
 //   node bench/clients.bench.mjs codex 3      only Codex, 3 rounds (after npm run build)
+//   node bench/clients.bench.mjs gemini-cli 3 think=0   the model answers at once
 //
 // Codex's own apply_patch is offered only for a model its catalogue knows (gpt-5.5), editgate's run uses
 // fake-model; Codex's own session has no read before the patch.
@@ -24,14 +29,17 @@ import {
   runAgentRounds,
 } from './lib.mjs';
 
-const { names, rounds } = agentBenchArgs(process.argv, { defaultRounds: 5 });
+const { names, rounds, settings } = agentBenchArgs(process.argv, { defaultRounds: 5 });
+const thinkMs = Number(settings.get('think') ?? 1000);
 installAgents(names);
 const { timeEdit, CLIENTS, isolation, PINNED } = await loadAgentHarness('clients', {
   'edit-timing': ['timeEdit'],
 });
 
 printIsolation(isolation());
-console.log(`${rounds} rounds; edit call times are medians [min-max].\n`);
+console.log(
+  `${rounds} rounds, the model thinking ${thinkMs} ms before each answer; edit call times are medians [min-max].\n`,
+);
 
 const clients = CLIENTS.filter((client) => names.length === 0 || names.includes(client.name));
 const SIDES = ['own', 'mcp'];
@@ -41,7 +49,7 @@ const samples = await runAgentRounds({
   sides: SIDES,
   alternate: true,
   measure: async (client, side) => {
-    const timing = await timeEdit(client, side === 'mcp');
+    const timing = await timeEdit(client, side === 'mcp', { thinkMs });
     if (timing.code !== 0 || !timing.written || Number.isNaN(timing.editMs))
       return {
         failure: `exit ${timing.code}, written ${timing.written}, edit ${timing.editMs} ms`,

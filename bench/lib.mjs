@@ -206,15 +206,22 @@ export async function writeTrustedConfig(folder, config, stateDir = benchStateDi
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * An agent bench's command line: the agent names (every word that is not a number and not one of
- * `flags`), the rounds (the number, or `defaultRounds`), and which of `flags` were given.
+ * An agent bench's command line: the agent names (every word that is not a number, not one of `flags` and
+ * not a `key=value` setting), the rounds (the number, or `defaultRounds`), which of `flags` were given, and
+ * the settings (`settings.get('think')`).
  */
 export function agentBenchArgs(argv, { defaultRounds, flags = [] }) {
   const words = argv.slice(2);
+  const settings = new Map(
+    words
+      .filter((arg) => arg.includes('='))
+      .map((arg) => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]),
+  );
   return {
-    names: words.filter((arg) => !/^\d+$/.test(arg) && !flags.includes(arg)),
+    names: words.filter((arg) => !/^\d+$/.test(arg) && !flags.includes(arg) && !arg.includes('=')),
     rounds: Number(words.find((arg) => /^\d+$/.test(arg)) ?? defaultRounds),
     flags: new Set(words.filter((arg) => flags.includes(arg))),
+    settings,
   };
 }
 

@@ -35,8 +35,8 @@ const MCP_EDIT: ScriptedSession = {
 
 export interface EditTiming {
   /**
-   * From the model's request that was answered with the edit call to its next request, which carries the
-   * edit's result: the agent running the call (the fake model answers at once, the same for both tools).
+   * From the model's answer with the edit call to its next request, which carries the edit's result: the
+   * agent running the call (the same fake model for both tools).
    */
   editMs: number;
   /** The file was written as the session expects. */
@@ -46,9 +46,15 @@ export interface EditTiming {
 
 /**
  * One timed edit in the agent: with editgate's MCP edit_file (`mcp`), or with the agent's own edit tool.
+ * `thinkMs`: the model waits that long before each answer, as a real one does (default: it answers at once,
+ * so what editgate readies in the background after the read still runs during the edit call).
  * Used by bench/clients.bench.mjs.
  */
-export async function timeEdit(client: AgentClient, mcp: boolean): Promise<EditTiming> {
+export async function timeEdit(
+  client: AgentClient,
+  mcp: boolean,
+  { thinkMs = 0 }: { thinkMs?: number } = {},
+): Promise<EditTiming> {
   const own = OWN_EDIT[client.name];
   if (!own) throw new Error(`no own-edit session for ${client.name}`);
   const { session, editTurn } = mcp ? { session: MCP_EDIT, editTurn: 1 } : own;
@@ -63,6 +69,7 @@ export async function timeEdit(client: AgentClient, mcp: boolean): Promise<EditT
     ...(isMain ? { isMain } : {}),
     ...(client.sideTurn ? { sideTurn: client.sideTurn } : {}),
     ...(client.wrapCall ? { wrapCall: client.wrapCall } : {}),
+    thinkMs,
   });
   try {
     for (const [path, content] of Object.entries(session.files)) {
@@ -85,7 +92,7 @@ export async function timeEdit(client: AgentClient, mcp: boolean): Promise<EditT
       ([path, content]) => readFileSync(join(workspace.root, path), 'utf8') === content,
     );
     return {
-      editMs: asked && answered ? answered.at - asked.at : Number.NaN,
+      editMs: asked && answered ? answered.at - (asked.answeredAt ?? asked.at) : Number.NaN,
       written,
       code: result.code,
     };

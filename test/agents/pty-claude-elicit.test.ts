@@ -1,14 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureBuilt, MAIN } from '../built-cli.js';
 import { claudeCode } from './clients/claude-code.js';
 import type { Turn } from './fake-models/script.js';
-import { startScriptedModel } from './fake-models/server.js';
-import { installedAgent } from './installed.js';
 import { requestText } from './mcp-session.js';
-import { runAgentInPty } from './run-agent-pty.js';
-import { makeWorkspace } from './workspace.js';
+import { inAgentPty, typePrompt, waitForEditgateInClaude } from './run-agent-pty.js';
 
 const TURNS: Turn[] = [
   { call: [{ tool: 'read_file', input: { file_path: 'notes.txt' } }] },
@@ -26,59 +22,37 @@ const TURNS: Turn[] = [
  */
 describe('Claude Code in a terminal: editgate asks with its form (elicitation), answered with keys', () => {
   it('the form shows the change with Allow once preselected; Accept writes it and the model reads the result', async () => {
-    await ensureBuilt();
-    const base = makeWorkspace('claude-elicit');
-    rmSync(join(base.root, 'editgate.config.json'));
-    // auto-detect, and no policy rule: the change is asked.
-    const workspace = { ...base, editgate: { ...base.editgate, args: [MAIN, 'mcp', base.root] } };
-    writeFileSync(join(workspace.root, 'notes.txt'), 'alpha\nbeta\ngamma\n');
-    const model = await startScriptedModel({
-      protocol: claudeCode.protocol,
-      script: [...(claudeCode.preamble ?? []), ...TURNS],
-    });
-    const run = claudeCode.prepare({
-      workspace,
-      model,
-      command: installedAgent('claude-code'),
-      prompt: '',
-      mcp: true,
-      interactive: true,
-    });
-    const terminal = runAgentInPty(run, model, { stateDir: workspace.state });
-    try {
-      await terminal.waitForText('? for shortcuts', 30_000);
-      terminal.write('/mcp');
-      await terminal.waitForText('/mcp', 30_000);
-      terminal.write('\r');
-      // 7 tools: elicit offers no apply_change (preview would: 8).
-      await terminal.waitForText(/✔ editgate\s+7 tools/, 60_000);
-      terminal.write('\x1b');
-      await terminal.waitForText('? for shortcuts', 30_000);
-      terminal.write('Make the planned changes.');
-      await terminal.waitForText('Make the planned changes.', 30_000);
-      terminal.write('\r');
-      await terminal.waitForText('wants to modify notes.txt (+1 -1)', 90_000);
-      await terminal.waitForText('Accept', 10_000);
-      const form = terminal.screen().join('\n');
-      console.log(`The form in Claude Code:\n${form}`);
-      expect(form).toContain('MCP server “editgate” requests your input');
-      expect(form).toMatch(/✔ Decision: ▸ Allow once/);
-      expect(form).toContain('Reason (optional): not set');
-      terminal.write('\x1b[B');
-      await new Promise((r) => setTimeout(r, 700));
-      terminal.write('\x1b[B');
-      await new Promise((r) => setTimeout(r, 700));
-      expect(terminal.screen().join('\n')).toMatch(/❯ Accept/);
-      terminal.write('\r');
-      await terminal.waitForText('Done: the edit was approved.', 60_000);
-      expect(model.problems).toEqual([]);
-      expect(readFileSync(join(workspace.root, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
-      const afterEdit = requestText(model.main()[(claudeCode.preamble?.length ?? 0) + 2]);
-      expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
-    } finally {
-      await terminal.stop();
-      await model.close();
-      workspace.remove();
-    }
+    await inAgentPty(
+      {
+        client: claudeCode,
+        label: 'claude-elicit',
+        files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
+        turns: TURNS,
+        askEveryChange: true,
+      },
+      async ({ workspace, model, terminal }) => {
+        // 7 tools: elicit offers no apply_change (preview would: 8).
+        await waitForEditgateInClaude(terminal, 7);
+        await typePrompt(terminal);
+        await terminal.waitForText('wants to modify notes.txt (+1 -1)', 90_000);
+        await terminal.waitForText('Accept', 10_000);
+        const form = terminal.screen().join('\n');
+        console.log(`The form in Claude Code:\n${form}`);
+        expect(form).toContain('MCP server “editgate” requests your input');
+        expect(form).toMatch(/✔ Decision: ▸ Allow once/);
+        expect(form).toContain('Reason (optional): not set');
+        terminal.write('\x1b[B');
+        await new Promise((r) => setTimeout(r, 700));
+        terminal.write('\x1b[B');
+        await new Promise((r) => setTimeout(r, 700));
+        expect(terminal.screen().join('\n')).toMatch(/❯ Accept/);
+        terminal.write('\r');
+        await terminal.waitForText('Done: the edit was approved.', 60_000);
+        expect(model.problems).toEqual([]);
+        expect(readFileSync(join(workspace.root, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
+        const afterEdit = requestText(model.main()[(claudeCode.preamble?.length ?? 0) + 2]);
+        expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
+      },
+    );
   }, 200_000);
 });

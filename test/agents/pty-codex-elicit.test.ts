@@ -1,14 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureBuilt, MAIN } from '../built-cli.js';
 import { codex } from './clients/codex.js';
 import type { Turn } from './fake-models/script.js';
-import { startScriptedModel } from './fake-models/server.js';
-import { installedAgent } from './installed.js';
 import { requestText } from './mcp-session.js';
-import { runAgentInPty } from './run-agent-pty.js';
-import { makeWorkspace } from './workspace.js';
+import { inAgentPty, typePrompt } from './run-agent-pty.js';
 
 const TURNS: Turn[] = [
   { call: [{ tool: 'read_file', input: { file_path: 'notes.txt' } }] },
@@ -26,51 +22,38 @@ const TURNS: Turn[] = [
  */
 describe('Codex in a terminal: editgate asks with its form (elicitation), answered with one key', () => {
   it('one question with the diff and Allow once chosen; Enter writes it and the model reads the result', async () => {
-    await ensureBuilt();
-    const base = makeWorkspace('codex-elicit');
-    rmSync(join(base.root, 'editgate.config.json'));
-    // auto-detect, and no policy rule: the change is asked.
-    const workspace = { ...base, editgate: { ...base.editgate, args: [MAIN, 'mcp', base.root] } };
-    writeFileSync(join(workspace.root, 'notes.txt'), 'alpha\nbeta\ngamma\n');
-    const model = await startScriptedModel({ protocol: codex.protocol, script: TURNS });
-    const run = codex.prepare({
-      workspace,
-      model,
-      command: installedAgent('codex'),
-      prompt: '',
-      mcp: true,
-      interactive: true,
-    });
-    const terminal = runAgentInPty(run, model, { stateDir: workspace.state });
-    try {
-      // Typed before the footer shows the model, the prompt is kept but not sent (seen: about 40 s to start
-      // in the network namespace).
-      await terminal.waitForText('fake-model', 120_000);
-      terminal.write('Make the planned changes.');
-      await terminal.waitForText('Make the planned changes.', 30_000);
-      terminal.write('\r');
-      await terminal.waitForText('edit_file wants to modify notes.txt (+1 -1)', 90_000);
-      await terminal.waitForText('enter to submit', 10_000);
-      const form = terminal.screen().join('\n');
-      console.log(`The form in Codex:\n${form}`);
-      // Codex's own "Allow the editgate MCP server to run tool edit_file?" is not asked first.
-      expect(form).not.toMatch(/Allow the editgate MCP server/);
-      expect(form).toContain('+BETA');
-      expect(form).toMatch(/› 1\. Allow once/);
-      expect(form).not.toContain('Field 1/2');
-      expect(form).not.toContain('Reason');
-      // As a person answers: a moment after the form is drawn (Codex drops a key typed at once).
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await terminal.answer('\r');
-      await terminal.waitForText('Done: the edit was approved.', 60_000);
-      expect(model.problems).toEqual([]);
-      expect(readFileSync(join(workspace.root, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
-      const afterEdit = requestText(model.main()[2]);
-      expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
-    } finally {
-      await terminal.stop();
-      await model.close();
-      workspace.remove();
-    }
+    await inAgentPty(
+      {
+        client: codex,
+        label: 'codex-elicit',
+        files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
+        turns: TURNS,
+        askEveryChange: true,
+      },
+      async ({ workspace, model, terminal }) => {
+        // Typed before the footer shows the model, the prompt is kept but not sent (seen: about 40 s to start
+        // in the network namespace).
+        await terminal.waitForText('fake-model', 120_000);
+        await typePrompt(terminal);
+        await terminal.waitForText('edit_file wants to modify notes.txt (+1 -1)', 90_000);
+        await terminal.waitForText('enter to submit', 10_000);
+        const form = terminal.screen().join('\n');
+        console.log(`The form in Codex:\n${form}`);
+        // Codex's own "Allow the editgate MCP server to run tool edit_file?" is not asked first.
+        expect(form).not.toMatch(/Allow the editgate MCP server/);
+        expect(form).toContain('+BETA');
+        expect(form).toMatch(/› 1\. Allow once/);
+        expect(form).not.toContain('Field 1/2');
+        expect(form).not.toContain('Reason');
+        // As a person answers: a moment after the form is drawn (Codex drops a key typed at once).
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await terminal.answer('\r');
+        await terminal.waitForText('Done: the edit was approved.', 60_000);
+        expect(model.problems).toEqual([]);
+        expect(readFileSync(join(workspace.root, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\n');
+        const afterEdit = requestText(model.main()[2]);
+        expect(afterEdit).toContain('Edited notes.txt: 1 replacement');
+      },
+    );
   }, 300_000);
 });

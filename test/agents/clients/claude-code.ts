@@ -19,8 +19,9 @@ import type { AgentClient } from './client.js';
 /**
  * The model name sent to the fake model. Claude Code 2.1.332 marks claude-sonnet-4-5 deprecated on
  * 2026-11-30 (the interactive session shows "Claude Sonnet 4.5 retired ... /model to switch") but still runs
- * it; with claude-sonnet-4-6 or claude-sonnet-5 it starts in its Auto permission mode (a classifier decides
- * each tool call), which these tests' sessions and screens do not cover yet.
+ * it; with claude-sonnet-4-6 or claude-sonnet-5 it starts in its Auto permission mode (a check on Anthropic's
+ * server decides each call not allowed by a rule; behind the fake model it cannot run, and each call is asked):
+ * docs/clients/claude-code.md says what the person sees there. These tests allow mcp__editgate, as the docs do.
  */
 const MODEL = 'claude-sonnet-4-5';
 

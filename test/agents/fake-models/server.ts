@@ -29,6 +29,8 @@ export interface ModelRequest {
   at: number;
   /** For a main request: the index of the turn that answered it (past the end: the script had ended). */
   turn?: number;
+  /** When its answer was sent: milliseconds since the server started (later than `at` by `thinkMs`). */
+  answeredAt?: number;
 }
 
 export interface ScriptedModel {
@@ -63,6 +65,12 @@ export interface ScriptedModelOptions {
   wrapCall?: (call: ResolvedCall) => ResolvedCall;
   /** The answer to a request outside the main loop (a title, a summary...): default the text "OK". */
   sideTurn?: (request: ModelRequest) => ResolvedTurn;
+  /**
+   * How long the model "thinks" before it answers a main-loop request (default 0: at once). A real model
+   * takes a second or more, and what an agent or editgate does meanwhile in the background (editgate
+   * readies its checks when a file is read) is then done before the next call, as it is in real use.
+   */
+  thinkMs?: number;
 }
 
 let sockets = 0;
@@ -111,7 +119,23 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     } else {
       turn = options.sideTurn?.(request) ?? { text: 'OK' };
     }
-    send(response, protocol.answer(path, request.body, turn, id));
+    const answer = () => {
+      request.answeredAt = Math.round(performance.now() - started);
+      send(response, protocol.answer(path, request.body, turn, id));
+    };
+    if (!request.main || !options.thinkMs) {
+      answer();
+      return;
+    }
+    setTimeout(() => {
+      try {
+        answer();
+      } catch (error) {
+        problems.push(`${protocol.name} server failed on ${request.url}: ${String(error)}`);
+        if (!response.headersSent)
+          send(response, { status: 500, json: { error: { message: String(error) } } });
+      }
+    }, options.thinkMs);
   };
 
   const handler = (incoming: IncomingMessage, response: ServerResponse) => {
