@@ -32,8 +32,6 @@ const AFTER = 'def f(x):\n    return (x\n';
 
 describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
   it("shows its own permission prompt with editgate's reason and the syntax error; yes writes; the model reads the error", async () => {
-describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
-  it("shows its own permission prompt with editgate's reason and the syntax error; yes writes; the model reads the error", async () => {
     await inAgentPty(
       {
         client: claudeCode,
@@ -51,7 +49,9 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
             ],
           },
           // Allowed by the policy, no question: the auto-approved edit the session review reverts.
-          { call: [{ tool: 'Write', exact: true, input: { file_path: join(root, 'b.txt'), content: 'b\n' } }] },
+          {
+            call: [{ tool: 'Write', exact: true, input: { file_path: join(root, 'b.txt'), content: 'b\n' } }],
+          },
           { say: 'Done: the edit went through your prompt.' },
           { say: 'Noted the review.' },
         ],
@@ -147,7 +147,9 @@ describe('Claude Code in a terminal with editgate hooks in agent mode', () => {
         }
         const { answer } = await answerOnPage(LINK.exec(said)![0], {
           decision: 'once',
-          hunks: { 'b.txt': { accept: [], reject: [{ hunk: 0, reason: 'no b.txt in this project, please' }] } },
+          hunks: {
+            'b.txt': { accept: [], reject: [{ hunk: 0, reason: 'no b.txt in this project, please' }] },
+          },
         });
         expect(answer.status, answer.body).toBe(200);
         expect(await exited, said).toBe(0);
