@@ -224,7 +224,7 @@ export class ReviewQueue {
     }
     const reason = answer.reason?.trim() ?? '';
     // A choice of hunks that writes nothing is a denial (with the reasons): a stale change may still get it.
-    const allow = answer.hunks ? hunksWrite(item, answer, reason) : answer.decision !== 'deny';
+    const allow = answer.hunks ? hunksWrite(item, answer) : answer.decision !== 'deny';
     let expected = item.hash;
     if (answer.edited) {
       if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
@@ -257,7 +257,8 @@ export class ReviewQueue {
     if (answer.decision === 'deny')
       decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
     else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
-    else if (answer.hunks) decision = { allow: answer.decision, hunks: answer.hunks };
+    else if (answer.hunks)
+      decision = { allow: answer.decision, hunks: answer.hunks, ...(reason ? { reason } : {}) };
     else decision = reason ? { allow: answer.decision, reason } : answer.decision;
     const outcome: ReviewOutcome = {
       by,
@@ -349,10 +350,10 @@ export class ReviewQueue {
 
 /**
  * Whether an answer that chooses hunks writes anything, or why it cannot be taken (ReviewInvalid): hunks go
- * with an approval of the proposed diff, alone, and must fit the change (gate/hunk-decision.ts, the gate's
+ * with an approval of the proposed diff (a note may come with them), not with the person's version, and must fit the change (gate/hunk-decision.ts, the gate's
  * own rule, so the page refuses what the gate would).
  */
-function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boolean {
+function hunksWrite(item: ReviewItem, answer: ReviewAnswer): boolean {
   if (answer.decision === 'deny') {
     throw new ReviewInvalid(
       '"hunks" goes with an approval ("once", "file" or "all"): to refuse the whole change, send "deny" without "hunks".',
@@ -361,11 +362,6 @@ function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boo
   if (answer.edited) {
     throw new ReviewInvalid(
       'Choose hunks of the proposed diff or send your own version ("edited"), not both: your version is written whole.',
-    );
-  }
-  if (reason) {
-    throw new ReviewInvalid(
-      'A note does not go with "hunks": give each hunk you leave out its own reason (reject: [{ hunk, reason }]), or approve the whole diff with the note.',
     );
   }
   if (isReadQuestion(item.request))
