@@ -20,7 +20,14 @@ import { decodeText, type TextCodec } from '../core/text.js';
 import { sha256 } from '../workspace/fingerprint.js';
 import { keptBytes, type LoggedSession } from '../workspace/session-log.js';
 import { readNow } from '../workspace/written-elsewhere.js';
-import { type ApprovalFile, type ApprovalRequest, type Decision, withFirstFileAliases } from './approval.js';
+import {
+  type ApprovalFile,
+  type ApprovalQuestion,
+  type ApprovalRequest,
+  type Decision,
+  type HunkChoices,
+  withFirstFileAliases,
+} from './approval.js';
 import type { Gate } from './gate.js';
 import {
   checkHunkChoices,
@@ -350,4 +357,54 @@ export function reviewSummary(outcome: ReviewOutcome): string[] {
   }
   for (const file of outcome.refused) lines.push(`${file.path}: not reverted. ${file.why}`);
   return lines;
+}
+
+/** "a.txt: keep hunks 1, 3; revert 2 (why)", hunks counted from 1; "keep everything" when nothing is reverted. */
+export function summaryOf(request: ApprovalQuestion, hunks: HunkChoices): string {
+  const parts: string[] = [];
+  for (const file of request.files) {
+    const choice = hunks[file.path];
+    const reverted = choice?.reject ?? [];
+    if (reverted.length === 0) continue;
+    const kept = choice?.accept ?? [];
+    const said = reverted
+      .map(({ hunk, reason }) => (reason ? `${hunk + 1} (${reason})` : `${hunk + 1}`))
+      .join(', ');
+    parts.push(
+      `${file.path}: revert ${file.wholeOnly ? 'the whole file' : `hunk${reverted.length > 1 ? 's' : ''} ${said}`}${kept.length > 0 ? `; keep ${kept.map((hunk) => hunk + 1).join(', ')}` : ''}`,
+    );
+  }
+  return parts.length > 0 ? parts.join(' · ') : 'Keep everything: nothing is reverted.';
+}
+
+/**
+ * What a decision on a session review does, in a sentence for the person (the review page's answer, its
+ * list): the choice's summary (summaryOf), and the note for the agent when there is one.
+ */
+export function reviewDecisionText(question: ApprovalQuestion, decision: Decision): string {
+  const note = typeof decision === 'object' && 'reason' in decision ? decision.reason?.trim() : undefined;
+  const said =
+    decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)
+      ? 'Revert everything'
+      : typeof decision === 'object' && 'edited' in decision
+        ? 'Write your own version'
+        : typeof decision === 'object' && 'hunks' in decision
+          ? summaryOf(question, decision.hunks)
+          : summaryOf(question, {});
+  return note ? `${said}${said.endsWith('.') ? '' : '.'} Note for the agent: ${note}` : said;
+}
+
+/**
+ * Why a session review can no longer be answered from where it was shown: a file of it changed on disk
+ * since (a revert done elsewhere, an edit). Said instead of an approval's words: a denial here would revert
+ * everything, so it is never the advice.
+ */
+export function staleReviewText(question: ApprovalQuestion): string {
+  const id = typeof question.input?.session === 'string' ? question.input.session : undefined;
+  return `A file of this review changed on disk after it was shown (reverted elsewhere, or edited), so nothing can be reverted from here and nothing was written. Stop this review (Ctrl-C where editgate review runs) and review the session again${id ? ` (editgate review --session ${id})` : ''} to see it as it is now.`;
+}
+
+/** Whether a question is a session review's (its answer reverts rather than writes). */
+export function isSessionReview(question: ApprovalQuestion): boolean {
+  return question.tool === REVIEW_SESSION_TOOL;
 }

@@ -10,6 +10,7 @@
  * rendered by diff-view.ts, which marks control characters.
  */
 import type { ApprovalQuestion, Decision, HunkChoices } from '../gate/approval.js';
+import { summaryOf } from '../gate/session-review.js';
 import { displayWidth, dropLastGrapheme, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { renderDiff } from './diff-view.js';
@@ -232,22 +233,4 @@ async function readReason(walking: Walking): Promise<string | undefined> {
       options.output.write(`\r\x1b[2K${paint(label, palette.question, display.level)}${shown.slice(-room)}`);
     }
   }
-}
-
-/** "a.txt: keep hunks 1, 3; revert 2 (why)", hunks counted from 1; "keep everything" when nothing is reverted. */
-export function summaryOf(request: ApprovalQuestion, hunks: HunkChoices): string {
-  const parts: string[] = [];
-  for (const file of request.files) {
-    const choice = hunks[file.path];
-    const reverted = choice?.reject ?? [];
-    if (reverted.length === 0) continue;
-    const kept = choice?.accept ?? [];
-    const said = reverted
-      .map(({ hunk, reason }) => (reason ? `${hunk + 1} (${reason})` : `${hunk + 1}`))
-      .join(', ');
-    parts.push(
-      `${file.path}: revert ${file.wholeOnly ? 'the whole file' : `hunk${reverted.length > 1 ? 's' : ''} ${said}`}${kept.length > 0 ? `; keep ${kept.map((hunk) => hunk + 1).join(', ')}` : ''}`,
-    );
-  }
-  return parts.length > 0 ? parts.join(' · ') : 'Keep everything: nothing is reverted.';
 }

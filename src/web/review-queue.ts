@@ -10,6 +10,7 @@ import { loadHighlighter } from '../core/highlight.js';
 import { type AnsweredFrom, type ApprovalQuestion, type Decision, isReadQuestion } from '../gate/approval.js';
 import { checkHunkChoices, planTakes } from '../gate/hunk-decision.js';
 import { noApproverError } from '../gate/no-approver.js';
+import { isSessionReview, staleReviewText } from '../gate/session-review.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
@@ -239,10 +240,12 @@ export class ReviewQueue {
         'This decision is about a diff that is no longer the one pending (it was recomputed or replaced). Reload the page and judge the diff as it is now.',
       );
     }
-    if (allow && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
+    // A session review's every answer writes (a denial reverts everything): none is taken once stale.
+    const writes = allow || isSessionReview(item.request);
+    if (writes && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
     entry.deciding = true;
     try {
-      if (allow && entry.watch && (await entry.watch.check()) !== undefined) {
+      if (writes && entry.watch && (await entry.watch.check()) !== undefined) {
         throw new ReviewConflict(staleMessage(item));
       }
       if (item.status !== 'pending' && item.status !== 'stale') {
@@ -384,5 +387,6 @@ function describeDuration(ms: number): string {
 }
 
 function staleMessage(item: ReviewItem): string {
+  if (isSessionReview(item.request)) return staleReviewText(item.request);
   return `The file changed on disk after this diff was made, so it can no longer be approved. Deny it, and the agent is told to read the file again${item.status === 'stale' ? '' : ' (reload the page to see it as stale)'}.`;
 }

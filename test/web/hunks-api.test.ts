@@ -62,7 +62,9 @@ describe('hunks through the JSON API', () => {
     expect(answer.status, answer.body).toBe(200);
     const result = await change.result;
     expect(result.ok, result.message).toBe(true);
-    expect(result.message).toContain("a.txt hunk 2 of 3 (line 10 as it is now): the user's reason: not line 10");
+    expect(result.message).toContain(
+      "a.txt hunk 2 of 3 (line 10 as it is now): the user's reason: not line 10",
+    );
     expect(result.message).toContain('The user approved this change with a note: and add a test for it');
     expect(await ws.text('a.txt')).toBe(
       NUMBERED.replace('line 2\n', 'line two\n').replace('line 19\n', 'line nineteen\n'),
