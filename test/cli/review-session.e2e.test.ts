@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
+import { docBlock, transcriptProblem } from '../readme/blocks.js';
 import { answerOnPage, LINK } from '../web/page-api.js';
 import { type PtyRun, spawnCli, typeAcross } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
@@ -83,6 +84,15 @@ describe('editgate review --session in the terminal', () => {
     await run.answer('y');
     expect(await run.exited()).toBe(0);
     expect(run.text()).toContain('a.txt: reverted hunk 2 (fifteen stays a number) of 3');
+    // docs/guides/session-review.md shows this walk: its transcript is this run's, line for line.
+    const sessionId = (line: string) => line.replace(/cli-\d{8}T\d{6}-[0-9a-f]+/g, 'cli-ID');
+    expect(
+      transcriptProblem(
+        docBlock('docs/guides/session-review.md', 'Revert these now [y,n]?'),
+        run.text(),
+        sessionId,
+      ),
+    ).toBeUndefined();
     expect(readFileSync(join(ws.root, 'a.txt')).equals(Buffer.from(HUNKS_1_AND_3))).toBe(true);
     expect(lastAudit(ws.audit)).toMatchObject({
       tool: 'review_session',

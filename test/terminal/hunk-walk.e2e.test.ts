@@ -16,6 +16,7 @@ import { ensureBuilt, MAIN } from '../built-cli.js';
 import { type PtyRun, spawnCli, spawnInPty, typeAcross as typeAcrossAppearance } from '../cli/pty.js';
 import { cliWorkspace } from '../cli/run-cli.js';
 import { FILESYSTEM_SERVER, workspace } from '../proxy/helpers.js';
+import { docBlock, transcriptProblem } from '../readme/blocks.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -83,6 +84,10 @@ describe('the walk at the CLI prompt', () => {
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'app.txt'), 'utf8')).toBe(PARTIAL);
     expect(run.text()).toContain('✓ Yes to the hunks you chose');
+    // docs/cli.md shows this walk: its transcript is this run's, line for line.
+    expect(
+      transcriptProblem(docBlock('docs/cli.md', 'Write hunk 1 of 3 of app.txt?'), run.text()),
+    ).toBeUndefined();
     const raw = run.raw();
     const result = JSON.parse(raw.slice(raw.indexOf('{"tool"')).split(/\r?\n/)[0]!) as {
       ok: boolean;
