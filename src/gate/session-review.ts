@@ -25,7 +25,6 @@ import {
   type ApprovalQuestion,
   type ApprovalRequest,
   type Decision,
-  type HunkChoices,
   withFirstFileAliases,
 } from './approval.js';
 import type { Gate } from './gate.js';
@@ -357,41 +356,6 @@ export function reviewSummary(outcome: ReviewOutcome): string[] {
   }
   for (const file of outcome.refused) lines.push(`${file.path}: not reverted. ${file.why}`);
   return lines;
-}
-
-/** "a.txt: keep hunks 1, 3; revert 2 (why)", hunks counted from 1; "keep everything" when nothing is reverted. */
-export function summaryOf(request: ApprovalQuestion, hunks: HunkChoices): string {
-  const parts: string[] = [];
-  for (const file of request.files) {
-    const choice = hunks[file.path];
-    const reverted = choice?.reject ?? [];
-    if (reverted.length === 0) continue;
-    const kept = choice?.accept ?? [];
-    const said = reverted
-      .map(({ hunk, reason }) => (reason ? `${hunk + 1} (${reason})` : `${hunk + 1}`))
-      .join(', ');
-    parts.push(
-      `${file.path}: revert ${file.wholeOnly ? 'the whole file' : `hunk${reverted.length > 1 ? 's' : ''} ${said}`}${kept.length > 0 ? `; keep ${kept.map((hunk) => hunk + 1).join(', ')}` : ''}`,
-    );
-  }
-  return parts.length > 0 ? parts.join(' · ') : 'Keep everything: nothing is reverted.';
-}
-
-/**
- * What a decision on a session review does, in a sentence for the person (the review page's answer, its
- * list): the choice's summary (summaryOf), and the note for the agent when there is one.
- */
-export function reviewDecisionText(question: ApprovalQuestion, decision: Decision): string {
-  const note = typeof decision === 'object' && 'reason' in decision ? decision.reason?.trim() : undefined;
-  const said =
-    decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)
-      ? 'Revert everything'
-      : typeof decision === 'object' && 'edited' in decision
-        ? 'Write your own version'
-        : typeof decision === 'object' && 'hunks' in decision
-          ? summaryOf(question, decision.hunks)
-          : summaryOf(question, {});
-  return note ? `${said}${said.endsWith('.') ? '' : '.'} Note for the agent: ${note}` : said;
 }
 
 /**

@@ -9,8 +9,9 @@
  * it. What is shown came from a model and files: paths and notes are made visible (cells.ts), the diff is
  * rendered by diff-view.ts, which marks control characters.
  */
+
+import { sessionReviewSummary } from '../core/approval-question.js';
 import type { ApprovalQuestion, Decision, HunkChoices } from '../gate/approval.js';
-import { summaryOf } from '../gate/session-review.js';
 import { displayWidth, dropLastGrapheme, visibleText } from './cells.js';
 import { paint } from './colors.js';
 import { renderDiff } from './diff-view.js';
@@ -114,7 +115,7 @@ async function walk(walking: Walking): Promise<Decision | undefined> {
     }
   }
   Object.assign(hunks, hunkWalk.decision().hunks);
-  const summary = summaryOf(request, hunks);
+  const summary = sessionReviewSummary(request, hunks);
   write(paint(visibleText(summary), palette.status, display.level));
   if (!Object.values(hunks).some((choice) => (choice.reject ?? []).length > 0)) return 'once';
   const sure = await readAnswer(walking, 'Revert these now [y,n]? ', false, true);

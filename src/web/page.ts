@@ -7,12 +7,12 @@
  * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
 
-import { approvalQuestion } from '../core/approval-question.js';
+import { approvalQuestion, sessionReviewSummary } from '../core/approval-question.js';
 import { findingsLines } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import { pathInRoot } from '../core/root-named.js';
 import { type ApprovalQuestion, type Decision, type HunkChoices, isReadQuestion } from '../gate/approval.js';
-import { isSessionReview, reviewDecisionText, staleReviewText } from '../gate/session-review.js';
+import { isSessionReview, staleReviewText } from '../gate/session-review.js';
 import {
   type DiffLayout,
   diffTable,
@@ -354,4 +354,21 @@ function hunkNumbers(indexes: readonly number[]): string {
   }
   const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}` : runs[0];
   return `${sorted.length === 1 ? 'hunk' : 'hunks'} ${list}`;
+}
+
+/**
+ * What a decision on a session review does, in a sentence for the person (the review page's answer, its
+ * list): the choice's summary (core/approval-question.ts, the terminal walk's own line), and the note for the agent when there is one.
+ */
+export function reviewDecisionText(question: ApprovalQuestion, decision: Decision): string {
+  const note = typeof decision === 'object' && 'reason' in decision ? decision.reason?.trim() : undefined;
+  const said =
+    decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)
+      ? 'Revert everything'
+      : typeof decision === 'object' && 'edited' in decision
+        ? 'Write your own version'
+        : typeof decision === 'object' && 'hunks' in decision
+          ? sessionReviewSummary(question, decision.hunks)
+          : sessionReviewSummary(question, {});
+  return note ? `${said}${said.endsWith('.') ? '' : '.'} Note for the agent: ${note}` : said;
 }
