@@ -49,3 +49,28 @@ export function approvalQuestion(subject: QuestionSubject, markup: QuestionMarku
       return `Apply this edit to ${path}?`;
   }
 }
+
+/**
+ * A session review's choice in one line, the same on every face (the terminal walk's summary, the page's
+ * answer): "a.txt: revert hunk 2 (why); keep 1, 3", hunks counted from 1; "Keep everything" when nothing is
+ * reverted. `hunks` is a decision's HunkChoices (gate/approval.ts).
+ */
+export function sessionReviewSummary(
+  request: { files: readonly { path: string; wholeOnly?: string }[] },
+  hunks: { [path: string]: { accept: number[]; reject?: { hunk: number; reason?: string }[] } },
+): string {
+  const parts: string[] = [];
+  for (const file of request.files) {
+    const choice = hunks[file.path];
+    const reverted = choice?.reject ?? [];
+    if (reverted.length === 0) continue;
+    const kept = choice?.accept ?? [];
+    const said = reverted
+      .map(({ hunk, reason }) => (reason ? `${hunk + 1} (${reason})` : `${hunk + 1}`))
+      .join(', ');
+    parts.push(
+      `${file.path}: revert ${file.wholeOnly ? 'the whole file' : `hunk${reverted.length > 1 ? 's' : ''} ${said}`}${kept.length > 0 ? `; keep ${kept.map((hunk) => hunk + 1).join(', ')}` : ''}`,
+    );
+  }
+  return parts.length > 0 ? parts.join(' · ') : 'Keep everything: nothing is reverted.';
+}

@@ -140,7 +140,8 @@ export interface ApprovalFile {
  * hunks of its diff to write (`accept`, 0-based indexes into that file's `diff.hunks`) and those not to,
  * each with an optional reason for the model (`reject`). A file left out of `hunks` is taken whole; a hunk
  * of a named file that is neither accepted nor rejected is rejected without a reason. Nothing of a file
- * accepted: it is left as it is; nothing accepted at all: a denial with the reasons.
+ * accepted: it is left as it is; nothing accepted at all: a denial with the reasons. An optional `reason`
+ * is the person's note on the whole answer ("yes to these, and ..."), told to the model as `{ allow, reason }`'s.
  */
 export type Decision =
   | 'once'
@@ -149,7 +150,7 @@ export type Decision =
   | 'deny'
   | { deny: string }
   | { allow: 'once' | 'file' | 'all'; edited: Record<string, string> }
-  | { allow: 'once' | 'file' | 'all'; hunks: HunkChoices }
+  | { allow: 'once' | 'file' | 'all'; hunks: HunkChoices; reason?: string }
   /** Allowed as `allow` says, with the person's note for the model (e.g. an MCP elicitation's reason). */
   | { allow: 'once' | 'file' | 'all'; reason: string };
 
@@ -332,8 +333,12 @@ function normalizeDecision(decision: unknown): Decision {
       if (typeof reason === 'string' && hunks === undefined) return { allow, reason };
       // Checked against the change by the gate (hunk-decision.ts), which says what is wrong with it; a copy
       // as plain data, since the approver's object may change after it answered.
-      if (hunks !== undefined && reason === undefined)
-        return { allow, hunks: plainCopy(hunks) as HunkChoices };
+      if (hunks !== undefined && (reason === undefined || typeof reason === 'string'))
+        return {
+          allow,
+          hunks: plainCopy(hunks) as HunkChoices,
+          ...(typeof reason === 'string' ? { reason } : {}),
+        };
     }
     if (
       (allow === 'once' || allow === 'file' || allow === 'all') &&
@@ -369,7 +374,7 @@ export function denialReason(decision: Decision): string | null {
 /** The person's note with an approval ('' when none was given); null for a denial. */
 export function approvalReason(decision: Decision): string | null {
   if (denialReason(decision) !== null) return null;
-  return typeof decision === 'object' && 'reason' in decision ? decision.reason.trim() : '';
+  return typeof decision === 'object' && 'reason' in decision ? (decision.reason?.trim() ?? '') : '';
 }
 
 /** The grant an approval gives (an edited answer gives the one it names); null for a denial. */

@@ -450,8 +450,11 @@ export class Gate {
       if ('problem' in checked) decision = { deny: checked.problem };
       else {
         const takes = planTakes(checked.files);
-        if (takes === 'all') decision = decision.allow;
-        else if (takes === 'none') decision = rejectedEverything(reportRejected(proposal, checked.files));
+        // The person's note goes with whatever the choice comes to.
+        const note = decision.reason?.trim();
+        if (takes === 'all') decision = note ? { allow: decision.allow, reason: note } : decision.allow;
+        else if (takes === 'none')
+          decision = rejectedEverything(reportRejected(proposal, checked.files), note);
         else hunks = checked.files;
       }
     }
@@ -636,17 +639,20 @@ export class Gate {
 }
 
 /**
- * Every hunk rejected: a denial. With reasons, they reach the model with where each hunk was proposed;
- * without any, a plain "no".
+ * Every hunk rejected: a denial. With reasons, they reach the model with where each hunk was proposed
+ * (and the person's note after them); without any, a plain "no".
  */
-function rejectedEverything(files: FileHunks[]): Decision {
-  if (!files.some((file) => file.rejected.some((hunk) => hunk.reason))) return 'deny';
-  return {
-    deny: [
-      'they rejected every hunk of it, so nothing was written. Their reasons, hunk by hunk:',
-      ...rejectedHunkLines(files),
-    ].join('\n'),
-  };
+function rejectedEverything(files: FileHunks[], note?: string): Decision {
+  const reasons = files.some((file) => file.rejected.some((hunk) => hunk.reason));
+  if (!reasons && !note) return 'deny';
+  const lines = reasons
+    ? [
+        'they rejected every hunk of it, so nothing was written. Their reasons, hunk by hunk:',
+        ...rejectedHunkLines(files),
+      ]
+    : ['they rejected every hunk of it, so nothing was written.'];
+  if (note) lines.push(`Their note: ${note}`);
+  return { deny: lines.join('\n') };
 }
 
 /** A policy rule's refusal, in the same words for a change (`screen`) and a call (`screenCall`). */

@@ -20,7 +20,13 @@ import { decodeText, type TextCodec } from '../core/text.js';
 import { sha256 } from '../workspace/fingerprint.js';
 import { keptBytes, type LoggedSession, takeNoteOf } from '../workspace/session-log.js';
 import { readNow } from '../workspace/written-elsewhere.js';
-import { type ApprovalFile, type ApprovalRequest, type Decision, withFirstFileAliases } from './approval.js';
+import {
+  type ApprovalFile,
+  type ApprovalQuestion,
+  type ApprovalRequest,
+  type Decision,
+  withFirstFileAliases,
+} from './approval.js';
 import type { Gate } from './gate.js';
 import {
   checkHunkChoices,
@@ -358,4 +364,19 @@ export function reviewSummary(outcome: ReviewOutcome): string[] {
   }
   for (const file of outcome.refused) lines.push(`${file.path}: not reverted. ${file.why}`);
   return lines;
+}
+
+/**
+ * Why a session review can no longer be answered from where it was shown: a file of it changed on disk
+ * since (a revert done elsewhere, an edit). Said instead of an approval's words: a denial here would revert
+ * everything, so it is never the advice.
+ */
+export function staleReviewText(question: ApprovalQuestion): string {
+  const id = typeof question.input?.session === 'string' ? question.input.session : undefined;
+  return `A file of this review changed on disk after it was shown (reverted elsewhere, or edited), so nothing can be reverted from here and nothing was written. Stop this review (Ctrl-C where editgate review runs) and review the session again${id ? ` (editgate review --session ${id})` : ''} to see it as it is now.`;
+}
+
+/** Whether a question is a session review's (its answer reverts rather than writes). */
+export function isSessionReview(question: ApprovalQuestion): boolean {
+  return question.tool === REVIEW_SESSION_TOOL;
 }

@@ -79,16 +79,41 @@ function matcher(query: string): (text: string) => number {
   return (text) => text.toLowerCase().indexOf(query);
 }
 
+/** The lines' plain text in lower case, as far as it is done (whole once lowerLines or warming ends). */
 const lowerCache = new WeakMap<readonly string[], string[]>();
 
 /** The lines' plain text in lower case, once per rendering (every lowercase search reads it). */
 function lowerLines(lines: readonly string[]): string[] {
+  const plain = plainLines(lines);
   let lower = lowerCache.get(lines);
-  if (!lower) {
-    lower = plainLines(lines).map((line) => line.toLowerCase());
-    lowerCache.set(lines, lower);
-  }
+  if (!lower) lowerCache.set(lines, (lower = []));
+  for (let i = lower.length; i < plain.length; i++) lower.push(plain[i]!.toLowerCase());
   return lower;
+}
+
+/** Lines lower-cased per idle turn while warming: a key that comes meanwhile waits for one slice at most. */
+const WARM_SLICE = 2000;
+
+/**
+ * Lower-cases the lines a slice at a time while the pager waits for keys, so the first search of a big
+ * diff (17k lines for 1,000 hunks) finds the text ready instead of reading all of it in one keypress.
+ * Returns what stops it (the pager closed, or re-wrapped its lines).
+ */
+function warmSearch(lines: readonly string[]): () => void {
+  let stopped = false;
+  const step = () => {
+    if (stopped) return;
+    const plain = plainLines(lines);
+    let lower = lowerCache.get(lines);
+    if (!lower) lowerCache.set(lines, (lower = []));
+    const end = Math.min(plain.length, lower.length + WARM_SLICE);
+    for (let i = lower.length; i < end; i++) lower.push(plain[i]!.toLowerCase());
+    if (lower.length < plain.length) setImmediate(step);
+  };
+  setImmediate(step);
+  return () => {
+    stopped = true;
+  };
 }
 
 const matchCache = new WeakMap<readonly string[], { query: string; matches: number[] }>();
@@ -350,6 +375,7 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
   let height = 24;
   let lines: readonly string[] = [];
   let state = createPagerState();
+  let stopWarming = () => {};
   const layout = () => {
     width = Math.max(1, options.width ?? output.columns ?? 80);
     height = Math.max(2, options.height ?? output.rows ?? 24);
@@ -359,6 +385,8 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
       state = { ...state, matchLine: undefined };
     } else lines = source;
     state = pagerKey(state, { name: 'unknown' }, { lines, height: height - 1 }).state;
+    stopWarming();
+    stopWarming = warmSearch(lines);
   };
   const draw = () => {
     const frame = renderPagerFrame(lines, state, {
@@ -391,6 +419,7 @@ export async function runPager(source: PagerSource, options: PagerOptions): Prom
       draw();
     }
   } finally {
+    stopWarming();
     output.off('resize', onResize);
     restoreScreen();
     restoreRaw();

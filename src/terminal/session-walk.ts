@@ -9,6 +9,8 @@
  * it. What is shown came from a model and files: paths and notes are made visible (cells.ts), the diff is
  * rendered by diff-view.ts, which marks control characters.
  */
+
+import { sessionReviewSummary } from '../core/approval-question.js';
 import type { ApprovalQuestion, Decision, HunkChoices } from '../gate/approval.js';
 import { displayWidth, dropLastGrapheme, visibleText } from './cells.js';
 import { paint } from './colors.js';
@@ -113,7 +115,7 @@ async function walk(walking: Walking): Promise<Decision | undefined> {
     }
   }
   Object.assign(hunks, hunkWalk.decision().hunks);
-  const summary = summaryOf(request, hunks);
+  const summary = sessionReviewSummary(request, hunks);
   write(paint(visibleText(summary), palette.status, display.level));
   if (!Object.values(hunks).some((choice) => (choice.reject ?? []).length > 0)) return 'once';
   const sure = await readAnswer(walking, 'Revert these now [y,n]? ', false, true);
@@ -232,22 +234,4 @@ async function readReason(walking: Walking): Promise<string | undefined> {
       options.output.write(`\r\x1b[2K${paint(label, palette.question, display.level)}${shown.slice(-room)}`);
     }
   }
-}
-
-/** "a.txt: keep hunks 1, 3; revert 2 (why)", hunks counted from 1; "keep everything" when nothing is reverted. */
-export function summaryOf(request: ApprovalQuestion, hunks: HunkChoices): string {
-  const parts: string[] = [];
-  for (const file of request.files) {
-    const choice = hunks[file.path];
-    const reverted = choice?.reject ?? [];
-    if (reverted.length === 0) continue;
-    const kept = choice?.accept ?? [];
-    const said = reverted
-      .map(({ hunk, reason }) => (reason ? `${hunk + 1} (${reason})` : `${hunk + 1}`))
-      .join(', ');
-    parts.push(
-      `${file.path}: revert ${file.wholeOnly ? 'the whole file' : `hunk${reverted.length > 1 ? 's' : ''} ${said}`}${kept.length > 0 ? `; keep ${kept.map((hunk) => hunk + 1).join(', ')}` : ''}`,
-    );
-  }
-  return parts.length > 0 ? parts.join(' · ') : 'Keep everything: nothing is reverted.';
 }

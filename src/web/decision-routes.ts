@@ -56,7 +56,11 @@ export async function decide({ req, res, state, params, session }: RouteContext)
       from: answeredFrom(req, scoped),
       scoped,
     });
-    sendJson(res, 200, { status: 'answered', text: outcomeText(outcome) } satisfies DecisionReply);
+    const { request } = mustGet(state, params.id!);
+    sendJson(res, 200, {
+      status: 'answered',
+      text: outcomeText(outcome, request),
+    } satisfies DecisionReply);
   });
 }
 

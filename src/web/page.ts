@@ -7,11 +7,12 @@
  * (assets/review.js) only inserts what the server rendered, or sets textContent.
  */
 
-import { approvalQuestion } from '../core/approval-question.js';
+import { approvalQuestion, sessionReviewSummary } from '../core/approval-question.js';
 import { findingsLines } from '../core/finding-words.js';
 import type { Finding } from '../core/findings.js';
 import { pathInRoot } from '../core/root-named.js';
-import { type Decision, type HunkChoices, isReadQuestion } from '../gate/approval.js';
+import { type ApprovalQuestion, type Decision, type HunkChoices, isReadQuestion } from '../gate/approval.js';
+import { isSessionReview, staleReviewText } from '../gate/session-review.js';
 import {
   type DiffLayout,
   diffTable,
@@ -34,8 +35,9 @@ export interface PageOptions {
 
 export function pageHtml(options: PageOptions): string {
   const { current: item, layout } = options;
+  const session = item !== undefined && isSessionReview(item.request);
   const attributes = item
-    ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.files[0]!.kind}"`
+    ? ` data-change="${escapeHtml(item.id)}" data-hash="${item.hash}" data-status="${item.status}" data-kind="${item.request.files[0]!.kind}"${session ? ' data-review="session"' : ''}`
     : '';
   const rootName = options.root.split(/[\\/]/).filter(Boolean).at(-1) ?? options.root;
   const viewLink = (view: DiffLayout, label: string) => {
@@ -62,7 +64,7 @@ export function pageHtml(options: PageOptions): string {
 <details class="changes" id="changes" open><summary>Changes</summary><aside id="queue" aria-label="Changes"></aside></details>
 <main id="change">${item ? '<p class="empty">Loading the change…</p>' : emptyHtml()}</main>
 </div>
-<footer class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>]</kbd>/<kbd>[</kbd> next/previous hunk · <kbd>x</kbd> write the hunk or leave it out · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side</footer>
+<footer class="keys">${session ? SESSION_KEYS : CHANGE_KEYS}</footer>
 </body>
 </html>
 `;
@@ -102,6 +104,13 @@ export function messagePageHtml(title: string, message: string): string {
 `;
 }
 
+const CHANGE_KEYS =
+  '<kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>y</kbd> allow once · <kbd>a</kbd> allow this file for the session · <kbd>A</kbd> allow all edits this session · <kbd>n</kbd> deny · <kbd>r</kbd> deny with a reason (or allow with a note) · <kbd>]</kbd>/<kbd>[</kbd> next/previous hunk · <kbd>x</kbd> write the hunk or leave it out · <kbd>e</kbd> edit the new text · <kbd>s</kbd> unified / side by side';
+
+/** A session review grants nothing: its keys choose what to keep, and one button sends it. */
+const SESSION_KEYS =
+  '<kbd>j</kbd>/<kbd>k</kbd> next/previous file · <kbd>]</kbd>/<kbd>[</kbd> next/previous hunk · <kbd>x</kbd> keep the hunk or revert it · <kbd>s</kbd> unified / side by side';
+
 function emptyHtml(): string {
   return '<p class="empty">No changes are waiting. This page shows each change as soon as one is proposed.</p>';
 }
@@ -131,7 +140,9 @@ export function queueHtml(items: readonly ReviewItem[], currentId?: string): str
     const counts = read
       ? ''
       : ` <span class="stat add">+${stats.added}</span> <span class="stat del">-${stats.removed}</span>`;
-    const outcome = item.outcome ? ` · ${htmlText(describeDecision(item.outcome.decision))}` : '';
+    const outcome = item.outcome
+      ? ` · ${htmlText(describeDecision(item.outcome.decision, item.request))}`
+      : '';
     const current = item.id === currentId ? ' aria-current="page"' : '';
     return `<li class="q-${item.status}"><a href="?change=${encodeURIComponent(item.id)}"${current}><span class="q-path">${label}</span>${counts}<span class="q-state">${htmlText(item.request.tool)} · ${STATUS_LABEL[item.status]}${outcome}</span></a></li>`;
   });
@@ -153,7 +164,8 @@ function findingsHtml(findings: readonly Finding[] | undefined): string {
 export function changeHtml(item: ReviewItem, views: readonly FileView[], layout: DiffLayout): string {
   const { request } = item;
   const read = isReadQuestion(request);
-  const parts: string[] = [`<article class="change">`];
+  const session = isSessionReview(request);
+  const parts: string[] = [`<article class="change"${session ? ' data-review="session"' : ''}>`];
   parts.push(`<h1>${questionHtml(item)}</h1>`);
   parts.push(`<p class="meta">${htmlText(request.tool)} · asked by ${htmlText(item.source)}</p>`);
   // Each file's note is in its own section (filesHtml); what the checks found is about the whole change.
@@ -166,9 +178,11 @@ export function changeHtml(item: ReviewItem, views: readonly FileView[], layout:
     const links = views.map((view, index) => `<li><a href="#f${index}">${fileHeading(view.file)}</a></li>`);
     parts.push(`<nav class="files" aria-label="Files of this change"><ol>${links.join('')}</ol></nav>`);
   }
-  parts.push(`<div id="files">${filesHtml(views, layout)}</div>`);
+  parts.push(`<div id="files">${filesHtml(views, layout, session)}</div>`);
   if (item.status === 'pending' || item.status === 'stale')
-    parts.push(decisionHtml(read, item.status === 'stale'));
+    parts.push(
+      session ? sessionDecisionHtml(item.status === 'stale') : decisionHtml(read, item.status === 'stale'),
+    );
   parts.push('</article>');
   return parts.join('');
 }
@@ -176,24 +190,28 @@ export function changeHtml(item: ReviewItem, views: readonly FileView[], layout:
 /**
  * Each file's section: heading, note, editor (when its new text can be edited) and diff (first page). A
  * file whose hunks can be chosen has a checkbox per hunk (diff-html.ts) and, with several hunks or files,
- * one for the whole file; one that cannot says why (ApprovalFile.wholeOnly).
+ * one for the whole file; one that cannot says why (ApprovalFile.wholeOnly). In a session review
+ * (`session`) a checked box keeps what the session did and an unchecked one reverts it; a file taken whole
+ * (created or deleted in the session) has its file's box, and no file is edited here.
  */
-export function filesHtml(views: readonly FileView[], layout: DiffLayout): string {
+export function filesHtml(views: readonly FileView[], layout: DiffLayout, session = false): string {
   return views
     .map((view, index) => {
       const { file } = view;
-      const editable = isEditable(file);
+      const editable = !session && isEditable(file);
       const edit = editable
         ? ` <button type="button" class="edit" data-file="${index}" title="Edit the new text (e)">Edit</button>`
         : '';
       const hunks = file.diff.hunks.length;
+      // A session review keeps or reverts a file taken whole with its own box.
+      const wholeBox = session && !view.choosable && !file.binary && hunks > 0;
       const pick =
-        view.choosable && (hunks > 1 || views.length > 1)
-          ? `<label class="pick"><input type="checkbox" class="file" data-file="${index}" checked aria-label="Write ${escapeHtml(file.path)} (every hunk)"></label>`
+        (view.choosable && (hunks > 1 || views.length > 1)) || wholeBox
+          ? `<label class="pick"><input type="checkbox" class="file" data-file="${index}" checked aria-label="${session ? 'Keep' : 'Write'} ${escapeHtml(file.path)} (every hunk)"></label>`
           : '';
       const whole =
         file.wholeOnly && hunks > 0
-          ? `<p class="whole">No hunks to choose here: ${htmlText(file.wholeOnly)}.</p>`
+          ? `<p class="whole">${session ? 'Kept or reverted whole' : 'No hunks to choose here'}: ${htmlText(file.wholeOnly)}.</p>`
           : '';
       const note = `${file.note ? `<p class="note">${htmlText(file.note)}</p>` : ''}${whole}`;
       const editor = editable
@@ -203,7 +221,7 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
       const body = message
         ? `<p class="plain">${htmlText(message)}</p>`
         : diffTable(layout, renderPage(view, index, 0, layout) + nextPageRow(view, index, 0));
-      const choosable = view.choosable ? ` data-hunks="${hunks}"` : '';
+      const choosable = view.choosable || wholeBox ? ` data-hunks="${hunks}"` : '';
       return `<section class="file" id="f${index}" data-file="${index}" data-path="${escapeHtml(file.path)}"${choosable}><h2>${pick}${fileHeading(file)}${edit}</h2>${note}${editor}${body}</section>`;
     })
     .join('');
@@ -212,8 +230,7 @@ export function filesHtml(views: readonly FileView[], layout: DiffLayout): strin
 function questionHtml(item: ReviewItem): string {
   // The files of a change set are listed below the question, each with its path.
   const { request, files } = item;
-  if (files.length > 1 && request.tool !== 'review_session')
-    return `Apply this change to ${files.length} files?`;
+  if (files.length > 1 && !isSessionReview(request)) return `Apply this change to ${files.length} files?`;
   return approvalQuestion(request, { path: (path) => `<code>${htmlText(path)}</code>`, text: htmlText });
 }
 
@@ -254,9 +271,26 @@ function decisionHtml(read: boolean, stale: boolean): string {
 </div>`;
 }
 
+/**
+ * A session review's one answer (review.js fills the line and the button's words as boxes change): what
+ * is reverted and what kept, a note for the agent, and one button. It grants nothing, so it has no grant
+ * buttons and no keys that answer.
+ */
+function sessionDecisionHtml(stale: boolean): string {
+  const disabled = stale ? ' disabled' : '';
+  return `<div class="decide session-review" id="decide">
+<p id="selection" class="selection" role="status">Keep everything: nothing is reverted.</p>
+<div class="buttons">
+<textarea id="note" maxlength="4000" rows="2" aria-label="A note for the agent (optional)" placeholder="A note for the agent (optional): it reads this with the reasons of each hunk you revert"></textarea>
+<button type="button" class="allow submit" data-decision="submit"${disabled}><span class="label">Keep everything</span></button>
+</div>
+</div>`;
+}
+
 /** Where a change stands, in a sentence; '' while it simply waits. */
 export function statusText(item: ReviewItem): string {
-  if (item.status === 'answered' && item.outcome) return outcomeText(item.outcome);
+  if (item.status === 'answered' && item.outcome) return outcomeText(item.outcome, item.request);
+  if (item.status === 'stale' && isSessionReview(item.request)) return staleReviewText(item.request);
   if (item.status === 'stale')
     return `${item.statusNote ?? 'The file changed on disk.'} You can still deny it.`;
   if (item.status === 'withdrawn')
@@ -264,17 +298,21 @@ export function statusText(item: ReviewItem): string {
   return '';
 }
 
-export function outcomeText(outcome: ReviewOutcome): string {
-  return `Answered ${outcome.by}: ${describeDecision(outcome.decision)}.`;
+export function outcomeText(outcome: ReviewOutcome, request: ApprovalQuestion): string {
+  const said = describeDecision(outcome.decision, request);
+  return `Answered ${outcome.by}: ${said}${said.endsWith('.') ? '' : '.'}`;
 }
 
-export function describeDecision(decision: Decision): string {
+/** A decision in words: a session review's in its own (what is reverted, what kept). */
+export function describeDecision(decision: Decision, request: ApprovalQuestion): string {
+  if (isSessionReview(request)) return reviewDecisionText(request, decision);
   if (decision === 'once') return 'allowed once';
   if (decision === 'file') return 'allowed, and this file for the rest of the session';
   if (decision === 'all') return 'allowed, and every edit for the rest of the session';
   if (decision === 'deny') return 'denied';
   if ('edited' in decision) return 'allowed with your own version of the new text';
-  if ('hunks' in decision) return `allowed in part: ${hunkChoicesText(decision.hunks)}`;
+  if ('hunks' in decision)
+    return `allowed in part: ${hunkChoicesText(decision.hunks)}${decision.reason?.trim() ? `; note: ${decision.reason.trim()}` : ''}`;
   if ('reason' in decision) return `allowed: ${decision.reason}`;
   return `denied: ${decision.deny}`;
 }
@@ -316,4 +354,21 @@ function hunkNumbers(indexes: readonly number[]): string {
   }
   const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}` : runs[0];
   return `${sorted.length === 1 ? 'hunk' : 'hunks'} ${list}`;
+}
+
+/**
+ * What a decision on a session review does, in a sentence for the person (the review page's answer, its
+ * list): the choice's summary (core/approval-question.ts, the terminal walk's own line), and the note for the agent when there is one.
+ */
+export function reviewDecisionText(question: ApprovalQuestion, decision: Decision): string {
+  const note = typeof decision === 'object' && 'reason' in decision ? decision.reason?.trim() : undefined;
+  const said =
+    decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)
+      ? 'Revert everything'
+      : typeof decision === 'object' && 'edited' in decision
+        ? 'Write your own version'
+        : typeof decision === 'object' && 'hunks' in decision
+          ? sessionReviewSummary(question, decision.hunks)
+          : sessionReviewSummary(question, {});
+  return note ? `${said}${said.endsWith('.') ? '' : '.'} Note for the agent: ${note}` : said;
 }

@@ -10,6 +10,7 @@ import { loadHighlighter } from '../core/highlight.js';
 import { type AnsweredFrom, type ApprovalQuestion, type Decision, isReadQuestion } from '../gate/approval.js';
 import { checkHunkChoices, planTakes } from '../gate/hunk-decision.js';
 import { noApproverError } from '../gate/no-approver.js';
+import { isSessionReview, staleReviewText } from '../gate/session-review.js';
 import { FileView, renderPage } from './diff-html.js';
 import { EditRefused, filesOf, type ReviewFile, reviewHash, reviseFiles } from './review-files.js';
 import { type StaleWatch, type WatchedFile, watchForChanges } from './stale-watch.js';
@@ -224,7 +225,7 @@ export class ReviewQueue {
     }
     const reason = answer.reason?.trim() ?? '';
     // A choice of hunks that writes nothing is a denial (with the reasons): a stale change may still get it.
-    const allow = answer.hunks ? hunksWrite(item, answer, reason) : answer.decision !== 'deny';
+    const allow = answer.hunks ? hunksWrite(item, answer) : answer.decision !== 'deny';
     let expected = item.hash;
     if (answer.edited) {
       if (!allow) throw new ReviewInvalid('Your own version goes with an approval, not a denial.');
@@ -239,10 +240,12 @@ export class ReviewQueue {
         'This decision is about a diff that is no longer the one pending (it was recomputed or replaced). Reload the page and judge the diff as it is now.',
       );
     }
-    if (allow && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
+    // A session review's every answer writes (a denial reverts everything): none is taken once stale.
+    const writes = allow || isSessionReview(item.request);
+    if (writes && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
     entry.deciding = true;
     try {
-      if (allow && entry.watch && (await entry.watch.check()) !== undefined) {
+      if (writes && entry.watch && (await entry.watch.check()) !== undefined) {
         throw new ReviewConflict(staleMessage(item));
       }
       if (item.status !== 'pending' && item.status !== 'stale') {
@@ -257,7 +260,8 @@ export class ReviewQueue {
     if (answer.decision === 'deny')
       decision = reason ? { deny: reason } : item.status === 'stale' ? { deny: STALE_DENIAL } : 'deny';
     else if (answer.edited) decision = { allow: answer.decision, edited: answer.edited };
-    else if (answer.hunks) decision = { allow: answer.decision, hunks: answer.hunks };
+    else if (answer.hunks)
+      decision = { allow: answer.decision, hunks: answer.hunks, ...(reason ? { reason } : {}) };
     else decision = reason ? { allow: answer.decision, reason } : answer.decision;
     const outcome: ReviewOutcome = {
       by,
@@ -349,10 +353,10 @@ export class ReviewQueue {
 
 /**
  * Whether an answer that chooses hunks writes anything, or why it cannot be taken (ReviewInvalid): hunks go
- * with an approval of the proposed diff, alone, and must fit the change (gate/hunk-decision.ts, the gate's
+ * with an approval of the proposed diff (a note may come with them), not with the person's version, and must fit the change (gate/hunk-decision.ts, the gate's
  * own rule, so the page refuses what the gate would).
  */
-function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boolean {
+function hunksWrite(item: ReviewItem, answer: ReviewAnswer): boolean {
   if (answer.decision === 'deny') {
     throw new ReviewInvalid(
       '"hunks" goes with an approval ("once", "file" or "all"): to refuse the whole change, send "deny" without "hunks".',
@@ -361,11 +365,6 @@ function hunksWrite(item: ReviewItem, answer: ReviewAnswer, reason: string): boo
   if (answer.edited) {
     throw new ReviewInvalid(
       'Choose hunks of the proposed diff or send your own version ("edited"), not both: your version is written whole.',
-    );
-  }
-  if (reason) {
-    throw new ReviewInvalid(
-      'A note does not go with "hunks": give each hunk you leave out its own reason (reject: [{ hunk, reason }]), or approve the whole diff with the note.',
     );
   }
   if (isReadQuestion(item.request))
@@ -388,5 +387,6 @@ function describeDuration(ms: number): string {
 }
 
 function staleMessage(item: ReviewItem): string {
+  if (isSessionReview(item.request)) return staleReviewText(item.request);
   return `The file changed on disk after this diff was made, so it can no longer be approved. Deny it, and the agent is told to read the file again${item.status === 'stale' ? '' : ' (reload the page to see it as stale)'}.`;
 }

@@ -101,18 +101,29 @@ export const decisionSchema: z.ZodType<Decision> = z.union([
   z.strictObject({ allow: grant, edited }),
   // Hunk by hunk (gate/hunk-decision.ts checks the choice against the change): e.g. answered in the asker's
   // terminal and reported to the page by a withdrawal.
-  z.strictObject({ allow: grant, hunks: hunkChoices }),
+  z.strictObject({ allow: grant, hunks: hunkChoices, reason: z.string().optional() }),
   z.strictObject({ allow: grant, reason: z.string().min(1) }),
 ]);
+
+/** A required field's words when it is not sent: what to send (other problems keep zod's words). */
+function missing(what: string) {
+  return (issue: { input: unknown }) => (issue.input === undefined ? `missing: ${what}` : undefined);
+}
 
 /**
  * POST /api/changes/ID/decision. `reason` goes with a denial (why, or what to do instead) or with an
  * approval (a note for the model: `{ allow, reason }`); the person's own version (`edited`) carries no note;
- * `hunks` (part of the proposed diff, with reasons per hunk left out) goes with an approval, alone.
+ * `hunks` (part of the proposed diff, with reasons per hunk left out) goes with an approval, and may carry
+ * the note too (`{ allow, hunks, reason }`). A session review (gate/session-review.ts) takes the same
+ * answer: a hunk left out is reverted.
  */
 export const answerSchema = z.strictObject({
-  hash: z.string().regex(/^[0-9a-f]{64}$/, 'the hash of the diff you saw (64 hex digits, from the change)'),
-  decision: z.enum(['once', 'file', 'all', 'deny']),
+  hash: z
+    .string({
+      error: missing('the hash of the diff you saw (the change\'s "hash", from GET /api/changes/ID)'),
+    })
+    .regex(/^[0-9a-f]{64}$/, 'the hash of the diff you saw (64 hex digits, from the change)'),
+  decision: z.enum(['once', 'file', 'all', 'deny'], { error: missing('"once", "file", "all" or "deny"') }),
   reason: z.string().max(10_000).optional(),
   edited: edited.optional(),
   hunks: hunkChoices.optional(),

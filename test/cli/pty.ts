@@ -266,7 +266,10 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
     },
     async stop(timeout = 5_000) {
       const exitedWithin = (ms: number) =>
-        Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false))]);
+        Promise.race([
+          exit.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(resolve, ms, false)),
+        ]);
       if (exitCode === undefined) child.kill('SIGTERM');
       if (exitCode === undefined && !(await exitedWithin(timeout))) {
         child.kill('SIGKILL');
@@ -310,3 +313,36 @@ export function dominates(color: Rgb | undefined, channel: 0 | 1 | 2): boolean {
 
 export const reddish = (color: Rgb | undefined) => dominates(color, 0);
 export const greenish = (color: Rgb | undefined) => dominates(color, 1);
+
+/** How a sentence typed across a question's appearance went (typeAcross). */
+export interface TypedAcross {
+  /** Keys typed before the question was on screen. */
+  before: number;
+  /** How long typing went on after it appeared, in ms. */
+  msAfter: number;
+  /** The longest gap between two keys: under the typing pause, or the typist itself stalled. */
+  longestGap: number;
+}
+
+/**
+ * Types `text` a key at a time, 80-150 ms apart (a person typing a sentence), while `appeared` comes: the
+ * typeahead tests' typist. Says how the typing fell around the question's appearance.
+ */
+export async function typeAcross(run: PtyRun, text: string, appeared: Promise<void>): Promise<TypedAcross> {
+  let appearedAt: number | undefined;
+  void appeared.then(() => {
+    appearedAt = Date.now();
+  });
+  let before = 0;
+  let longestGap = 0;
+  let last: number | undefined;
+  for (const [typed, char] of [...text].entries()) {
+    if (last !== undefined) longestGap = Math.max(longestGap, Date.now() - last);
+    last = Date.now();
+    run.write(char);
+    if (appearedAt === undefined) before = typed + 1;
+    await new Promise((resolve) => setTimeout(resolve, 80 + Math.floor(Math.random() * 71)));
+  }
+  await appeared;
+  return { before, msAfter: Date.now() - appearedAt!, longestGap };
+}

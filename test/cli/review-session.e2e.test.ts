@@ -10,9 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
+import { docBlock, transcriptProblem } from '../readme/blocks.js';
 import { answerOnPage, LINK } from '../web/page-api.js';
-import { type PtyRun, spawnCli } from './pty.js';
+import { type PtyRun, spawnCli, typeAcross } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -82,6 +84,15 @@ describe('editgate review --session in the terminal', () => {
     await run.answer('y');
     expect(await run.exited()).toBe(0);
     expect(run.text()).toContain('a.txt: reverted hunk 2 (fifteen stays a number) of 3');
+    // docs/guides/session-review.md shows this walk: its transcript is this run's, line for line.
+    const sessionId = (line: string) => line.replace(/cli-\d{8}T\d{6}-[0-9a-f]+/g, 'cli-ID');
+    expect(
+      transcriptProblem(
+        docBlock('docs/guides/session-review.md', 'Revert these now [y,n]?'),
+        run.text(),
+        sessionId,
+      ),
+    ).toBeUndefined();
     expect(readFileSync(join(ws.root, 'a.txt')).equals(Buffer.from(HUNKS_1_AND_3))).toBe(true);
     expect(lastAudit(ws.audit)).toMatchObject({
       tool: 'review_session',
@@ -110,6 +121,43 @@ describe('editgate review --session in the terminal', () => {
     expect(undone.code, undone.stderr).toBe(0);
     expect(ws.text()).toBe(ALL_THREE);
   }, 60_000);
+
+  it("keys typed before a hunk appears never answer it: a sentence of the walk's keys typed across the first hunk and across the next answers nothing; the first key after a pause does", async () => {
+    const ws = await autoApprovedRun();
+    const sentence = 'yes, and do view a diff, quit now? any news, and quickly revert a dozen';
+    const expectTyped = (typed: Awaited<ReturnType<typeof typeAcross>>) => {
+      // Typing speed held, the hunk came up mid-sentence, and the sentence went on for seconds after it.
+      expect(typed.longestGap, 'the typist itself stalled').toBeLessThan(TYPING_PAUSE_MS);
+      expect(typed.before).toBeGreaterThan(0);
+      expect(typed.msAfter).toBeGreaterThan(2000);
+    };
+    const nothingAnswered = (shown: string) => {
+      expect(run.text()).not.toMatch(/Why revert it|Revert these now|Nothing was reverted|- keep this hunk/);
+      expect(run.text()).toContain(shown);
+      // The pager (v) never opened.
+      expect(run.raw()).not.toContain('\x1b[?1049h');
+      expect(ws.text()).toBe(ALL_THREE);
+    };
+    // Typing begins as the command starts (about a second before the first hunk) and goes on past it.
+    const run = review(['--session', 'last'], ws);
+    expectTyped(await typeAcross(run, sentence, run.whenOutput('Keep this hunk (1/3:')));
+    nothingAnswered('Keep this hunk (1/3:');
+    expect(run.text()).not.toContain('Keep this hunk (2/3:');
+    await run.answer('y');
+    // Typed right after the y, so the run began before hunk 2 was drawn, and for seconds after.
+    expectTyped(await typeAcross(run, sentence, run.whenOutput('Keep this hunk (2/3:')));
+    nothingAnswered('Keep this hunk (2/3:');
+    expect(run.text()).not.toContain('Keep this hunk (3/3:');
+    await run.answer('n');
+    await run.waitForText('Why revert it');
+    run.write('fifteen stays a number\r');
+    await run.waitForText('Keep this hunk (3/3:');
+    await run.answer('y');
+    await run.waitForText('Revert these now');
+    await run.answer('y');
+    expect(await run.exited()).toBe(0);
+    expect(readFileSync(join(ws.root, 'a.txt')).equals(Buffer.from(HUNKS_1_AND_3))).toBe(true);
+  }, 90_000);
 
   it('d reverts every hunk; then the session has nothing left to review', async () => {
     const ws = await autoApprovedRun();

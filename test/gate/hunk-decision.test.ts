@@ -343,10 +343,10 @@ describe('a decision hunk by hunk', () => {
     expect(await ws.text('big.txt')).toContain('later');
   });
 
-  it('hunks with an edited version or a note is no documented decision: a denial', async () => {
+  it('hunks with an edited version or a note that is not text is no documented decision: a denial', async () => {
     for (const answer of [
       { allow: 'once', hunks: { 'a.txt': { accept: [0] } }, edited: { 'a.txt': 'x\n' } },
-      { allow: 'once', hunks: { 'a.txt': { accept: [0] } }, reason: 'and also' },
+      { allow: 'once', hunks: { 'a.txt': { accept: [0] } }, reason: 42 },
       { allow: 'sometimes', hunks: { 'a.txt': { accept: [0] } } },
     ]) {
       const { ws, result, before } = await proposeThree('\n', true, answer as unknown as Decision);

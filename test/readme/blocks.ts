@@ -100,3 +100,36 @@ export function commandLines(block: Block): Array<{ command: string; line: numbe
   });
   return commands;
 }
+
+/** The one block of `page` whose text contains `marker` (a transcript the tests check). */
+export function docBlock(page: string, marker: string): Block {
+  const found = pageBlocks(page).filter((block) => block.text.includes(marker));
+  if (found.length !== 1)
+    throw new Error(`${page}: ${found.length} code blocks contain ${JSON.stringify(marker)}; expected one`);
+  return found[0]!;
+}
+
+/**
+ * Whether a documented transcript is what the program printed: each line of the block (a line of `…`
+ * stands for lines left out) must be a whole line of `output`, in the block's order. `same` makes both
+ * sides comparable (a session id, a time). Returns what is wrong, or undefined, so the docs cannot drift
+ * from the run a test makes.
+ */
+export function transcriptProblem(
+  block: Block,
+  output: string,
+  same: (line: string) => string = (line) => line,
+): string | undefined {
+  const printed = output.split('\n').map((line) => same(line.trimEnd()));
+  let at = 0;
+  for (const [i, documented] of block.text.split('\n').entries()) {
+    const line = same(documented.trimEnd());
+    if (line === '…' || line === '') continue;
+    const found = printed.indexOf(line, at);
+    if (found === -1) {
+      return `${block.file}:${block.line + i} (${block.section}) is not in the run's output, after the lines before it:\n  ${documented}\nThe run printed:\n${output}`;
+    }
+    at = found + 1;
+  }
+  return undefined;
+}

@@ -13,9 +13,10 @@ import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { type FakeModelServer, startFakeModelServer } from '../agent/fake-model-server.js';
 import { CHAT_READY, startChat } from '../agent/repl/chat-pty.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
-import { type PtyRun, spawnCli, spawnInPty } from '../cli/pty.js';
+import { type PtyRun, spawnCli, spawnInPty, typeAcross as typeAcrossAppearance } from '../cli/pty.js';
 import { cliWorkspace } from '../cli/run-cli.js';
 import { FILESYSTEM_SERVER, workspace } from '../proxy/helpers.js';
+import { docBlock, transcriptProblem } from '../readme/blocks.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -37,27 +38,13 @@ const TOLD = `app.txt hunk 2 of 3 (line 15 as it is now): the user's reason: ${R
 /** Every walk key, many times over; no Enter, no Esc. */
 const SENTENCE = 'yes, and do not add the quick notes to any query, nor say a word';
 
-/** Types `text` at 80-150 ms a key while `appeared` comes; how long typing went on after it. */
+/** Types `text` at typing speed while `appeared` comes: it came mid-sentence, and typing went on after. */
 async function typeAcross(run: PtyRun, text: string, appeared: Promise<void>) {
-  let appearedAt: number | undefined;
-  void appeared.then(() => {
-    appearedAt = Date.now();
-  });
-  let before = 0;
-  let longestGap = 0;
-  let last: number | undefined;
-  for (const [typed, char] of [...text].entries()) {
-    if (last !== undefined) longestGap = Math.max(longestGap, Date.now() - last);
-    last = Date.now();
-    run.write(char);
-    if (appearedAt === undefined) before = typed + 1;
-    await new Promise((resolve) => setTimeout(resolve, 80 + Math.floor(Math.random() * 71)));
-  }
-  await appeared;
+  const typed = await typeAcrossAppearance(run, text, appeared);
   // Typing speed held, the hunk came up mid-sentence, and the sentence went on well after it.
-  expect(longestGap, 'the typist itself stalled').toBeLessThan(TYPING_PAUSE_MS);
-  expect(before).toBeGreaterThan(0);
-  expect(Date.now() - appearedAt!).toBeGreaterThan(1500);
+  expect(typed.longestGap, 'the typist itself stalled').toBeLessThan(TYPING_PAUSE_MS);
+  expect(typed.before).toBeGreaterThan(0);
+  expect(typed.msAfter).toBeGreaterThan(1500);
 }
 
 /**
@@ -97,6 +84,10 @@ describe('the walk at the CLI prompt', () => {
     expect(await run.exited()).toBe(0);
     expect(readFileSync(join(ws.root, 'app.txt'), 'utf8')).toBe(PARTIAL);
     expect(run.text()).toContain('✓ Yes to the hunks you chose');
+    // docs/cli.md shows this walk: its transcript is this run's, line for line.
+    expect(
+      transcriptProblem(docBlock('docs/cli.md', 'Write hunk 1 of 3 of app.txt?'), run.text()),
+    ).toBeUndefined();
     const raw = run.raw();
     const result = JSON.parse(raw.slice(raw.indexOf('{"tool"')).split(/\r?\n/)[0]!) as {
       ok: boolean;

@@ -51,6 +51,43 @@ describe('hunks through the JSON API', () => {
     });
   });
 
+  it('a note goes with the hunks ("yes to these, and ..."): the model reads it beside the reasons, whatever the choice comes to', async () => {
+    const { ws, change, person } = await threeHunks();
+    const answer = await person.decide(change.id, {
+      hash: change.hash,
+      decision: 'once',
+      reason: 'and add a test for it',
+      hunks: { 'a.txt': { accept: [0, 2], reject: [{ hunk: 1, reason: 'not line 10' }] } },
+    });
+    expect(answer.status, answer.body).toBe(200);
+    const result = await change.result;
+    expect(result.ok, result.message).toBe(true);
+    expect(result.message).toContain(
+      "a.txt hunk 2 of 3 (line 10 as it is now): the user's reason: not line 10",
+    );
+    expect(result.message).toContain('The user approved this change with a note: and add a test for it');
+    expect(await ws.text('a.txt')).toBe(
+      NUMBERED.replace('line 2\n', 'line two\n').replace('line 19\n', 'line nineteen\n'),
+    );
+
+    // Every hunk left out: a denial, and the note is in it.
+    const none = await threeHunks();
+    expect(
+      (
+        await none.person.decide(none.change.id, {
+          hash: none.change.hash,
+          decision: 'once',
+          reason: 'split it in two',
+          hunks: { 'a.txt': { accept: [] } },
+        })
+      ).status,
+    ).toBe(200);
+    const denied = await none.change.result;
+    expect(denied.ok).toBe(false);
+    expect(denied.message).toContain('Their note: split it in two');
+    expect(await none.ws.text('a.txt')).toBe(NUMBERED);
+  });
+
   it('every hunk left out is a denial with the reasons, and nothing is written', async () => {
     const { ws, change, person } = await threeHunks();
     const answer = await person.decide(change.id, {
@@ -87,10 +124,6 @@ describe('hunks through the JSON API', () => {
       [
         { decision: 'deny', hunks: { 'a.txt': { accept: [0] } } },
         '"hunks" goes with an approval ("once", "file" or "all"): to refuse the whole change, send "deny" without "hunks".',
-      ],
-      [
-        { decision: 'once', reason: 'ok', hunks: { 'a.txt': { accept: [0] } } },
-        'A note does not go with "hunks": give each hunk you leave out its own reason',
       ],
       [
         { decision: 'once', edited: { 'a.txt': 'x\n' }, hunks: { 'a.txt': { accept: [0] } } },

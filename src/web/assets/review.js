@@ -10,6 +10,12 @@ const body = document.body;
 const changeId = body.dataset.change;
 const layout = body.dataset.layout === 'split' ? 'split' : 'unified';
 const proposedHash = body.dataset.hash;
+/**
+ * A session review (editgate review --session): an unchecked hunk is reverted, with its reason; one button
+ * sends the choice as a change's decision does (`once` with `hunks`, and the note as `reason`). It grants
+ * nothing: no grant buttons, and y/a/A/n/r/e do nothing here.
+ */
+const sessionReview = body.dataset.review === 'session';
 /** The hash the next decision quotes: the proposed diff's, or that of the person's version. */
 let hash = proposedHash;
 /** The person's versions, by path, once they asked to see the diff of them. */
@@ -250,17 +256,23 @@ function setFile(file, written) {
 function showSelection() {
   let total = 0;
   let kept = 0;
+  let filesTouched = 0;
   for (const section of document.querySelectorAll('section.file[data-hunks]')) {
     const file = Number(section.dataset.file);
     const count = Number(section.dataset.hunks);
     const out = leftOut.get(file)?.size ?? 0;
     total += count;
     kept += count - out;
+    if (out > 0) filesTouched++;
     const box = section.querySelector('input.file');
     if (box) {
       box.checked = out < count;
       box.indeterminate = out > 0 && out < count;
     }
+  }
+  if (sessionReview) {
+    showReviewChoice(total - kept, filesTouched, kept);
+    return;
   }
   const line = byId('selection');
   if (!line) return;
@@ -282,6 +294,34 @@ function showSelection() {
     note.disabled = partial;
     note.title = partial ? 'With hunks left out, give each its own reason beside it' : '';
   }
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A session review's line and its one button: what is reverted, in how many files, and what is kept. */
+function showReviewChoice(reverted, files, kept) {
+  const line = byId('selection');
+  const label = document.querySelector('#decide button[data-decision="submit"] .label');
+  const what = `${plural(reverted, 'hunk')} in ${plural(files, 'file')}`;
+  const [sentence, button] =
+    reverted === 0
+      ? ['Keep everything: nothing is reverted.', 'Keep everything']
+      : kept === 0
+        ? [`Revert everything: ${what}. The agent is told why.`, `Revert ${what}`]
+        : [`Revert ${what}, keep the rest. The agent is told which and why.`, `Revert ${what}`];
+  if (line) {
+    line.hidden = false;
+    line.textContent = sentence;
+  }
+  if (label) label.textContent = button;
+}
+
+/** Sends a session review: the hunks to revert (and keep), with the note; nothing reverted: keep all. */
+function submitReview() {
+  const note = byId('note')?.value.trim() ?? '';
+  decide('once', note || undefined);
 }
 
 /** The decision's `hunks`: each file with a hunk left out; undefined when every hunk is written. */
@@ -476,7 +516,8 @@ document.addEventListener('click', (event) => {
   const button = event.target.closest('button');
   if (!button || button.disabled) return;
   const run = (promise) => promise.catch((error) => setStatus(error.message, 'refused'));
-  if (button.dataset.decision === 'reason') showReason();
+  if (button.dataset.decision === 'submit') submitReview();
+  else if (button.dataset.decision === 'reason') showReason();
   else if (button.dataset.decision === 'send-reason') sendReason();
   else if (button.dataset.decision === 'send-note') sendNote();
   else if (button.dataset.decision) decide(button.dataset.decision);
@@ -487,7 +528,9 @@ document.addEventListener('click', (event) => {
   else if (button.classList.contains('expand')) run(expand(button));
 });
 
-const SHORTCUTS = new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's', '[', ']', 'x']);
+const SHORTCUTS = sessionReview
+  ? new Set(['j', 'k', 's', '[', ']', 'x'])
+  : new Set(['j', 'k', 'y', 'a', 'A', 'n', 'r', 'e', 's', '[', ']', 'x']);
 
 /** Where keys are text: a text box (a checkbox is not one: the page's keys work there). */
 function isTextEntry(target) {
