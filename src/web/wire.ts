@@ -101,7 +101,7 @@ export const decisionSchema: z.ZodType<Decision> = z.union([
   z.strictObject({ allow: grant, edited }),
   // Hunk by hunk (gate/hunk-decision.ts checks the choice against the change): e.g. answered in the asker's
   // terminal and reported to the page by a withdrawal.
-  z.strictObject({ allow: grant, hunks: hunkChoices, reason: z.string().optional() }),
+  z.strictObject({ allow: grant, hunks: hunkChoices, reason: z.string().min(1).max(10_000).optional() }),
   z.strictObject({ allow: grant, reason: z.string().min(1) }),
 ]);
 

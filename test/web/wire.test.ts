@@ -156,6 +156,8 @@ describe('the schemas', () => {
       { allow: 'once', edited: { 'a.ts': 'x' } },
       { allow: 'file', reason: 'a note' },
       { allow: 'once', hunks: { 'a.ts': { accept: [0], reject: [{ hunk: 1, reason: 'not this' }] } } },
+      // A note for the model may go with a hunk-by-hunk decision (the session review's note).
+      { allow: 'once', hunks: { 'a.ts': { accept: [0] } }, reason: 'a note' },
     ]) {
       expect(decisionSchema.safeParse(decision).success, JSON.stringify(decision)).toBe(true);
       const event = { type: 'decision', decision, proof: 'p' };
@@ -168,7 +170,8 @@ describe('the schemas', () => {
       { allow: 'once', reason: 'x', extra: 1 },
       { deny: 3 },
       { allow: 'once', hunks: { 'a.ts': { accept: [-1] } } },
-      { allow: 'once', hunks: { 'a.ts': { accept: [0] } }, reason: 'both' },
+      { allow: 'once', hunks: { 'a.ts': { accept: [0] } }, reason: '' },
+      { allow: 'once', hunks: { 'a.ts': { accept: [0] } }, reason: 3 },
     ]) {
       expect(decisionSchema.safeParse(decision).success, JSON.stringify(decision)).toBe(false);
     }
