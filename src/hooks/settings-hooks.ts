@@ -10,11 +10,11 @@
  */
 import type { AgentId } from './adapter.js';
 import { record } from './event-fields.js';
-import { type HookCommand, isEditgateHookCommand } from './install.js';
+import { type HookCommand, isEditgateHookCommand, isEditgateHookUrl } from './install.js';
 
 export interface HookGroup {
   matcher?: string;
-  hooks?: Array<Record<string, unknown> & { type?: string; command?: string }>;
+  hooks?: Array<Record<string, unknown> & { type?: string; command?: string; url?: string }>;
 }
 
 /** One agent's entries: which events, which tools, and how one hook entry is written. */
@@ -25,6 +25,15 @@ export interface SettingsHooks {
   matcher: string;
   /** The hook entry for a command (its `type`, `command`, `timeout` in the agent's own unit...). */
   entry(command: HookCommand): Record<string, unknown>;
+  /**
+   * Events of the agent's session (not of a tool: no matcher), each with this entry; Claude Code's
+   * SessionStart starts the hook server its http hooks post to.
+   */
+  session?: { events: readonly string[]; entry(command: HookCommand): Record<string, unknown> };
+}
+
+function allEvents(spec: SettingsHooks): string[] {
+  return [...(spec.session?.events ?? []), ...spec.events];
 }
 
 /** The settings file's object; an empty or missing file is `{}`. Throws when it is not a JSON object. */
@@ -50,8 +59,11 @@ function groupsOf(settings: Record<string, unknown>, event: string): HookGroup[]
   return Array.isArray(hooks[event]) ? (hooks[event] as HookGroup[]) : [];
 }
 
-function isOurs(spec: SettingsHooks, hook: { command?: unknown }): boolean {
-  return typeof hook.command === 'string' && isEditgateHookCommand(hook.command, spec.agent);
+function isOurs(spec: SettingsHooks, hook: { command?: unknown; url?: unknown }): boolean {
+  return (
+    (typeof hook.command === 'string' && isEditgateHookCommand(hook.command, spec.agent)) ||
+    (typeof hook.url === 'string' && isEditgateHookUrl(hook.url, spec.agent))
+  );
 }
 
 const groupIsOurs = (spec: SettingsHooks) => (group: HookGroup) =>
@@ -60,7 +72,7 @@ const groupIsOurs = (spec: SettingsHooks) => (group: HookGroup) =>
 function without(spec: SettingsHooks, settings: Record<string, unknown>): Record<string, unknown> {
   if (settings.hooks === undefined) return settings;
   const hooks = { ...record(settings.hooks) };
-  for (const event of spec.events) {
+  for (const event of allEvents(spec)) {
     const kept = groupsOf(settings, event).filter((group) => !groupIsOurs(spec)(group));
     if (kept.length > 0) hooks[event] = kept;
     else delete hooks[event];
@@ -85,6 +97,9 @@ function sameJson(a: string, b: string): boolean {
 export function addHookGroups(spec: SettingsHooks, before: string | undefined, command: HookCommand): string {
   const settings = without(spec, settingsOf(before));
   const hooks = { ...record(settings.hooks) };
+  for (const event of spec.session?.events ?? []) {
+    hooks[event] = [...groupsOf(settings, event), { hooks: [spec.session!.entry(command)] }];
+  }
   for (const event of spec.events) {
     const group: HookGroup = { matcher: spec.matcher, hooks: [spec.entry(command)] };
     hooks[event] = [...groupsOf(settings, event), group];
@@ -101,11 +116,14 @@ export function removeHookGroups(spec: SettingsHooks, before: string): string {
 /** editgate's entries in the file, one line each for the person. */
 export function findHookGroups(spec: SettingsHooks, text: string): string[] {
   const settings = settingsOf(text);
-  return spec.events.flatMap((event) =>
+  return allEvents(spec).flatMap((event) =>
     groupsOf(settings, event).flatMap((group) =>
       (group.hooks ?? [])
         .filter((hook) => isOurs(spec, hook))
-        .map((hook) => `${event} (${group.matcher ?? 'every tool'}): ${String(hook.command)}`),
+        .map(
+          (hook) =>
+            `${event} (${group.matcher ?? 'every tool'}): ${hook.type === 'http' ? `POST ${String(hook.url)}` : String(hook.command)}`,
+        ),
     ),
   );
 }
