@@ -38,8 +38,11 @@ describe('Claude Code with editgate hooks', () => {
     sessions.push(session);
     expect(session.installOutput, session.installOutput).toMatch(/"type": "http"/);
     expect(session.file('notes.txt'), session.report).toBe('alpha\nbeta\ngamma\n');
-    console.log(requestText(session.model.main()[2]));
-    expect(requestText(session.model.main()[2]), session.report).toMatch(/hook/i);
+    // Claude Code's own words: "PreToolUse:Edit hook error: [URL]: failed; blocking because onFailure is
+    // "block"", then "connect ECONNREFUSED ...".
+    expect(requestText(session.model.main()[2]), session.report).toContain(
+      'blocking because onFailure is \\"block\\"',
+    );
   }, 180_000);
 
   hookScenarios({
