@@ -210,33 +210,36 @@ export async function serveHooks(
       res.end('not found\n');
       return;
     }
-    readBody(req, res, (body) => {
-      let call: HookCall;
-      try {
-        call = decodeHookCall(body);
-      } catch (error) {
-        // Not a hook call: the entry refuses the tool call (fail closed), never answers it.
-        res.statusCode = 400;
-        res.end(`${(error as Error).message}\n`);
-        return;
-      }
-      if (call.identity !== identity) {
-        res.end(OTHER_BUILD_REPLY);
-        return;
-      }
-      noteSession(call.event);
-      options.answer(call).then(
-        (reply) => {
-          served++;
-          res.end(encodeHookReply(reply));
-        },
-        (error: unknown) => {
-          res.statusCode = 500;
-          res.end(`${error instanceof Error ? error.message : String(error)}\n`);
-        },
-      );
-    });
+    readBody(req, res, answerWire);
   });
+
+  /** A call in the hook wire (hook-wire.ts), from the shell entry over the socket or over bash's /dev/tcp. */
+  const answerWire = (body: string, res: ServerResponse) => {
+    let call: HookCall;
+    try {
+      call = decodeHookCall(body);
+    } catch (error) {
+      // Not a hook call: the entry refuses the tool call (fail closed), never answers it.
+      res.statusCode = 400;
+      res.end(`${(error as Error).message}\n`);
+      return;
+    }
+    if (call.identity !== identity) {
+      res.end(OTHER_BUILD_REPLY);
+      return;
+    }
+    noteSession(call.event);
+    options.answer(call).then(
+      (reply) => {
+        served++;
+        res.end(encodeHookReply(reply));
+      },
+      (error: unknown) => {
+        res.statusCode = 500;
+        res.end(`${error instanceof Error ? error.message : String(error)}\n`);
+      },
+    );
+  };
 
   // The loopback endpoint: the agent posts its event as it is; the path names the hook's options.
   const httpServer = createServer((req, res) => {
@@ -245,6 +248,11 @@ export async function serveHooks(
     if (refused) {
       res.statusCode = 403;
       res.end(`editgate hook server: ${refused}\n`);
+      return;
+    }
+    // The shell entry run by bash: the hook wire, as on the socket.
+    if (req.method === 'POST' && req.url === '/wire') {
+      readBody(req, res, answerWire);
       return;
     }
     const args = req.method === 'POST' ? hookArgsOfPath(req.url ?? '') : undefined;
@@ -339,7 +347,11 @@ export async function serveHooks(
 }
 
 /** The request's body, at most MAX_CALL_BYTES (more: 413 and nothing called). */
-function readBody(req: IncomingMessage, res: ServerResponse, then: (body: string) => void): void {
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  then: (body: string, res: ServerResponse) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (chunk: Buffer) => {
@@ -353,7 +365,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, then: (body: string
     chunks.push(chunk);
   });
   req.on('end', () => {
-    if (!res.writableEnded) then(Buffer.concat(chunks).toString('utf8'));
+    if (!res.writableEnded) then(Buffer.concat(chunks).toString('utf8'), res);
   });
 }
 

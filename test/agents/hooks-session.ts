@@ -184,7 +184,7 @@ async function wrapHookCommand(
 ): Promise<void> {
   const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
   const text = httpHooksAsCommands(readFileSync(configFile, 'utf8'));
-  const entryPrefix = `/bin/sh ${HOOK_ENTRY}`;
+  const entryPrefix = `${existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'} ${HOOK_ENTRY}`;
   const nodePrefix = `${process.execPath} ${MAIN}`;
   // OpenCode's plugin holds the command as a JSON array, one argument per element.
   const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
@@ -197,7 +197,7 @@ async function wrapHookCommand(
       // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
       `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
       viaEntry
-        ? `printf '%s' "$event" | exec /bin/sh '${HOOK_ENTRY}' "$@"`
+        ? `printf '%s' "$event" | exec ${entryPrefix.split(' ')[0]} '${HOOK_ENTRY}' "$@"`
         : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),

@@ -266,7 +266,10 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
     },
     async stop(timeout = 5_000) {
       const exitedWithin = (ms: number) =>
-        Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false))]);
+        Promise.race([
+          exit.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(resolve, ms, false)),
+        ]);
       if (exitCode === undefined) child.kill('SIGTERM');
       if (exitCode === undefined && !(await exitedWithin(timeout))) {
         child.kill('SIGKILL');

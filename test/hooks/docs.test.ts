@@ -44,7 +44,10 @@ function world() {
 /** The hook command with this machine's paths as the pages name them. */
 const asShown = (text: string) =>
   text
-    .replaceAll(`/bin/sh ${join(dirname(MAIN), 'hook-entry.sh')}`, '/bin/sh EDITGATE/dist/cli/hook-entry.sh')
+    .replaceAll(
+      `/bin/bash ${join(dirname(MAIN), 'hook-entry.sh')}`,
+      '/bin/bash EDITGATE/dist/cli/hook-entry.sh',
+    )
     .replaceAll(`${process.execPath} ${MAIN}`, 'NODE EDITGATE/dist/cli/main.js');
 
 describe('docs/hooks', () => {
@@ -72,7 +75,7 @@ describe('docs/hooks', () => {
     run(install!);
     const hooks = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8'));
     expect(asShown(hooks.hooks.PreToolUse[0].hooks[0].command)).toBe(
-      '/bin/sh EDITGATE/dist/cli/hook-entry.sh NODE EDITGATE/dist/cli/main.js hook codex --approve web',
+      '/bin/bash EDITGATE/dist/cli/hook-entry.sh NODE EDITGATE/dist/cli/main.js hook codex --approve web',
     );
     const config = join(home, '.codex', 'config.toml');
     expect(readFileSync(config, 'utf8')).toContain(

@@ -79,8 +79,11 @@ function agentNamed(name: string | undefined): { id: AgentId; entry: HookAgentEn
   return { id: name as AgentId, entry };
 }
 
-/** The POSIX shell the hook entry runs in (absolute: no PATH decides it). */
-const SHELL = '/bin/sh';
+/**
+ * The shell the hook entry runs in (absolute: no PATH decides it): bash where there is one, whose own
+ * /dev/tcp reaches the hook server without starting curl; else the POSIX shell, which uses curl.
+ */
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
 /**
  * The command the agent runs: this Node and this editgate, by absolute path, so no PATH can change them;
