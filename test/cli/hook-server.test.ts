@@ -18,7 +18,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, type RequestListener, request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,7 +269,7 @@ async function plantServerFiles(): Promise<() => Promise<void>> {
 }
 
 /** An HTTP stand-in on the loopback endpoint's place, with a token the entry will send. */
-async function standIn(handler: Parameters<typeof createServer>[0]): Promise<() => Promise<void>> {
+async function standIn(handler: RequestListener): Promise<() => Promise<void>> {
   const stranger = createServer(handler);
   await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
   const port = (stranger.address() as { port: number }).port;
@@ -303,7 +303,7 @@ describe.skipIf(!hasBash)('the shell entry run by bash (/dev/tcp, no curl)', () 
 
   it("an answer cut short or not editgate's refuses the call; --fail-open lets it go, saying so", async () => {
     const closeFiles = await plantServerFiles();
-    const cases: Array<[Parameters<typeof createServer>[0], RegExp]> = [
+    const cases: Array<[RequestListener, RegExp]> = [
       [(_req, res) => res.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}'), /not whole/],
       [(_req, res) => res.end('editgate-hook-reply 1 0\n\n{"allow":true}'), /not whole/],
       [(req) => req.socket.destroy(), /closed the connection without an answer/],
