@@ -278,22 +278,28 @@ export async function serveHooks(
   const endpoint =
     options.http === false ? undefined : await ensureHookEndpoint(stateDir).catch(() => undefined);
   let httpPort: number | undefined;
-  if (endpoint) {
-    try {
-      await new Promise<void>((resolve, reject) => {
-        httpServer.once('error', reject);
-        httpServer.listen(endpoint.port, LOOPBACK_HOST, () => {
-          httpServer.off('error', reject);
-          resolve();
-        });
+  let listening: Promise<void> | undefined;
+  /** Listens on the endpoint's port; a port still held (another build's server, ending when idle) is tried again. */
+  const listenHttp = (warn: boolean) =>
+    (listening ??= new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(endpoint!.port, LOOPBACK_HOST, () => {
+        httpServer.off('error', reject);
+        resolve();
       });
-      httpPort = endpoint.port;
-    } catch (error) {
-      options.warn?.(
-        `editgate hook --serve: ${LOOPBACK_HOST}:${endpoint.port} cannot be listened on (${(error as Error).message}); Claude Code's http hooks will be refused until it can. Only the socket serves.`,
-      );
-    }
-  }
+    }).then(
+      () => {
+        httpPort = endpoint!.port;
+      },
+      (error: unknown) => {
+        listening = undefined;
+        if (warn)
+          options.warn?.(
+            `editgate hook --serve: ${LOOPBACK_HOST}:${endpoint!.port} cannot be listened on (${(error as Error).message}); Claude Code's http hooks are refused until it can (tried again every few seconds). The socket serves meanwhile.`,
+          );
+      },
+    ));
+  if (endpoint) await listenHttp(true);
 
   await new Promise<void>((resolve, reject) => {
     rmSync(temp, { force: true });
@@ -315,6 +321,7 @@ export async function serveHooks(
   idleTimer = setTimeout(endIfIdle, idleMs).unref();
   const watch = setInterval(() => {
     if (inode(socketPath) !== ours) void end();
+    else if (endpoint && httpPort === undefined && !ending) void listenHttp(false);
   }, options.watchMs ?? 2000);
   watch.unref();
 
@@ -328,9 +335,7 @@ export async function serveHooks(
       }
       await Promise.all([
         new Promise<void>((resolve) => server.close(() => resolve())),
-        httpPort === undefined
-          ? undefined
-          : new Promise<void>((resolve) => httpServer.close(() => resolve())),
+        httpServer.listening ? new Promise<void>((resolve) => httpServer.close(() => resolve())) : undefined,
       ]);
       endedResolve();
     })();

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,6 +167,32 @@ describe('the loopback endpoint', () => {
       });
       expect(reached, address).toBe(false);
     }
+  });
+
+  it("a port still held by another (an older build's server) is taken when it is free again", async () => {
+    mkdirSync(join(state, 'run'), { mode: 0o700 });
+    const endpoint = await ensureHookEndpoint(state);
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(endpoint.port, '127.0.0.1', resolve));
+    const warned: string[] = [];
+    const started = await serveHooks({
+      stateDir: state,
+      identity: IDENTITY,
+      watchMs: 50,
+      warn: (line) => warned.push(line),
+      answer: async () => ({ stdout: '{"later":1}', exitCode: 0 }),
+    });
+    if ('refused' in started) throw new Error(started.refused);
+    servers.push(started);
+    expect(warned.join('\n')).toMatch(/cannot be listened on .*tried again/);
+    await new Promise((resolve) => holder.close(resolve));
+    const until = Date.now() + 10_000;
+    let answer: { status: number; body: string } | undefined;
+    while (!answer && Date.now() < until) {
+      answer = await post(endpoint, '/hook/claude-code/agent', good(endpoint)).catch(() => undefined);
+      if (!answer) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answer).toEqual({ status: 200, body: '{"later":1}' });
   });
 
   it('keeps its endpoint in a file of this user alone, the same across restarts', async () => {
