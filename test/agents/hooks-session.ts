@@ -305,16 +305,11 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     run.forwards = forwards;
     const installOutput =
       options.hooks === false ? '' : installHooks(client, workspace, run.env, options.approve);
-    // An agent that posts its hook events to the server (Claude Code's http hooks) reaches it on the
-    // namespace's own 127.0.0.1: a warm server, started out here, is forwarded there (a cold one is started
-    // inside, by the session's start).
+    // The hook server's loopback endpoint (Claude Code's http hooks; the shell entry run by bash, with
+    // /dev/tcp) is the namespace's own 127.0.0.1: a warm server, started out here, is forwarded there (a
+    // cold one is started inside, by the session's start or the first call).
     const endpoint = readHookEndpoint(workspace.state);
-    if (
-      options.server === 'warm' &&
-      !options.unreachable &&
-      endpoint &&
-      installOutput.includes(`:${endpoint.port}/hook/`)
-    ) {
+    if (options.server === 'warm' && !options.unreachable && endpoint && options.hooks !== false) {
       const forward = await forwardToPort(endpoint.port);
       cleanups.push(
         () =>
