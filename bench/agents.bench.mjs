@@ -7,70 +7,42 @@
 //
 //   npm run bench -- agents                 every agent, 3 rounds
 //   node bench/agents.bench.mjs codex 3     only Codex, 3 rounds (after npm run build)
-//
-// The harness is TypeScript (test/agents/); it is bundled with esbuild into test/ for the run (its paths are
-// found from the repository root, which the bundle's place keeps right) and removed afterwards.
-import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { formatMs, formatRatio, median, printTable } from './lib.mjs';
+import {
+  agentBenchArgs,
+  formatMs,
+  formatRatio,
+  installAgents,
+  loadAgentHarness,
+  median,
+  printIsolation,
+  printTable,
+  runAgentRounds,
+} from './lib.mjs';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const names = process.argv.slice(2).filter((arg) => !/^\d+$/.test(arg));
-const rounds = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
-
-execFileSync(process.execPath, [`${repo}scripts/install-agents.mjs`, ...names], { stdio: 'inherit' });
-
-const bundle = `${repo}test/.agents-bench.bundle.mjs`;
-await build({
-  stdin: {
-    contents: [
-      "export { coldStart } from './agents/cold-start.ts';",
-      "export { CLIENTS } from './agents/clients/all.ts';",
-      "export { isolation } from './agents/run-agent.ts';",
-      "export { PINNED } from './agents/installed.ts';",
-    ].join('\n'),
-    resolveDir: `${repo}test`,
-    loader: 'ts',
-  },
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
+const { names, rounds } = agentBenchArgs(process.argv, { defaultRounds: 3 });
+installAgents(names);
+const { coldStart, CLIENTS, isolation, PINNED } = await loadAgentHarness('agents', {
+  'cold-start': ['coldStart'],
 });
-let harness;
-try {
-  harness = await import(pathToFileURL(bundle).href);
-} finally {
-  rmSync(bundle, { force: true });
-}
-const { coldStart, CLIENTS, isolation, PINNED } = harness;
 
-const isolated = isolation();
-console.log(`Isolation: ${isolated === 'namespace' ? 'network namespace with loopback only' : isolated}`);
+printIsolation(isolation());
 console.log(`${rounds} rounds; times are medians (min in brackets).\n`);
 
 const clients = CLIENTS.filter((client) => names.length === 0 || names.includes(client.name));
-const samples = new Map(clients.map((client) => [client.name, { without: [], with: [] }]));
-for (let round = 0; round < rounds; round++) {
-  for (const client of clients) {
-    for (const mcp of [false, true]) {
-      const start = await coldStart(client, mcp);
-      if (start.code !== 0 || Number.isNaN(start.readyMs) || (mcp && !start.editgateOffered)) {
-        console.error(
-          `${client.label}${mcp ? ' with editgate' : ''}: exit ${start.code}, ready ${start.readyMs}, editgate offered: ${start.editgateOffered}`,
-        );
-        process.exitCode = 1;
-        continue;
-      }
-      samples.get(client.name)[mcp ? 'with' : 'without'].push(start);
-    }
-  }
-}
+const samples = await runAgentRounds({
+  rounds,
+  clients,
+  sides: ['without', 'with'],
+  measure: async (client, side) => {
+    const mcp = side === 'with';
+    const start = await coldStart(client, mcp);
+    if (start.code !== 0 || Number.isNaN(start.readyMs) || (mcp && !start.editgateOffered))
+      return {
+        failure: `exit ${start.code}, ready ${start.readyMs}, editgate offered: ${start.editgateOffered}`,
+      };
+    return { value: start };
+  },
+});
 
 const summary = (list, key) =>
   list.length === 0

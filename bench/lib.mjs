@@ -1,8 +1,9 @@
 // Small helpers shared by the bench/*.bench.mjs files: timing, processes, temp folders, tables.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Run the collector if node was started with --expose-gc, so one measurement does not pay for another. */
 export function collectGarbage() {
@@ -198,4 +199,137 @@ export async function writeTrustedConfig(folder, config, stateDir = benchStateDi
   writeFileSync(path, text);
   // Trust is per folder, config file and content (issue #26).
   await recordTrust({ root: realpathSync(folder), path: realpathSync(path) }, text, stateDir);
+}
+
+// ---- The benches that run real coding agents (agents, clients, hooks) ----
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * An agent bench's command line: the agent names (every word that is not a number and not one of
+ * `flags`), the rounds (the number, or `defaultRounds`), and which of `flags` were given.
+ */
+export function agentBenchArgs(argv, { defaultRounds, flags = [] }) {
+  const words = argv.slice(2);
+  return {
+    names: words.filter((arg) => !/^\d+$/.test(arg) && !flags.includes(arg)),
+    rounds: Number(words.find((arg) => /^\d+$/.test(arg)) ?? defaultRounds),
+    flags: new Set(words.filter((arg) => flags.includes(arg))),
+  };
+}
+
+/** Installs the pinned agents named (every one when none is), as the tests do; prints what it does. */
+export function installAgents(names) {
+  execFileSync(process.execPath, [`${repoRoot}scripts/install-agents.mjs`, ...names], { stdio: 'inherit' });
+}
+
+/**
+ * Loads the TypeScript harness of test/agents/ into a bench: `exports` maps a module under test/agents/
+ * (without .ts) to the names it gives; every agent bench also gets CLIENTS (the agents), isolation() and
+ * PINNED (their versions). They are bundled with esbuild into test/ for the run (the harness finds
+ * its paths from the repository root, which the bundle's place keeps right) and the bundle is removed after
+ * loading. Some harness modules import vitest (shared scenarios); outside vitest those imports do nothing.
+ */
+export async function loadAgentHarness(name, exports) {
+  const { build } = await import('esbuild');
+  const bundle = `${repoRoot}test/.${name}-bench.bundle.mjs`;
+  await build({
+    stdin: {
+      contents: Object.entries({
+        ...exports,
+        'clients/all': ['CLIENTS'],
+        'run-agent': ['isolation'],
+        installed: ['PINNED'],
+      })
+        .map(([module, names]) => `export { ${names.join(', ')} } from './agents/${module}.ts';`)
+        .join('\n'),
+      resolveDir: `${repoRoot}test`,
+      loader: 'ts',
+    },
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'vitest-outside-vitest',
+        setup(builder) {
+          builder.onResolve({ filter: /^vitest$/ }, () => ({ path: 'vitest', namespace: 'stub' }));
+          builder.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+            contents:
+              'const none = () => {}; export { none as afterAll, none as afterEach, none as beforeAll, none as beforeEach, none as describe, none as expect, none as it };',
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  });
+  try {
+    return await import(pathToFileURL(bundle).href);
+  } finally {
+    rmSync(bundle, { force: true });
+  }
+}
+
+/** The first line of an agent bench: whether the agents run with loopback only (`isolation()`'s answer). */
+export function printIsolation(isolated) {
+  console.log(`Isolation: ${isolated === 'namespace' ? 'network namespace with loopback only' : isolated}`);
+}
+
+/**
+ * The loop of every agent bench: `rounds` rounds, each running every client once on each of `sides` (say,
+ * without and then with editgate), so load on the machine weighs on both alike; with `alternate`, odd
+ * rounds run the sides in the other order, so a warm cache or a burst of load does not favour one.
+ * `measure(client, side)` resolves to `{ value, ...more }` or `{ failure }` (a sentence: printed, and the
+ * bench exits 1), or throws (the same). `report(client, side, outcome, round)` prints a kept sample, if wanted.
+ * Returns, by client name: each side's values, and `byRound[round][side]` for per-round ratios.
+ */
+export async function runAgentRounds({ rounds, clients, sides, alternate = false, measure, report }) {
+  const samples = new Map(
+    clients.map((client) => [
+      client.name,
+      { ...Object.fromEntries(sides.map((side) => [side, []])), byRound: [] },
+    ]),
+  );
+  for (let round = 0; round < rounds; round++) {
+    for (const client of clients) {
+      const order = alternate && round % 2 === 1 ? [...sides].reverse() : sides;
+      for (const side of order) {
+        let outcome;
+        try {
+          outcome = await measure(client, side);
+        } catch (error) {
+          outcome = { failure: error.message };
+        }
+        if (outcome.failure !== undefined) {
+          console.error(`${client.label} (${side}): ${outcome.failure}`);
+          process.exitCode = 1;
+          continue;
+        }
+        const kept = samples.get(client.name);
+        kept[side].push(outcome.value);
+        kept.byRound[round] ??= {};
+        kept.byRound[round][side] = outcome.value;
+        report?.(client, side, outcome, round);
+      }
+    }
+  }
+  return samples;
+}
+
+/** The pairs of one client's rounds where both sides ran, as `measured / reference` per round (the load's spread). */
+export function ratiosPerRound(byRound, [reference, measured]) {
+  return byRound
+    .filter((pair) => pair?.[reference] !== undefined && pair[measured] !== undefined)
+    .map((pair) => pair[measured] / pair[reference]);
+}
+
+/** "median [min-max]" of a list, each formatted by `format`; 'n/a' for none. */
+export function formatRange(list, format = formatMs) {
+  return list.length === 0
+    ? 'n/a'
+    : `${format(median(list))} [${format(Math.min(...list))}-${format(Math.max(...list))}]`;
 }

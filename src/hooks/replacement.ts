@@ -5,6 +5,7 @@
  * finds it where the person meant, and nowhere else.
  */
 import { commonPrefixLength, commonSuffixLength } from '../core/common-affix.js';
+import type { RevisedFile } from './adapter.js';
 
 export interface Replacement {
   old: string;
@@ -39,4 +40,23 @@ export function uniqueReplacement(before: string, after: string): Replacement | 
       end = next === -1 ? before.length : next + 1;
     }
   }
+}
+
+/** The one file a revised call writes; these agents' edit tools write one, so more is a refusal. */
+export function onlyRevisedFile(files: RevisedFile[]): RevisedFile | { refuse: string } {
+  const file = files[0];
+  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
+  return file;
+}
+
+/** A text with LF line ends, as these agents' edit tools read a file (they write its CRLF back themselves). */
+export const lfText = (text: string) => text.replaceAll('\r\n', '\n');
+
+/** The person's version of a file as one replacement in LF text, or the refusal saying why there is none. */
+export function lfReplacement(file: RevisedFile): Replacement | { refuse: string } {
+  return (
+    uniqueReplacement(lfText(file.before), lfText(file.approved)) ?? {
+      refuse: 'the file was empty, so there is no text to anchor an edit on',
+    }
+  );
 }

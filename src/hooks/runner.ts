@@ -14,7 +14,8 @@
  *
  * Modes (`--approve`): `policy` (rules only: what they do not allow is refused), `agent` (what the rules do
  * not decide goes back to the agent as "ask", with editgate's summary, so the agent's own prompt asks the
- * person), `web` (the review page of an `editgate review` running for the root; none: refused). Whatever
+ * person), `web` (the review page of an `editgate review` running for the root, or one the CLI starts and
+ * opens; none: refused; a time-out names the page's address). Whatever
  * goes wrong (a crash, the page unreachable, no answer before the agent's hook time-out) is a denial saying
  * why, in the way the agent stops the tool (fail closed), unless the hook runs with `failOpen`.
  */
@@ -59,10 +60,11 @@ export interface HookRunOptions {
   /** Let the tool run when the hook itself fails (a crash, a time-out, no page): off unless asked for. */
   failOpen?: boolean;
   /**
-   * The review page of an `editgate review` running for the root (web mode), undefined when none answers. The
-   * CLI gives it (the web layer is not this layer's to import).
+   * The review page of an `editgate review` running for the root (web mode), or one started for it;
+   * undefined when none answers. The CLI gives it (the web layer is not this layer's to import). `shown`
+   * hears the page's address, which a refusal for want of an answer in time names.
    */
-  reviewPage?: (root: string) => Promise<Approver | undefined>;
+  reviewPage?: (root: string, shown?: (address: string) => void) => Promise<Approver | undefined>;
   /** Milliseconds the whole call may take; default: the adapter's time-out less a margin for start-up. */
   budgetMs?: number;
   /** The user's state folder (default: defaultStateDir()). */
@@ -83,19 +85,35 @@ export async function runHook(stdin: string, options: HookRunOptions): Promise<H
   const budget = options.budgetMs ?? Math.max(1000, adapter.timeoutSeconds * 1000 - MARGIN_MS);
   const timer = new AbortController();
   let timeout: NodeJS.Timeout | undefined;
+  // The page the change waits on, once known: a refusal for want of an answer says where it is.
+  let page: { root: string; address: string } | undefined;
+  const { reviewPage } = options;
+  const call: HookRunOptions = reviewPage
+    ? {
+        ...options,
+        reviewPage: (root, shown) =>
+          reviewPage(root, (address) => {
+            page = { root, address };
+            shown?.(address);
+          }),
+      }
+    : options;
   const expired = new Promise<HookReply>((resolve) => {
     timeout = setTimeout(() => {
       timer.abort();
+      const where = page
+        ? `; the change waited on the review page at ${page.address} (for a sign-in link: editgate review ${shellWord(page.root)} --link). Tell the user to open it, then ask again`
+        : '';
       resolve(
         failure(
           options,
-          `no decision within ${Math.round(budget / 1000)} s (${adapter.label} stops waiting for the hook after ${adapter.timeoutSeconds} s)`,
+          `no decision within ${Math.round(budget / 1000)} s (${adapter.label} stops waiting for the hook after ${adapter.timeoutSeconds} s)${where}`,
         ),
       );
     }, budget);
   });
   try {
-    return await Promise.race([answer(stdin, options, timer.signal), expired]);
+    return await Promise.race([answer(stdin, call, timer.signal), expired]);
   } catch (error) {
     if (error instanceof HookFailed) return failure(options, error.message);
     return failure(options, `the hook failed: ${error instanceof Error ? error.message : String(error)}`);

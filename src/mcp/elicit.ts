@@ -7,11 +7,17 @@ import {
   type ApprovalQuestion,
   type Approver,
   type Decision,
-  type HunkChoices,
   isReadQuestion,
 } from '../gate/approval.js';
 import { refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
+import {
+  HUNK_REASON_DESCRIPTION,
+  type HunkField,
+  hunkBoxes,
+  hunkFields,
+  withHunkChoices,
+} from '../tools/hunk-boxes.js';
 import { currentCall } from './call-context.js';
 
 /**
@@ -42,36 +48,6 @@ const READ_CHOICES = {
 type Choices = typeof CHANGE_CHOICES | typeof READ_CHOICES;
 
 /**
- * The most hunks the form asks about one by one, a yes/no box each (#30); a change with more is allowed or
- * denied whole here (the review page, --approve web, takes any number). Clients lay out every field of a
- * form at once, and a form of dozens of boxes is no review.
- */
-export const MAX_FORM_HUNKS = 8;
-
-/** One hunk's box in the form: its field name and what it stands for. */
-export interface HunkField {
-  field: string;
-  path: string;
-  /** 0-based, as the decision names it. */
-  hunk: number;
-}
-
-/**
- * The hunks the form asks about, one box each (`hunk_1`, `hunk_2`, ... in the order of the diffs shown), or
- * none: a read, a change of one hunk, one of more than MAX_FORM_HUNKS, or one whose files are taken whole
- * (ApprovalFile.wholeOnly: a deletion, an undo, a proxied server's call) has no boxes.
- */
-export function hunkFields(request: ApprovalQuestion): HunkField[] {
-  const [first] = request.files;
-  if (!first || first.kind === 'read') return [];
-  const fields = request.files.flatMap((file) =>
-    file.wholeOnly ? [] : file.diff.hunks.map((_, hunk) => ({ path: file.path, hunk })),
-  );
-  if (fields.length < 2 || fields.length > MAX_FORM_HUNKS) return [];
-  return fields.map((each, index) => ({ ...each, field: `hunk_${index + 1}` }));
-}
-
-/**
  * The form: the decision, a reason field unless the client could not send it left empty (`withReason`), and
  * a box per hunk.
  */
@@ -81,18 +57,7 @@ function formSchema(
   request?: ApprovalQuestion,
   hunks: readonly HunkField[] = [],
 ): ElicitRequestFormParams['requestedSchema'] {
-  const boxes: Record<string, { type: 'boolean'; title: string; default: boolean }> = {};
-  for (const { field, path, hunk } of hunks) {
-    const file = request!.files.find((each) => each.path === path)!;
-    const { oldStart, oldLines, newStart, newLines } = file.diff.hunks[hunk]!;
-    boxes[field] = {
-      type: 'boolean',
-      title: markInvisible(
-        `Write hunk ${hunk + 1} of ${file.diff.hunks.length} of ${pathInRoot(file.path, file.root)} (@@ -${oldStart},${oldLines} +${newStart},${newLines} @@)`,
-      ),
-      default: true,
-    };
-  }
+  const boxes = hunks.length > 0 ? hunkBoxes(request!, hunks) : {};
   return {
     type: 'object',
     properties: {
@@ -111,7 +76,7 @@ function formSchema(
               title: 'Reason (optional)',
               description:
                 hunks.length > 0
-                  ? 'Told to the assistant, e.g. why you denied the change, or why not the hunks you unticked'
+                  ? HUNK_REASON_DESCRIPTION
                   : 'Told to the assistant, e.g. why you denied the change or what to do instead',
               maxLength: 2000,
             },
@@ -184,20 +149,7 @@ export function decisionFromAnswer(
   kind: ApprovalFile['kind'],
   hunks: readonly HunkField[] = [],
 ): Decision {
-  const decision = wholeDecision(answer, kind);
-  if (decision === 'deny' || (typeof decision === 'object' && 'deny' in decision)) return decision;
-  const content = answer.content ?? {};
-  const left = hunks.filter(({ field }) => content[field] === false);
-  if (left.length === 0) return decision;
-  const allow = typeof decision === 'string' ? decision : decision.allow;
-  const reason = typeof content.reason === 'string' ? content.reason.trim() : '';
-  const choices: HunkChoices = {};
-  for (const { field, path, hunk } of hunks) {
-    const file = (choices[path] ??= { accept: [], reject: [] });
-    if (content[field] === false) file.reject!.push(reason ? { hunk, reason } : { hunk });
-    else file.accept.push(hunk);
-  }
-  return { allow, hunks: choices };
+  return withHunkChoices(wholeDecision(answer, kind), answer.content ?? {}, hunks);
 }
 
 function wholeDecision(answer: ElicitResult, kind: ApprovalFile['kind']): Decision {

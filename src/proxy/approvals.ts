@@ -22,6 +22,7 @@ import {
 } from '../gate/approval.js';
 import { type NoApproverSubject, noApproverError, refuseUnreadAnswer } from '../gate/no-approver.js';
 import { diffTooLongToShowError } from '../gate/shown-whole.js';
+import { HUNK_REASON_DESCRIPTION, hunkBoxes, hunkFields, withHunkChoices } from '../tools/hunk-boxes.js';
 import { currentCall } from './call-context.js';
 import { type CardDecision, type CardRequest, cardText } from './card.js';
 import { visibleText } from './visible-text.js';
@@ -94,7 +95,13 @@ const READ_CHOICES = [
   'Deny',
 ];
 
-function form(message: string, choices: string[]): ElicitRequestFormParams {
+/** The form: the decision, a reason, and for a change whose hunks can be chosen, a box per hunk. */
+function form(
+  message: string,
+  choices: string[],
+  boxes: ReturnType<typeof hunkBoxes> = {},
+): ElicitRequestFormParams {
+  const several = Object.keys(boxes).length > 0;
   return {
     mode: 'form',
     message,
@@ -105,9 +112,12 @@ function form(message: string, choices: string[]): ElicitRequestFormParams {
         reason: {
           type: 'string',
           title: 'Reason (optional)',
-          description: 'Told to the assistant, e.g. why you denied this or what to do instead',
+          description: several
+            ? HUNK_REASON_DESCRIPTION
+            : 'Told to the assistant, e.g. why you denied this or what to do instead',
           maxLength: 2000,
         },
+        ...boxes,
       },
       required: ['decision'],
     },
@@ -297,11 +307,14 @@ export function createApprovals(options: ChannelOptions): Approvals {
       if (name === 'none') noOne(request, options.mode, why);
       refuseIfTooLongForForm(request);
       const choices = isReadQuestion(request) ? READ_CHOICES : CHANGE_CHOICES;
+      // A box per hunk when the hunks can be chosen (the server can be made to write part of the call).
+      const hunks = hunkFields(request);
       try {
-        return changeDecision(
-          await ask(form(changeMessage(options.server, request), choices), request),
-          choices,
+        const answer = await ask(
+          form(changeMessage(options.server, request), choices, hunkBoxes(request, hunks)),
+          request,
         );
+        return withHunkChoices(changeDecision(answer, choices), answer.content ?? {}, hunks);
       } catch (error) {
         if (isEditgateError(error, 'DENIED_NO_APPROVER')) throw error;
         return failedQuestion(error, options.timeoutMs);

@@ -5,7 +5,9 @@
  * generic rules.
  *
  * What the server does, and so what editgate shows:
- * - write_file writes `content` as UTF-8, byte for byte: the diff is the file against that.
+ * - write_file writes `content` as UTF-8, byte for byte: the diff is the file against that. It is also how
+ *   the proxy writes the part of a change a person accepted hunk by hunk (write_file's or edit_file's), as
+ *   the exact bytes rebuilt from those hunks.
  * - edit_file reads the file as UTF-8, turns CRLF into LF, and replaces each oldText, exactly or, failing
  *   that, line by line ignoring leading and trailing whitespace (re-indenting the new text). That is not a
  *   plain replacement, so editgate asks the server for its own preview (dryRun) and applies that diff to
@@ -29,6 +31,7 @@ import {
   type ReadTarget,
   resultText,
   type ToolClass,
+  utf8Exactly,
   type WritePlan,
 } from './tool-class.js';
 import { applyUnifiedPatch, PatchError, parseUnifiedPatch } from './unified-patch.js';
@@ -193,7 +196,16 @@ export const FILESYSTEM_ADAPTER: ServerAdapter = {
   tools: {
     write_file: {
       schemaHash: '3f4ea9aef3ff7c58',
-      class: { kind: 'write', basis: LABEL, shape: { basis: LABEL, plan: planWriteFile } },
+      class: {
+        kind: 'write',
+        basis: LABEL,
+        shape: { basis: LABEL, plan: planWriteFile },
+        // What it writes is `content` as UTF-8, byte for byte: a part of a change is sent as one.
+        writesWhole: (absolute, bytes) => {
+          const content = utf8Exactly(bytes);
+          return content === undefined ? undefined : { path: absolute, content };
+        },
+      },
     },
     edit_file: {
       schemaHash: '4cc0b58908790397',

@@ -20,6 +20,8 @@ import {
   CannotShow,
   type ReadTargets,
   type ToolClass,
+  utf8Exactly,
+  type WholeFileWriter,
   type WritePlan,
   type WriteShape,
 } from './tool-class.js';
@@ -137,8 +139,8 @@ export function shapeOf(tool: Pick<Tool, 'name' | 'inputSchema'>): ShapeKeys | u
 /** Valid UTF-8 text of a file, or CannotShow: a plain server would not round-trip anything else. */
 function utf8Text(current: Buffer | null): string {
   if (current === null) throw new CannotShow('the file does not exist, so there is nothing to edit');
-  const text = current.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(current)) throw new CannotShow('the file is not UTF-8 text');
+  const text = utf8Exactly(current);
+  if (text === undefined) throw new CannotShow('the file is not UTF-8 text');
   return text;
 }
 
@@ -253,9 +255,22 @@ export function genericShape(keys: ShapeKeys, basis = describe(keys)): WriteShap
 
 export function genericClass(tool: Pick<Tool, 'name' | 'inputSchema'>): ToolClass | undefined {
   const keys = shapeOf(tool);
-  if (!keys) return undefined;
-  const shape = genericShape(keys);
-  return { kind: 'write', basis: shape.basis, shape };
+  return keys ? shapedClass(keys) : undefined;
+}
+
+/** The write class of a tool whose arguments are `keys` (recognised by its schema, or named in the config). */
+export function shapedClass(keys: ShapeKeys, basis?: string): ToolClass {
+  const shape = genericShape(keys, basis);
+  const writesWhole = keys.kind === 'content' ? contentWriter(keys) : undefined;
+  return { kind: 'write', basis: shape.basis, shape, ...(writesWhole ? { writesWhole } : {}) };
+}
+
+/** A whole-content tool writes exact bytes as its content argument, taken as UTF-8 (expectedFor's rule). */
+function contentWriter(keys: Extract<ShapeKeys, { kind: 'content' }>): WholeFileWriter {
+  return (absolute, bytes) => {
+    const content = utf8Exactly(bytes);
+    return content === undefined ? undefined : { [keys.path]: absolute, [keys.content]: content };
+  };
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 import { z } from 'zod';
 import { EditgateError } from '../core/errors.js';
-import { genericShape, type ShapeKeys } from './generic-shapes.js';
+import { type ShapeKeys, shapedClass } from './generic-shapes.js';
 import type { ToolClass } from './tool-class.js';
 
 const writeSchema = z.union([
@@ -88,6 +88,5 @@ export function overrideClass(
   const basis = 'your entry for this tool in editgate.config.json';
   if (entry.readOnly) return { kind: 'read-only', basis };
   if (entry.ask) return { kind: 'card', basis };
-  const shape = genericShape(keysOf(entry.write!), basis);
-  return { kind: 'write', basis, shape };
+  return shapedClass(keysOf(entry.write!), basis);
 }

@@ -4,7 +4,8 @@
  * diff and a question: the file is read through editgate's guard, the bytes the server will write are
  * worked out (with the server's own preview where its semantics need it), the person is asked (hooks and
  * policy first, as for editgate's own tools), the file is checked again, the call is forwarded, and the file
- * is compared with what was shown afterwards. Anything else that may change something gets a card. A
+ * is compared with what was shown afterwards. When the person takes only some hunks, the server is sent a
+ * call that writes exactly those (write-gate.ts rebuilds them; `exactWriter` says which tool can). Anything else that may change something gets a card. A
  * refusal is a tool result with isError and the reason, so the model can tell it from success. While any
  * call is relayed, the roots are watched (change-watch.ts): what changed apart from what was approved is
  * told to the model, the person and the audit log.
@@ -18,10 +19,11 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type EditgateError, isEditgateError } from '../core/errors.js';
+import { EditgateError, isEditgateError } from '../core/errors.js';
 import { findingsNote } from '../core/finding-words.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
+import { hunkNote } from '../tools/messages.js';
 import type { Approvals } from './approvals.js';
 import { currentCall, runInCall } from './call-context.js';
 import { type CardRequest, cardTooLongError } from './card.js';
@@ -29,10 +31,16 @@ import type { ToolCatalog } from './catalog.js';
 import type { ChangeWatch, UnapprovedChange } from './change-watch.js';
 import { progressBack } from './relay.js';
 import { undoCommand } from './shell-words.js';
-import { type Args, CannotShow, type PlanContext, type ToolClass } from './tool-class.js';
+import {
+  type Args,
+  CannotShow,
+  type PlanContext,
+  type ToolClass,
+  type WholeFileWriter,
+} from './tool-class.js';
 import { type UpstreamLink, UpstreamUnavailable } from './upstream.js';
 import { capLines, visibleText } from './visible-text.js';
-import type { PendingWrite, Settled, WriteGate } from './write-gate.js';
+import type { Approval, PendingWrite, Settled, WriteGate } from './write-gate.js';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -66,7 +74,21 @@ interface Call {
    * whose effects no one could show, so what it changed is told as news, not as an error.
    */
   forward: (approved?: readonly string[], card?: boolean) => Promise<CallToolResult>;
+  /** Relays another call of the same server in its place (watched as `forward`): a part of a change. */
+  forwardInstead: (tool: string, args: Args, approved: readonly string[]) => Promise<CallToolResult>;
 }
+
+/**
+ * How the server can be made to write a file's exact bytes (`tool`, and its arguments for them), for a
+ * change the person took only part of; or why it cannot, so the change is taken whole or not at all.
+ */
+type ExactWriter = { tool: string; args: WholeFileWriter } | { wholeOnly: string };
+
+/**
+ * The tool asked to write the part of a change when the model's tool cannot: the whole-file writer of the
+ * reference filesystem server, or a tool of that name and shape (a path and the whole content) elsewhere.
+ */
+const WHOLE_FILE_TOOL = 'write_file';
 
 const MAX_DIFFERENCE_LINES = 120;
 const MAX_DIFFERENCE_CHARS = 12_000;
@@ -113,6 +135,11 @@ export class ToolCallHandler {
     const args = (params.arguments ?? {}) as Args;
     const forward = (approved: readonly string[] = [], card = false) =>
       this.watched(name, approved, card, () => this.forward(request, extra));
+    // The same server, the request's own _meta (its progress token), another tool and its arguments.
+    const forwardInstead = (tool: string, toolArgs: Args, approved: readonly string[]) =>
+      this.watched(tool, approved, false, () =>
+        this.forward({ ...request, params: { ...params, name: tool, arguments: toolArgs } }, extra),
+      );
     let classified: Awaited<ReturnType<ToolCatalog['get']>>;
     try {
       classified = await this.context.catalog.get(name);
@@ -131,6 +158,7 @@ export class ToolCallHandler {
           title: classified.tool?.title,
           plans: this.planContext(extra),
           forward,
+          forwardInstead,
         };
         if (toolClass.kind === 'card') return this.card(call, toolClass, { sessionGrant: true });
         return this.write(call, toolClass);
@@ -299,39 +327,142 @@ export class ToolCallHandler {
     if (pending.kind === 'noop') return forward([pending.absolute]);
     currentCall()?.notes.push(...pending.notes);
 
-    let allowed: Awaited<ReturnType<WriteGate['decide']>>;
+    let allowed: Approval;
+    // What is written: the call as it is, or the part of it the person took, as another call.
+    let written = pending;
+    let send = () => forward([pending.absolute]);
     try {
-      allowed = await writeGate.decide(pending, currentCall()?.signal);
+      const writer = await this.exactWriter(tool, toolClass, pending);
+      allowed = await writeGate.decide(
+        pending,
+        currentCall()?.signal,
+        'wholeOnly' in writer ? writer.wholeOnly : undefined,
+      );
+      if (allowed.hunks) {
+        // The gate refuses a choice of some hunks when told wholeOnly: never the whole call for a part.
+        if (!('tool' in writer)) throw new Error('a part of a change was allowed for a call taken whole');
+        written = await writeGate.takenPart(pending, allowed, writer.tool);
+        const args = await this.partArgs(writer, plan.path, written);
+        send = () => call.forwardInstead(writer.tool, args, [pending.absolute]);
+      }
     } catch (error) {
-      if (isEditgateError(error)) return refusal(tool, error);
+      if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
       throw error;
     }
     return pathQueue.run(pending.absolute, async () => {
       try {
+        // The file is still the version the diff (and so the part taken of it) was made from.
         await writeGate.recheck(pending);
+        if (written !== pending) await this.stillWritesWhole(written.tool);
       } catch (error) {
-        if (isEditgateError(error)) return refusal(tool, error);
+        if (error instanceof UpstreamUnavailable || isEditgateError(error)) return refusal(tool, error);
         throw error;
       }
       // Whatever the server answers, even if it went away mid-call, the file is compared afterwards; a call
       // the client cancelled may have written all the same, so it is compared (and kept for undo) too.
       let result: CallToolResult;
       try {
-        result = await forward([pending.absolute]);
+        result = await send();
       } catch (error) {
-        await writeGate.settle(pending, allowed);
+        await writeGate.settle(written, allowed);
         throw error;
       }
-      const settled = await writeGate.settle(pending, allowed);
-      return this.afterWrite(result, pending, settled);
+      const settled = await writeGate.settle(written, allowed);
+      return this.afterWrite(result, written, settled, allowed.hunks ? { tool, allowed } : undefined);
     });
   }
 
-  /** The server's answer, with what editgate found when it compared the file with the diff. */
-  private afterWrite(result: CallToolResult, pending: PendingWrite, settled: Settled): CallToolResult {
+  /**
+   * How this server can write a file's exact bytes: the model's tool when it writes whole files, else the
+   * server's WHOLE_FILE_TOOL when the catalog knows it as one; never a tool policy denies on this file. Or
+   * why not, in words the person reads beside the hunks they cannot choose.
+   */
+  private async exactWriter(
+    tool: string,
+    toolClass: Extract<ToolClass, { kind: 'write' }>,
+    pending: PendingWrite,
+  ): Promise<ExactWriter> {
+    const server = this.context.server;
+    let name = tool;
+    let writes = toolClass.writesWhole;
+    if (!writes) {
+      name = WHOLE_FILE_TOOL;
+      const found = (await this.context.catalog.get(name)).class;
+      writes = found.kind === 'write' ? found.writesWhole : undefined;
+      if (!writes) {
+        return {
+          wholeOnly: `${pending.path} is written by ${server}, which takes the call whole: it has no tool editgate knows to write a file's exact bytes (a ${WHOLE_FILE_TOOL} of a path and the whole content)`,
+        };
+      }
+    }
+    try {
+      this.context.writeGate.screenCall(name, [pending.path]);
+    } catch (error) {
+      if (!isEditgateError(error, 'DENIED_POLICY')) throw error;
+      return {
+        wholeOnly: `${pending.path} is written by ${server}, which takes the call whole: policy does not allow ${name} on it, the call that would write part of the change`,
+      };
+    }
+    return { tool: name, args: writes };
+  }
+
+  /**
+   * The arguments that make `writer` leave the part's bytes at `target` (the path the model's call named,
+   * as the server resolves it), once that path is checked again through the guard and found to be the file
+   * the diff was made of. ENCODING when the tool cannot write those bytes exactly.
+   */
+  private async partArgs(
+    writer: Extract<ExactWriter, { tool: string }>,
+    target: string,
+    part: PendingWrite,
+  ): Promise<Args> {
+    if ((await this.context.writeGate.checkPath(target)) !== part.path) {
+      throw new EditgateError(
+        'STALE',
+        `${part.path} no longer resolves to the file its diff was made of; nothing was written. Read the file again, then make the call again.`,
+        { path: part.path, reason: 'changed' },
+      );
+    }
+    const args = writer.args(target, part.expected);
+    if (args === undefined) {
+      throw new EditgateError(
+        'ENCODING',
+        `${writer.tool} writes text as UTF-8, and the hunks the user took do not make UTF-8 text, so nothing was written. Ask the user to accept the change whole or deny it.`,
+        { path: part.path },
+      );
+    }
+    return args;
+  }
+
+  /** Right before the part is sent: its tool is still one the catalog knows to write whole files. */
+  private async stillWritesWhole(tool: string): Promise<void> {
+    const found = (await this.context.catalog.get(tool)).class;
+    if (found.kind === 'write' && found.writesWhole) return;
+    throw new EditgateError(
+      'STALE',
+      `the server's ${tool} changed after the question was asked, so the part of the change the user took was not sent; nothing was written. Make the call again.`,
+      { tool },
+    );
+  }
+
+  /**
+   * The server's answer, with what editgate found when it compared the file with the diff; `part`: the
+   * person took some hunks of the model's `tool` call, and the model is told which, as editgate's own tools
+   * tell it (tools/messages.ts).
+   */
+  private afterWrite(
+    result: CallToolResult,
+    pending: PendingWrite,
+    settled: Settled,
+    part?: { tool: string; allowed: Approval },
+  ): CallToolResult {
     // What the checks found in the change is told to the model with the server's answer (secrets masked).
     const found = findingsNote(pending.proposal.findings).trim();
+    const taken = part
+      ? `editgate proxy: in place of your ${part.tool} call, ${pending.tool} wrote ${pending.path} with the hunks the user accepted.${hunkNote({ approval: part.allowed })}`
+      : '';
     const hook = [
+      ...(taken ? [{ type: 'text' as const, text: taken }] : []),
       ...(found ? [{ type: 'text' as const, text: `editgate proxy: ${found}` }] : []),
       ...(settled.hookMessage ? [{ type: 'text' as const, text: settled.hookMessage }] : []),
     ];

@@ -36,6 +36,20 @@ export interface WriteShape {
 }
 
 /**
+ * How a write tool writes a whole file's exact bytes, for a change the person took only part of (the proxy
+ * sends this call instead of the model's): the arguments that leave `bytes` at `absolute` (a path the server
+ * takes as it is), or undefined when the tool cannot write those bytes exactly (it writes text as UTF-8,
+ * and they are not UTF-8).
+ */
+export type WholeFileWriter = (absolute: string, bytes: Buffer) => Args | undefined;
+
+/** The text whose UTF-8 bytes are exactly `bytes`, or undefined: what a tool taking text as UTF-8 can write. */
+export function utf8Exactly(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
+}
+
+/**
  * A path a read-only call reads (a file, or a folder it lists or searches). `roots`: the tool is known to
  * read files (an adapter's; the path is absolute, as the server resolves it), so a path outside the roots is
  * refused as editgate's own read tools refuse it; `ifInside`: only known to be a path argument (a generic
@@ -83,7 +97,7 @@ export type ToolClass =
       /** For a tool that lists names: what a listing of editgate's own would not show, taken out. */
       listing?: ListingFilter;
     }
-  | { kind: 'write'; basis: string; shape: WriteShape }
+  | { kind: 'write'; basis: string; shape: WriteShape; writesWhole?: WholeFileWriter }
   | { kind: 'card'; basis: string; paths?: (args: Args, context: PlanContext) => Promise<string[]> };
 
 /** The text of a tool result's text blocks. */

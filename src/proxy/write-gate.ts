@@ -7,7 +7,9 @@
  *             workspace.edit that returns the whole new text (requireRead: false: the model read the file
  *             through the server, not through us); the proposal is never committed by editgate
  *   decide    before-change hooks, policy rules, session grants and the person: Gate.decide (which audits
- *             a denial itself); Gate.discard afterwards, whatever the answer
+ *             a denial itself); Gate.discard afterwards, whatever the answer. When the person took some
+ *             hunks, the gate rebuilds the change from them (re-diffed, checked against the version shown,
+ *             shown to onPreview again) and `takenPart` turns it into the exact bytes to write
  *   recheck   right before forwarding: Gate.recheck (the file still has the bytes the diff was made from,
  *             and the path still leads where it did)
  *   settle    after the server wrote: Gate.settle (gate/settle.ts), as for every write editgate did not
@@ -20,15 +22,16 @@
  * editgate's own reads) and hiddenFromListing (the guard and read policy's deny rules, for listings).
  */
 import { EditgateError, isEditgateError } from '../core/errors.js';
+import { decodeText, encodeText } from '../core/text.js';
 import type { Approver } from '../gate/approval.js';
-import type { Allowed, Gate, Settled } from '../gate/gate.js';
+import type { Allowed, Approval, Gate, Settled } from '../gate/gate.js';
 import type { CallWithoutDiff } from '../gate/hooks.js';
 import { openGate } from '../gate/open-gate.js';
 import type { Proposal } from '../gate/proposal.js';
 import { prepareWholeWrite, type WholeWrite } from '../gate/whole-write.js';
 import type { ConfiguredOptions } from '../tools/config.js';
 
-export type { Allowed, Settled } from '../gate/gate.js';
+export type { Allowed, Approval, Settled } from '../gate/gate.js';
 
 export interface WriteGateOptions {
   /** Absolute workspace roots: the proxy shows and allows writes inside them only. */
@@ -148,13 +151,37 @@ export class WriteGate {
   /**
    * Hooks, policy, session grants, then the person. Throws DENIED_HOOK, DENIED_POLICY, DENIED_USER, or
    * DENIED_NO_APPROVER when no one could be asked; CANCELLED when the client cancels the call meanwhile
-   * (`signal`: the call's), so a question answered after that is no one's answer.
+   * (`signal`: the call's), so a question answered after that is no one's answer. `wholeOnly`: why the
+   * server cannot be made to write part of the change (no tool of it writes exact bytes), so a choice of
+   * some hunks is refused with it; without it, `Allowed.hunks` holds the part the person took.
    */
-  async decide(pending: PendingWrite, signal?: AbortSignal): Promise<Allowed> {
-    // The server writes the call as it is: a part of it (some hunks) cannot be forwarded.
-    return this.gate.decide(pending.proposal, signal, {
-      wholeOnly: `${pending.path} is written by ${this.options.server ?? 'the proxied server'}, which takes the call whole`,
-    });
+  async decide(pending: PendingWrite, signal?: AbortSignal, wholeOnly?: string): Promise<Approval> {
+    return this.gate.decide(pending.proposal, signal, wholeOnly === undefined ? {} : { wholeOnly });
+  }
+
+  /**
+   * The part of the change the person took hunk by hunk (`allowed.hunks`, rebuilt by the gate), as a write
+   * of `tool`: the bytes it must leave are the rebuilt text encoded as the server would have written the
+   * whole change (its encoding and byte-order mark; the text keeps the line endings the gate computed).
+   * The rebuilt proposal is discarded here: the server writes it.
+   */
+  async takenPart(pending: PendingWrite, allowed: Approval, tool: string): Promise<PendingWrite> {
+    const taken = allowed.hunks!.proposal;
+    await this.gate.discard(taken);
+    const file = taken.files[0];
+    const content = file?.change.content;
+    // No file left (the accepted hunks leave the text as it was): the text before, as the server writes it.
+    const text = content?.type === 'text' ? content.text : pending.proposal.files[0]!.texts?.before;
+    if (text === undefined) throw new Error(`${pending.path}: the rebuilt change holds no text`);
+    const expected = encodeText(text, decodeText(pending.expected).codec);
+    return {
+      ...pending,
+      tool,
+      unifiedDiff: file?.unifiedDiff ?? '',
+      stats: file?.stats ?? { added: 0, removed: 0 },
+      proposal: taken,
+      expected,
+    };
   }
 
   /** Right before forwarding: STALE if the file is no longer what the diff was made from. */

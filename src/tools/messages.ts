@@ -115,7 +115,7 @@ const WRITTEN_PLACES = 30;
  * The person accepted part of the change, hunk by hunk: what landed where, and what did not, with their
  * reasons and the proposed lines in short, so the model builds on the file as it is.
  */
-function hunkNote(outcome: ChangeOutcome): string {
+export function hunkNote(outcome: Pick<ChangeOutcome, 'approval'>): string {
   const taken = outcome.approval?.hunks;
   if (!taken) return '';
   const written = taken.files

@@ -10,7 +10,9 @@
  *     "linkMinutes": 15,                       how long a change's link works
  *     "answerTimeoutMinutes": 30,              a change not answered in this time is refused
  *     "notify": { "command": ["notify-send", "editgate", "{text}"] }
- *            or { "url": "https://ntfy.example/topic", "format": "text" | "json", "includeDiff": false }
+ *            or { "url": "https://ntfy.example/topic", "format": "text" | "json", "includeDiff": false },
+ *     "startForHooks": true                    an agent's hook (--approve web) starts this page when none
+ *                                              runs for its root, and opens it (false: it refuses at once)
  *   }
  */
 import { z } from 'zod';
@@ -49,6 +51,7 @@ const settingsSchema = z.strictObject({
   linkMinutes: minutes.optional(),
   answerTimeoutMinutes: minutes.optional(),
   notify: notifySchema.optional(),
+  startForHooks: z.boolean().optional(),
 });
 
 export type NotifySettings = z.infer<typeof notifySchema>;
@@ -60,6 +63,8 @@ export interface ReviewSettings {
   linkMinutes?: number;
   answerTimeoutMinutes?: number;
   notify?: NotifySettings;
+  /** Whether an agent's hook in web mode starts this page when none runs (default true: cli/hook-review-page.ts). */
+  startForHooks?: boolean;
 }
 
 export class ReviewSettingsError extends Error {}

@@ -68,6 +68,10 @@ export interface RunningReview {
   ask: Approver;
   /** The `editgate review` process serving it. */
   pid: number;
+  /** The page's address without a token (http://127.0.0.1:PORT/), safe to show anywhere. */
+  address: string;
+  /** A new sign-in link of the page, good once (for `ttlMs` when given). */
+  signInLink(ttlMs?: number): Promise<string>;
 }
 
 /**
@@ -100,7 +104,15 @@ export function runningReviewFinder(
       warn(`${proof.refused} (editgate review, pid ${record.pid}); nothing was sent to it, not used`);
       return undefined;
     }
-    proven = { key, review: { ask: remoteApprover(record, options.source), pid: record.pid } };
+    proven = {
+      key,
+      review: {
+        ask: remoteApprover(record, options.source),
+        pid: record.pid,
+        address: `http://127.0.0.1:${record.port}/`,
+        signInLink: (ttlMs) => requestSignInLink(record, ttlMs),
+      },
+    };
     return proven.review;
   };
 }

@@ -8,6 +8,7 @@ import { type HookSession, hookScenarios, requestText, runHookSession } from './
 // hooks are http hooks that post to the hook server on 127.0.0.1 (the scenarios' answers reach the model and
 // the page only through them), SessionStart a command hook. Claude Code's Edit wants the file read first:
 // turn 0 reads, turn 1 edits, so the edit's result is in main request 2.
+// Its 'denied on the page' runs with no page: the hook starts it (the other agents' run with one running).
 
 const path = (root: string) => join(root, 'notes.txt');
 const turns = (root: string) => [
@@ -52,6 +53,7 @@ describe('Claude Code with editgate hooks', () => {
     after: 'alpha\nBETA\ngamma\n',
     tool: 'Edit',
     resultRequest: 2,
+    hookStartsPage: true,
     turns: (root) => {
       const path = join(root, 'notes.txt');
       return [

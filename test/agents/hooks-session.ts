@@ -17,6 +17,8 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { readHookEndpoint } from '../../src/cli/hook-endpoint.js';
 import { runningHookServers, stopHookServers } from '../../src/cli/hook-server.js';
 import { hookAgent } from '../../src/hooks/agents.js';
+import { findReview } from '../../src/web/discovery.js';
+import { requestSignInLink } from '../../src/web/remote-review.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { answerOnPage, LINK, pendingPageHtml } from '../web/page-api.js';
 import type { AgentClient } from './clients/client.js';
@@ -41,6 +43,12 @@ export interface HookSessionOptions {
   config?: Record<string, unknown>;
   /** Start `editgate review` for the root before the agent (web mode). */
   reviewPage?: boolean;
+  /**
+   * Let the hook start the review page itself when none runs (web mode; it opens it with $BROWSER, here a
+   * script that records its argument in FOLDER/browsed.txt). Default off: the person's config says
+   * `"review": { "startForHooks": false }`, so a hook with no page refuses at once.
+   */
+  startPage?: boolean;
   /** While the agent runs (answer the review page...). */
   during?: (session: RunningHookSession) => Promise<void>;
   /**
@@ -104,9 +112,9 @@ async function forwardToPort(port: number): Promise<{ socketPath: string; server
 }
 
 /** `editgate hook --serve` for a state folder, until it answers. */
-async function startHookServerFor(state: string): Promise<void> {
+async function startHookServerFor(state: string, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, [MAIN, 'hook', '--serve'], {
-    env: { ...process.env, EDITGATE_STATE_DIR: state },
+    env: { ...process.env, ...env, EDITGATE_STATE_DIR: state },
     stdio: 'ignore',
     detached: true,
   });
@@ -285,11 +293,23 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       );
       forwards.push({ port: review.port, socketPath: forward.socketPath });
     }
-    // Whatever hook server a session started (warm, or by its first call) ends with it.
+    // Whatever hook server a session started (warm, or by its first call) ends with it, and so does a
+    // review page a hook started.
     cleanups.push(async () => {
       await stopHookServers(workspace.state);
+      const started = await findReview(workspace.state, workspace.root);
+      if ('found' in started) process.kill(started.found.pid, 'SIGTERM');
     });
-    if (options.server === 'warm' && options.hooks !== false) await startHookServerFor(workspace.state);
+    // The person's settings the hook reads (its server's, and the Node hook's in the agent's HOME).
+    const browser = join(workspace.folder, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${join(workspace.folder, 'browsed.txt')}'\n`);
+    chmodSync(browser, 0o755);
+    const userConfig = join(workspace.homeEnv.XDG_CONFIG_HOME!, 'editgate', 'config.json');
+    mkdirSync(dirname(userConfig), { recursive: true });
+    writeFileSync(userConfig, JSON.stringify({ review: { startForHooks: options.startPage === true } }));
+    const personEnv = { XDG_CONFIG_HOME: workspace.homeEnv.XDG_CONFIG_HOME!, BROWSER: browser };
+    if (options.server === 'warm' && options.hooks !== false)
+      await startHookServerFor(workspace.state, personEnv);
     const turns = options.turns(workspace.root);
     const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
     cleanups.push(() => model.close());
@@ -302,6 +322,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       ownEdits: options.ownEdits ?? true,
     });
     run.env.EDITGATE_STATE_DIR = workspace.state;
+    run.env.BROWSER = browser;
     run.forwards = forwards;
     const installOutput =
       options.hooks === false ? '' : installHooks(client, workspace, run.env, options.approve);
@@ -392,6 +413,12 @@ export interface HookScenarioSpec {
    * CLI; the others run fewer, each a real agent session that costs CI a minute or more.
    */
   only?: HookScenario[];
+  /**
+   * 'denied on the page' with no page running: the hook starts it and opens it (issue #29 item 2, "one
+   * started and linked"), and the test answers the page the hook published. One agent is enough: the
+   * start is the CLI's, the same for every agent.
+   */
+  hookStartsPage?: boolean;
 }
 
 export type HookScenario =
@@ -401,6 +428,17 @@ export type HookScenario =
   | 'denied on the page'
   | 'bytes differ'
   | 'no page';
+
+/** A sign-in link of the review page a hook started for the workspace, once it has published itself. */
+async function startedPageLink(workspace: AgentWorkspace): Promise<string> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const found = await findReview(workspace.state, workspace.root);
+    if ('found' in found) return requestSignInLink(found.found);
+    if (Date.now() > until) throw new Error('the hook published no review page within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /**
  * The scenarios of issue #29 for one agent, against its real binary: allowed by policy (written, audited
@@ -507,14 +545,22 @@ export function hookScenarios(spec: HookScenarioSpec): void {
       const session = await run({
         approve: 'web',
         config: {},
-        reviewPage: true,
-        during: async ({ link }) => {
-          await answerOnPage(link!, { decision: 'deny', reason: 'keep it as it is' });
+        ...(spec.hookStartsPage ? { startPage: true } : { reviewPage: true }),
+        during: async ({ link, workspace }) => {
+          await answerOnPage(link ?? (await startedPageLink(workspace)), {
+            decision: 'deny',
+            reason: 'keep it as it is',
+          });
         },
       });
       expect(session.file(spec.file), session.report).toBe(spec.before);
       expect(result(session), session.report).toContain('keep it as it is');
       viaServer(session);
+      if (spec.hookStartsPage) {
+        // Opened once, through a file only this user can read (the link is in it, not on a command line).
+        const browsed = readFileSync(join(session.workspace.folder, 'browsed.txt'), 'utf8');
+        expect(browsed).toMatch(/^file:\/\/\S+\/review\/open-[A-Za-z0-9_-]{43}\.html\n$/);
+      }
     },
     timeout,
   );

@@ -96,6 +96,8 @@ export interface Connected {
   questions: string[];
   /** The decisions each of those questions offered (its form's "decision" choices), in order. */
   offered: string[][];
+  /** Each question's form fields (its requested schema's properties), in order. */
+  fields: Record<string, unknown>[];
   logged: Logged[];
   /** Answers still to give. */
   answers: Answer[];
@@ -121,6 +123,7 @@ export async function connectProxy(
   const logged: Logged[] = [];
   const questions: string[] = [];
   const offered: string[][] = [];
+  const fields: Record<string, unknown>[] = [];
   const answers = [...(client.answers ?? [])];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const proxy = await serveProxy(serverSide, {
@@ -138,6 +141,7 @@ export async function connectProxy(
       const schema = 'requestedSchema' in request.params ? request.params.requestedSchema : undefined;
       const decision = schema?.properties.decision as { enum?: string[] } | undefined;
       offered.push(decision?.enum ?? []);
+      fields.push(schema?.properties ?? {});
       const answer = answers.shift();
       if (!answer) return { action: 'decline' };
       return typeof answer === 'function' ? answer(request.params.message) : answer;
@@ -149,7 +153,7 @@ export async function connectProxy(
     await sdkClient.close();
     await proxy.closed;
   });
-  return { client: sdkClient, proxy, questions, offered, logged, answers };
+  return { client: sdkClient, proxy, questions, offered, fields, logged, answers };
 }
 
 /** A tool call's result with its text joined. */

@@ -84,7 +84,8 @@ describe('editgate proxy asking at the terminal', () => {
       ],
       ['--approve', 'terminal'],
     );
-    await run.waitForText('Apply this edit to a.txt?');
+    // The proxy starts the filesystem server first: slower than the CLI on a loaded machine.
+    await run.waitForText('Apply this edit to a.txt?', 30_000);
     expect(run.text()).toContain('2 + TWO');
     await run.answer('y');
     await run.waitForText('RESULT write_file ok');
@@ -169,13 +170,18 @@ describe('editgate proxy asks no more at the terminal later in the session (#28)
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
   });
 
-  it('--approve web: the write on the page, a call that is not a write refused with advice, not asked here', async () => {
-    const { root, state } = workspace({ 'a.txt': 'one\ntwo\n' });
+  it('--approve web: the write on the page (hunks 1 and 3 of 3 taken), a call that is not a write refused with advice, not asked here', async () => {
+    const before = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+    const after = before
+      .replace('line 2\n', 'LINE 2\n')
+      .replace('line 15\n', 'LINE 15\n')
+      .replace('line 28\n', 'LINE 28\n');
+    const { root, state } = workspace({ 'a.txt': before });
     const run = start(
       root,
       state,
       [
-        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: 'one\nTWO\n' } },
+        { name: 'write_file', arguments: { path: join(root, 'a.txt'), content: after } },
         { name: 'move_file', arguments: { source: join(root, 'a.txt'), destination: join(root, 'b.txt') } },
       ],
       ['--approve', 'web'],
@@ -183,7 +189,11 @@ describe('editgate proxy asks no more at the terminal later in the session (#28)
     await run.waitForText('Review changes in your browser');
     const link = LINK.exec(run.text().replace(/\s*\n\s*/g, ''))?.[0];
     expect(link).toBeDefined();
-    const { answer } = await answerOnPage(link!, { decision: 'once' });
+    // The JSON API's hunks, beside the decision: the server is sent a write_file of hunks 1 and 3 only.
+    const { answer } = await answerOnPage(link!, {
+      decision: 'once',
+      hunks: { 'a.txt': { accept: [0, 2], reject: [{ hunk: 1, reason: 'line 15 stays' }] } },
+    });
     expect(answer.status).toBe(200);
     await run.waitForText('RESULT move_file error');
     expect(await run.exited()).toBe(0);
@@ -192,7 +202,7 @@ describe('editgate proxy asks no more at the terminal later in the session (#28)
     expect(screen).not.toContain('Run it?');
     expect(screen).toContain('RESULT write_file ok');
     expect(screen).toMatch(/RESULT move_file error: .*\(DENIED_NO_APPROVER\)/);
-    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(after.replace('LINE 15\n', 'line 15\n'));
     expect(existsSync(join(root, 'b.txt'))).toBe(false);
   });
 });

@@ -3,8 +3,8 @@
  * each hunk is asked alone (y, n then a reason, ...), one line says what will be written, y writes it.
  * A 3-hunk change with hunk 2 refused with a reason writes hunks 1 and 3 byte for byte, and the model
  * reads the reason: the chat's next model request, the CLI's --json result. A sentence full of the walk's
- * keys typed across a hunk's appearance answers nothing. The proxy's upstream server writes a call whole:
- * there h says so, and the question stays.
+ * keys typed across a hunk's appearance answers nothing. Through the proxy, the walk's part is sent to the
+ * upstream server as a write_file of exactly those bytes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -170,7 +170,7 @@ describe("the walk on the chat's card", () => {
 });
 
 describe("the proxy's terminal question", () => {
-  it('h says why the upstream server takes the call whole; y then writes it all', async () => {
+  it('h walks the hunks; the server is sent a write_file of hunks 1 and 3 only', async () => {
     const { root, state } = workspace({ 'app.txt': BEFORE });
     const run = spawnInPty(
       process.execPath,
@@ -192,11 +192,8 @@ describe("the proxy's terminal question", () => {
     runs.push(run);
     // The proxy starts the filesystem server first: slower than the CLI on a loaded machine.
     await run.waitForText('h hunk by hunk', 30_000);
-    await run.answer('h');
-    await run.waitForText(/Not hunk by hunk: app.txt is written by .*, which takes the call whole/);
-    expect(run.text()).not.toContain('Write hunk');
-    await run.answer('y');
+    await walkOneTwoThree(run, 'h hunk by hunk');
     await run.waitForText('RESULT write_file ok');
-    expect(readFileSync(join(root, 'app.txt'), 'utf8')).toBe(AFTER);
+    expect(readFileSync(join(root, 'app.txt'), 'utf8')).toBe(PARTIAL);
   });
 });

@@ -24,6 +24,7 @@ describe('the "review" settings of the user config', () => {
       notify: { url: 'https://ntfy.example/my-secret-topic', format: 'text' },
     });
     expect(parseReviewSettings(undefined, PATH)).toEqual({});
+    expect(parseReviewSettings({ startForHooks: false }, PATH)).toEqual({ startForHooks: false });
   });
 
   it.each([
@@ -33,6 +34,7 @@ describe('the "review" settings of the user config', () => {
     [{ notify: { url: 'ftp://x' } }, 'review.notify'],
     [{ linkMinutes: -1 }, 'review.linkMinutes'],
     [{ answerTimeoutMinutes: 'soon' }, 'review.answerTimeoutMinutes'],
+    [{ startForHooks: 'no' }, 'review.startForHooks'],
     [{ port: 80 }, 'review'],
   ])('refuse %j, naming the file and the key', (raw, where) => {
     expect(() => parseReviewSettings(raw, PATH)).toThrow(ReviewSettingsError);

@@ -32,7 +32,8 @@ editgate hooks install AGENT writes it into the agent's configuration.
 
   --approve MODE   who decides what no policy rule decides:
                      agent   the agent asks you in its own prompt, with editgate's summary (default)
-                     web     the review page of an editgate review running for the root
+                     web     the review page of an editgate review running for the root (one
+                             is started and opened in your browser when none runs)
                      policy  no one: only what the config's "allow" rules cover goes ahead
   --root DIR       the workspace root (default: the folder the agent runs in)
   --config FILE    a config file instead of ROOT/editgate.config.json
@@ -153,7 +154,7 @@ export async function answerHookCall(
     ...(invocation.config !== undefined ? { config: invocation.config } : {}),
     failOpen: invocation.failOpen,
     stateDir,
-    reviewPage: (root) => reviewPage(root, warn),
+    reviewPage: (root, shown) => reviewPage(root, stateDir, warn, shown),
     warn,
   });
   const stderr = notes.join('') + (reply.stderr ?? '');
@@ -279,9 +280,23 @@ async function warmUp(): Promise<void> {
   }
 }
 
-/** The page of an `editgate review` running for the root, found through its discovery file. */
-async function reviewPage(root: string, warn: (line: string) => void): Promise<Approver | undefined> {
-  const [{ findWebReview }] = await Promise.all([import('../web-review.js')]);
+/**
+ * The page of an `editgate review` running for the root, found through its discovery file; or one started
+ * for it now and opened in the browser (cli/hook-review-page.ts), unless the person turned that off.
+ * `shown` hears the page's address, which a refusal for want of an answer names.
+ */
+async function reviewPage(
+  root: string,
+  stateDir: string,
+  warn: (line: string) => void,
+  shown?: (address: string) => void,
+): Promise<Approver | undefined> {
+  const [{ findWebReview }, { hookReviewPage }] = await Promise.all([
+    import('../web-review.js'),
+    import('../hook-review-page.js'),
+  ]);
   const look = findWebReview(root, 'editgate hook', (message) => warn(`editgate: ${message}`));
-  return (await look())?.ask;
+  const page = await hookReviewPage({ root, stateDir, look, warn });
+  if (page) shown?.(page.address);
+  return page?.ask;
 }

@@ -61,7 +61,8 @@ its session start starts the server. uninstall stops the hook server.
   --user           your own configuration, for every project
   --approve MODE   who decides what no policy rule decides (default: what suits the agent):
                      agent   the agent asks you in its own prompt, with editgate's summary
-                     web     the review page of an editgate review running for the root
+                     web     the review page of an editgate review running for the root (one
+                             is started and opened in your browser when none runs)
                      policy  no one: only the config's "allow" rules let a change through
   --fail-open      when the hook itself fails, let the call go ahead (default: refuse it)
   --dry-run        show the change, write nothing`;

@@ -24,8 +24,10 @@ import type {
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
 import type { HookCommand, HookInstaller } from '../install.js';
-import { uniqueReplacement } from '../replacement.js';
-import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
+import { lfReplacement, lfText, onlyRevisedFile } from '../replacement.js';
+import { jsonReply, NO_REPLY, notGated } from '../replies.js';
+import { settingsInstaller } from '../settings-agent.js';
+import type { SettingsHooks } from '../settings-hooks.js';
 import { applyClaudeEdits, type ClaudeEdit } from './claude-code-edits.js';
 
 export const GATED_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] as const;
@@ -84,11 +86,8 @@ function parse(event: unknown): HookEvent {
   const phase = body.hook_event_name;
   if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
   const tool = text(body.tool_name, 'tool_name');
-  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
-    return phase === 'PreToolUse'
-      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
-      : { phase: 'post', cwd, read: { kind: 'pass' } };
-  }
+  if (!(GATED_TOOLS as readonly string[]).includes(tool))
+    return notGated(phase === 'PreToolUse' ? 'pre' : 'post', cwd, tool);
   const input = record(body.tool_input);
   const key: CallKey = {
     session: text(body.session_id, 'session_id'),
@@ -117,25 +116,19 @@ function parse(event: unknown): HookEvent {
 
 /** The person's version back into the call: Write takes the whole text, Edit and MultiEdit one replacement. */
 const revise: ReviseInput = (input, files) => {
-  const file = files[0];
-  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
+  const file = onlyRevisedFile(files);
+  if ('refuse' in file) return file;
   // Claude Code reads the file with LF line ends and writes its CRLF back itself.
-  const before = file.before.replaceAll('\r\n', '\n');
-  const approved = file.approved.replaceAll('\r\n', '\n');
-  if (typeof input.content === 'string') return { ...input, content: approved };
-  const replacement = uniqueReplacement(before, approved);
-  if (!replacement) return { refuse: 'the file was empty, so there is no text to anchor an edit on' };
+  if (typeof input.content === 'string') return { ...input, content: lfText(file.approved) };
+  const replacement = lfReplacement(file);
+  if ('refuse' in replacement) return replacement;
   const edit = { old_string: replacement.old, new_string: replacement.new };
   if (Array.isArray(input.edits)) return { file_path: input.file_path, edits: [edit] };
   return { file_path: input.file_path, ...edit };
 };
 
-function json(body: unknown): HookReply {
-  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
-}
-
 function pre(verdict: PreVerdict): HookReply {
-  if (verdict.kind === 'pass') return { stdout: '', exitCode: 0 };
+  if (verdict.kind === 'pass') return NO_REPLY;
   const output: Record<string, unknown> = {
     hookEventName: 'PreToolUse',
     permissionDecision: verdict.kind,
@@ -145,16 +138,18 @@ function pre(verdict: PreVerdict): HookReply {
     if (verdict.updatedInput) output.updatedInput = verdict.updatedInput;
     if (verdict.context) output.additionalContext = verdict.context;
   }
-  return json({ hookSpecificOutput: output });
+  return jsonReply({ hookSpecificOutput: output });
 }
 
 function post(feedback: PostFeedback): HookReply {
   if (feedback.matches) {
     return feedback.message
-      ? json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message } })
-      : { stdout: '', exitCode: 0 };
+      ? jsonReply({
+          hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message },
+        })
+      : NO_REPLY;
   }
-  return json({
+  return jsonReply({
     decision: 'block',
     reason: feedback.message,
     systemMessage: feedback.message,
@@ -228,14 +223,10 @@ export const SETTINGS: SettingsHooks = {
 };
 
 export const installer: HookInstaller = {
-  agent: 'claude-code',
-  httpHooks: true,
-  file(scope, place) {
+  ...settingsInstaller(SETTINGS, (scope, place) => {
     if (scope === 'project') return resolve(place.root, '.claude', 'settings.json');
     const configDir = place.env.CLAUDE_CONFIG_DIR || resolve(place.home, '.claude');
     return resolve(configDir, 'settings.json');
-  },
-  add: (before, command) => addHookGroups(SETTINGS, before, command),
-  remove: (before) => removeHookGroups(SETTINGS, before),
-  find: (text) => findHookGroups(SETTINGS, text),
+  }),
+  httpHooks: true,
 };

@@ -27,6 +27,7 @@ import type {
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
 import { type CompanionFile, type HookInstaller, isEditgateHookCommand } from '../install.js';
+import { jsonReply, NO_REPLY } from '../replies.js';
 import { agreedUpdate } from './codex-patch.js';
 
 const TOOL = 'apply_patch';
@@ -147,12 +148,8 @@ const revise: ReviseInput = (input, files) => {
   return { command: parts.join('\n') };
 };
 
-function json(body: unknown): HookReply {
-  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
-}
-
 function deny(reason: string): HookReply {
-  return json({
+  return jsonReply({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
@@ -164,7 +161,7 @@ function deny(reason: string): HookReply {
 function pre(verdict: PreVerdict): HookReply {
   switch (verdict.kind) {
     case 'pass':
-      return { stdout: '', exitCode: 0 };
+      return NO_REPLY;
     case 'deny':
       return deny(verdict.reason);
     case 'ask':
@@ -174,8 +171,8 @@ function pre(verdict: PreVerdict): HookReply {
       );
     case 'allow':
       // Codex takes "allow" only with a new input; without one, saying nothing lets the patch run.
-      if (!verdict.updatedInput) return { stdout: '', exitCode: 0 };
-      return json({
+      if (!verdict.updatedInput) return NO_REPLY;
+      return jsonReply({
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: 'allow',
@@ -189,10 +186,12 @@ function pre(verdict: PreVerdict): HookReply {
 function post(feedback: PostFeedback): HookReply {
   if (feedback.matches) {
     return feedback.message
-      ? json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message } })
-      : { stdout: '', exitCode: 0 };
+      ? jsonReply({
+          hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message },
+        })
+      : NO_REPLY;
   }
-  return json({
+  return jsonReply({
     decision: 'block',
     reason: feedback.message,
     systemMessage: feedback.message,

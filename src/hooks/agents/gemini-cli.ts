@@ -19,85 +19,39 @@
  * Gated: `replace` and `write_file` (gemini-cli-edits.ts). Every other tool passes (no answer): Gemini CLI's
  * own approval mode decides. Gemini CLI runs no hooks at all in a folder it does not trust.
  */
-import { isAbsolute, resolve } from 'node:path';
-import type {
-  HookAdapter,
-  HookEvent,
-  HookReply,
-  PostFeedback,
-  PreVerdict,
-  ProposedFile,
-  ReviseInput,
-} from '../adapter.js';
-import { record, requiredText } from '../event-fields.js';
+import { resolve } from 'node:path';
+import type { HookAdapter, HookReply, PreVerdict, ReviseInput } from '../adapter.js';
+import { record } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
-import { uniqueReplacement } from '../replacement.js';
-import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
+import { lfReplacement, lfText, onlyRevisedFile } from '../replacement.js';
+import { jsonReply, NO_REPLY } from '../replies.js';
+import { settingsInstaller, toolEventAgent } from '../settings-agent.js';
+import type { SettingsHooks } from '../settings-hooks.js';
 import { applyGeminiReplace, applyGeminiWriteFile } from './gemini-cli-edits.js';
-
-export const GATED_TOOLS = ['replace', 'write_file'] as const;
 
 /** Seconds Gemini CLI waits for the hook, as installed: long enough for a person on the review page. */
 const TIMEOUT_SECONDS = 600;
 
-function text(value: unknown, what: string): string {
-  return requiredText(value, "Gemini CLI's hook event", what);
-}
-
-function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
-  if (tool === 'write_file') {
-    const content = text(input.content, 'content');
-    return { path, expected: (current) => applyGeminiWriteFile(current, content) };
-  }
-  const edit = {
-    old_string: text(input.old_string, 'old_string'),
-    new_string: text(input.new_string, 'new_string'),
-    ...(input.allow_multiple === true ? { allow_multiple: true } : {}),
-  };
-  return { path, expected: (current) => applyGeminiReplace(path, current, edit) };
-}
-
-function parse(event: unknown): HookEvent {
-  const body = record(event);
-  const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
-  const phase = body.hook_event_name;
-  if (phase !== 'BeforeTool' && phase !== 'AfterTool') return { phase: 'other', cwd };
-  const tool = text(body.tool_name, 'tool_name');
-  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
-    return phase === 'BeforeTool'
-      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
-      : { phase: 'post', cwd, read: { kind: 'pass' } };
-  }
-  const input = record(body.tool_input);
-  const given = text(input.file_path, 'file_path');
-  const path = isAbsolute(given) ? given : resolve(cwd, given);
+const events = toolEventAgent({
+  label: 'Gemini CLI',
+  events: { pre: 'BeforeTool', post: 'AfterTool' },
+  edit: { tool: 'replace', every: 'allow_multiple', apply: applyGeminiReplace },
+  writeFile: (_path, current, content) => applyGeminiWriteFile(current, content),
   // No call id in Gemini CLI's events; its edit tools never run two at once, so session, tool and file
   // name one call (and still do when editgate rewrote the input, which keeps the file).
-  const key = { session: text(body.session_id, 'session_id'), call: `${tool}\0${path}` };
-  if (phase === 'AfterTool') {
-    const response = record(body.tool_response);
-    return {
-      phase: 'post',
-      cwd,
-      read: { kind: 'settle', tool, key, paths: [path], ...(response.error ? { failed: true } : {}) },
-    };
-  }
-  return {
-    phase: 'pre',
-    cwd,
-    read: { kind: 'write', tool, key, input, files: [proposedFile(tool, path, input)] },
-  };
-}
+  callId: (_body, tool, path) => `${tool}\0${path}`,
+  toolFailed: (body) => Boolean(record(body.tool_response).error),
+});
+
+export const GATED_TOOLS = events.gatedTools;
 
 /** The person's version back into the call: write_file takes the whole text, replace one unique replacement. */
 const revise: ReviseInput = (input, files) => {
-  const file = files[0];
-  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
-  const before = file.before.replaceAll('\r\n', '\n');
-  const approved = file.approved.replaceAll('\r\n', '\n');
-  if (typeof input.content === 'string') return { ...input, content: approved };
-  const replacement = uniqueReplacement(before, approved);
-  if (!replacement) return { refuse: 'the file was empty, so there is no text to anchor an edit on' };
+  const file = onlyRevisedFile(files);
+  if ('refuse' in file) return file;
+  if (typeof input.content === 'string') return { ...input, content: lfText(file.approved) };
+  const replacement = lfReplacement(file);
+  if ('refuse' in replacement) return replacement;
   // The whole input: Gemini CLI builds the call from exactly this object.
   return {
     file_path: input.file_path,
@@ -108,20 +62,16 @@ const revise: ReviseInput = (input, files) => {
   };
 };
 
-function json(body: unknown): HookReply {
-  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
-}
-
 function pre(verdict: PreVerdict): HookReply {
   switch (verdict.kind) {
     case 'pass':
-      return { stdout: '', exitCode: 0 };
+      return NO_REPLY;
     case 'deny':
-      return json({ decision: 'deny', reason: verdict.reason });
+      return jsonReply({ decision: 'deny', reason: verdict.reason });
     case 'ask':
-      return json({ decision: 'ask', reason: verdict.reason, systemMessage: verdict.reason });
+      return jsonReply({ decision: 'ask', reason: verdict.reason, systemMessage: verdict.reason });
     case 'allow':
-      return json({
+      return jsonReply({
         decision: 'allow',
         ...(verdict.reason ? { reason: verdict.reason } : {}),
         ...(verdict.context ? { systemMessage: verdict.context } : {}),
@@ -130,23 +80,15 @@ function pre(verdict: PreVerdict): HookReply {
   }
 }
 
-function post(feedback: PostFeedback): HookReply {
-  if (!feedback.message) return { stdout: '', exitCode: 0 };
-  return json({
-    ...(feedback.matches ? {} : { systemMessage: feedback.message }),
-    hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: feedback.message },
-  });
-}
-
 export const adapter: HookAdapter = {
   agent: 'gemini-cli',
   label: 'Gemini CLI',
   contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
-  parse,
+  parse: events.parse,
   revise,
   pre,
-  post,
+  post: events.post,
   // A deny the model reads, with exit code 2 as well: Gemini CLI blocks on it even if standard output
   // were lost.
   failed: (reason) => ({ ...pre({ kind: 'deny', reason }), stderr: `${reason}\n`, exitCode: 2 }),
@@ -166,16 +108,10 @@ export const SETTINGS: SettingsHooks = {
   }),
 };
 
-export const installer: HookInstaller = {
-  agent: 'gemini-cli',
-  file(scope, place) {
-    if (scope === 'project') return resolve(place.root, '.gemini', 'settings.json');
-    return resolve(place.home, '.gemini', 'settings.json');
-  },
-  add: (before, command) => addHookGroups(SETTINGS, before, command),
-  remove: (before) => removeHookGroups(SETTINGS, before),
-  find: (text) => findHookGroups(SETTINGS, text),
-  notes: () => [
+export const installer: HookInstaller = settingsInstaller(
+  SETTINGS,
+  (scope, place) => resolve(scope === 'project' ? place.root : place.home, '.gemini', 'settings.json'),
+  () => [
     'Gemini CLI runs hooks only in folders it trusts; in a folder it does not trust, editgate is not asked.',
   ],
-};
+);

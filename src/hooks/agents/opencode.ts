@@ -27,7 +27,8 @@ import type {
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
-import { uniqueReplacement } from '../replacement.js';
+import { lfReplacement, onlyRevisedFile } from '../replacement.js';
+import { jsonReply, notGated } from '../replies.js';
 import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
 import { PLUGIN_MARKER, pluginSource } from './opencode-plugin.js';
 
@@ -76,11 +77,8 @@ function parse(event: unknown): HookEvent {
         }
       : { phase: 'post', cwd, read: { kind: 'pass' } };
   }
-  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
-    return phase === BEFORE
-      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
-      : { phase: 'post', cwd, read: { kind: 'pass' } };
-  }
+  if (!(GATED_TOOLS as readonly string[]).includes(tool))
+    return notGated(phase === BEFORE ? 'pre' : 'post', cwd, tool);
   const input = record(body.args);
   const given = text(input.filePath, 'filePath');
   const path = isAbsolute(given) ? given : join(cwd, given);
@@ -95,34 +93,28 @@ function parse(event: unknown): HookEvent {
 
 /** The person's version back into the call: write takes the whole text, edit one unique replacement. */
 const revise: ReviseInput = (input, files) => {
-  const file = files[0];
-  if (!file || files.length > 1) return { refuse: 'the call writes one file' };
+  const file = onlyRevisedFile(files);
+  if ('refuse' in file) return file;
   if (typeof input.content === 'string') return { ...input, content: file.approved };
   // OpenCode gives old and new text the file's own line ends, so LF text matches a CRLF file too.
-  const before = file.before.replaceAll('\r\n', '\n');
-  const approved = file.approved.replaceAll('\r\n', '\n');
-  const replacement = uniqueReplacement(before, approved);
-  if (!replacement) return { refuse: 'the file was empty, so there is no text to anchor an edit on' };
+  const replacement = lfReplacement(file);
+  if ('refuse' in replacement) return replacement;
   return { filePath: input.filePath, oldString: replacement.old, newString: replacement.new };
 };
-
-function json(body: unknown): HookReply {
-  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
-}
 
 function pre(verdict: PreVerdict): HookReply {
   switch (verdict.kind) {
     case 'pass':
-      return json({ decision: 'pass' });
+      return jsonReply({ decision: 'pass' });
     case 'deny':
-      return json({ decision: 'deny', reason: verdict.reason });
+      return jsonReply({ decision: 'deny', reason: verdict.reason });
     case 'ask':
-      return json({
+      return jsonReply({
         decision: 'deny',
         reason: `${verdict.reason} OpenCode's plugins cannot ask you in its own prompt, so nothing was written: install editgate's hook for OpenCode with --approve web (the review page asks) or add a policy rule.`,
       });
     case 'allow':
-      return json({
+      return jsonReply({
         decision: 'allow',
         ...(verdict.reason ? { reason: verdict.reason } : {}),
         ...(verdict.updatedInput ? { args: verdict.updatedInput } : {}),
@@ -132,7 +124,7 @@ function pre(verdict: PreVerdict): HookReply {
 }
 
 function post(feedback: PostFeedback): HookReply {
-  return json({ decision: 'pass', ...(feedback.message ? { message: feedback.message } : {}) });
+  return jsonReply({ decision: 'pass', ...(feedback.message ? { message: feedback.message } : {}) });
 }
 
 export const adapter: HookAdapter = {

@@ -18,74 +18,31 @@
  *
  * Gated: `edit` and `write_file` (qwen-code-edits.ts). Every other tool passes.
  */
-import { isAbsolute, resolve } from 'node:path';
-import type {
-  HookAdapter,
-  HookEvent,
-  HookReply,
-  PostFeedback,
-  PreVerdict,
-  ProposedFile,
-} from '../adapter.js';
-import { record, requiredText } from '../event-fields.js';
+import { resolve } from 'node:path';
+import type { HookAdapter, HookReply, PreVerdict } from '../adapter.js';
 import type { HookInstaller } from '../install.js';
-import { addHookGroups, findHookGroups, removeHookGroups, type SettingsHooks } from '../settings-hooks.js';
+import { jsonReply, NO_REPLY } from '../replies.js';
+import { settingsInstaller, toolEventAgent } from '../settings-agent.js';
+import type { SettingsHooks } from '../settings-hooks.js';
 import { applyQwenEdit, applyQwenWriteFile } from './qwen-code-edits.js';
-
-export const GATED_TOOLS = ['edit', 'write_file'] as const;
 
 /** Seconds Qwen Code waits for the hook, as installed (under 1000: Qwen Code reads it as seconds). */
 const TIMEOUT_SECONDS = 600;
 
-function text(value: unknown, what: string): string {
-  return requiredText(value, "Qwen Code's hook event", what);
-}
+const events = toolEventAgent({
+  label: 'Qwen Code',
+  events: { pre: 'PreToolUse', post: 'PostToolUse' },
+  edit: { tool: 'edit', every: 'replace_all', apply: applyQwenEdit },
+  writeFile: applyQwenWriteFile,
+  callId: (body, _tool, _path, text) => text(body.tool_use_id, 'tool_use_id'),
+});
 
-function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
-  if (tool === 'write_file') {
-    const content = text(input.content, 'content');
-    return { path, expected: (current) => applyQwenWriteFile(path, current, content) };
-  }
-  const edit = {
-    old_string: text(input.old_string, 'old_string'),
-    new_string: text(input.new_string, 'new_string'),
-    ...(input.replace_all === true ? { replace_all: true } : {}),
-  };
-  return { path, expected: (current) => applyQwenEdit(path, current, edit) };
-}
-
-function parse(event: unknown): HookEvent {
-  const body = record(event);
-  const cwd = typeof body.cwd === 'string' ? body.cwd : process.cwd();
-  const phase = body.hook_event_name;
-  if (phase !== 'PreToolUse' && phase !== 'PostToolUse') return { phase: 'other', cwd };
-  const tool = text(body.tool_name, 'tool_name');
-  if (!(GATED_TOOLS as readonly string[]).includes(tool)) {
-    return phase === 'PreToolUse'
-      ? { phase: 'pre', cwd, read: { kind: 'pass', why: `${tool} does not write files editgate gates` } }
-      : { phase: 'post', cwd, read: { kind: 'pass' } };
-  }
-  const input = record(body.tool_input);
-  const given = text(input.file_path, 'file_path');
-  const path = isAbsolute(given) ? given : resolve(cwd, given);
-  const key = { session: text(body.session_id, 'session_id'), call: text(body.tool_use_id, 'tool_use_id') };
-  if (phase === 'PostToolUse')
-    return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths: [path] } };
-  return {
-    phase: 'pre',
-    cwd,
-    read: { kind: 'write', tool, key, input, files: [proposedFile(tool, path, input)] },
-  };
-}
-
-function json(body: unknown): HookReply {
-  return { stdout: `${JSON.stringify(body)}\n`, exitCode: 0 };
-}
+export const GATED_TOOLS = events.gatedTools;
 
 function pre(verdict: PreVerdict): HookReply {
-  if (verdict.kind === 'pass') return { stdout: '', exitCode: 0 };
+  if (verdict.kind === 'pass') return NO_REPLY;
   // (No updatedInput: the runner never allows a changed input here, having no `revise`.)
-  return json({
+  return jsonReply({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: verdict.kind,
@@ -94,22 +51,14 @@ function pre(verdict: PreVerdict): HookReply {
   });
 }
 
-function post(feedback: PostFeedback): HookReply {
-  if (!feedback.message) return { stdout: '', exitCode: 0 };
-  return json({
-    ...(feedback.matches ? {} : { systemMessage: feedback.message }),
-    hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: feedback.message },
-  });
-}
-
 export const adapter: HookAdapter = {
   agent: 'qwen-code',
   label: 'Qwen Code',
   contextBeforeTool: false,
   timeoutSeconds: TIMEOUT_SECONDS,
-  parse,
+  parse: events.parse,
   pre,
-  post,
+  post: events.post,
   // Exit code 2: Qwen Code blocks the tool and gives the model standard error as the reason.
   failed: (reason) => ({ stdout: '', stderr: `${reason}\n`, exitCode: 2 }),
 };
@@ -126,13 +75,6 @@ export const SETTINGS: SettingsHooks = {
   }),
 };
 
-export const installer: HookInstaller = {
-  agent: 'qwen-code',
-  file(scope, place) {
-    if (scope === 'project') return resolve(place.root, '.qwen', 'settings.json');
-    return resolve(place.home, '.qwen', 'settings.json');
-  },
-  add: (before, command) => addHookGroups(SETTINGS, before, command),
-  remove: (before) => removeHookGroups(SETTINGS, before),
-  find: (text) => findHookGroups(SETTINGS, text),
-};
+export const installer: HookInstaller = settingsInstaller(SETTINGS, (scope, place) =>
+  resolve(scope === 'project' ? place.root : place.home, '.qwen', 'settings.json'),
+);
