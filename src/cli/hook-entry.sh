@@ -2,10 +2,10 @@
 # editgate's hook entry: what `editgate hooks install` has an agent run before and after its own edit tools
 # (src/hooks/README.md). Usage: hook-entry.sh NODE MAIN hook AGENT [options]
 #
-# It hands the event (standard input) to the running editgate hook server over its Unix socket with curl
-# and prints the server's answer, so no Node process starts per call (src/cli/hook-server.ts; the wire and
-# the socket's place: src/hooks/hook-wire.ts). Only shell builtins and curl run: a call costs a shell and a
-# curl. When there is no server (none started yet, none left, a socket whose process is gone) or no curl,
+# It hands the event (standard input) to the running editgate hook server, over its loopback endpoint with
+# bash's own /dev/tcp when bash runs it, else over its Unix socket with curl, and prints the server's
+# answer, so no Node process starts per call (src/cli/hook-server.ts; the wire and the socket's place:
+# src/hooks/hook-wire.ts). Only shell builtins and curl run: a call costs a bash, or a shell and a curl. When there is no server (none started yet, none left, a socket whose process is gone) or no curl,
 # it runs the Node hook, NODE MAIN hook AGENT..., on the same standard input; that one starts the server for
 # the next call. Any other failure (the server gone mid-call, an answer cut short or not editgate's, no
 # answer in time) refuses the call: exit code 2 with the reason on standard error, which Claude Code, Codex,
@@ -45,7 +45,7 @@ node_hook() {
   EDITGATE_HOOK_SERVER=start exec "$node" "$main" "$@"
 }
 
-if ! command -v curl >/dev/null 2>&1; then exec "$node" "$main" "$@"; fi
+if [ -z "${BASH_VERSION:-}" ] && ! command -v curl >/dev/null 2>&1; then exec "$node" "$main" "$@"; fi
 state=${EDITGATE_STATE_DIR:-}
 if [ -z "$state" ] && [ -n "${HOME:-}" ]; then state=$HOME/.local/state/editgate; fi
 id=
@@ -68,23 +68,63 @@ for arg do
   head=$head$arg$NL
 done
 
-# curl reads the event from standard input itself and sends it after "&" (the second --data-binary). -q: no
-# ~/.curlrc; no proxy; no "Expect: 100-continue" wait.
-reply=$(curl -q -s --unix-socket "$sock" --noproxy '*' --max-time "$MAX_SECONDS" \
-  -H 'Content-Type: application/octet-stream' -H 'Expect:' \
-  --data-binary "$head" --data-binary @- http://editgate/hook)
-status=$?
-case $status in
-  0) ;;
-  # Nothing listens after all (the server just ended, or its process id is another's now): the event is
-  # spent, so this call is refused; the socket goes, so the next call runs the Node hook, which starts one.
-  7)
-    rm -f "$sock"
-    refuse 'the hook server had stopped (ask again: the next call starts it)'
-    ;;
-  28) refuse "the hook server gave no answer within $MAX_SECONDS s" ;;
-  *) refuse "the hook server failed (curl exit code $status)" ;;
-esac
+# Run by bash (`hooks install` writes /bin/bash where there is one): bash's own /dev/tcp to the server's
+# loopback endpoint (src/cli/hook-endpoint.ts: STATE/run/hook-http holds its port and token, this user's
+# alone), so not even curl starts. The connection is made before the event is read: when nothing listens
+# there, standard input is still whole for curl below.
+reply=
+via=
+if [ -n "${BASH_VERSION:-}" ] && [ -O "$state/run/hook-http" ] && [ -r "$state/run/hook-http" ]; then
+  port=
+  token=
+  read -r port token <"$state/run/hook-http"
+  case $port in '' | *[!0-9]*) port= ;; esac
+  case $token in '' | *[!0-9a-f]*) port= ;; esac
+  if [ -n "$port" ] && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+    via=tcp
+    # $(<file) is bash's read of a whole file without a process (read's own byte-at-a-time reading costs
+    # a system call a byte); standard input that cannot be opened again by name (a socket, as Node gives
+    # its children) is read by cat. The event's last line breaks go, as JSON allows.
+    if ! { event=$(</dev/stdin); } 2>/dev/null; then event=$(/bin/cat); fi
+    body=$head'&'$event
+    # A server that closes the connection early makes the write fail, not end this shell unsaid.
+    trap '' PIPE
+    printf 'POST /wire HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/octet-stream\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
+      "$port" "$token" "${#body}" "$body" >&3 2>/dev/null || refuse 'the hook server stopped taking the call'
+    # Until the server closes the connection (Connection: close): read gives 1 at its end, more than
+    # 128 when the time ran out.
+    IFS= read -r -d '' -t "$MAX_SECONDS" reply <&3
+    status=$?
+    exec 3<&-
+    if [ "$status" -gt 128 ]; then refuse "the hook server gave no answer within $MAX_SECONDS s"; fi
+    case $reply in
+      'HTTP/1.1 200 '*) reply=${reply#*$'\r\n\r\n'} ;;
+      '') refuse 'the hook server closed the connection without an answer' ;;
+      *) refuse "the hook server refused the call (${reply%%$'\r'*})" ;;
+    esac
+  fi
+fi
+
+if [ -z "$via" ]; then
+  command -v curl >/dev/null 2>&1 || node_hook "$@"
+  # curl reads the event from standard input itself and sends it after "&" (the second --data-binary).
+  # -q: no ~/.curlrc; no proxy; no "Expect: 100-continue" wait.
+  reply=$(curl -q -s --unix-socket "$sock" --noproxy '*' --max-time "$MAX_SECONDS" \
+    -H 'Content-Type: application/octet-stream' -H 'Expect:' \
+    --data-binary "$head" --data-binary @- http://editgate/hook)
+  status=$?
+  case $status in
+    0) ;;
+    # Nothing listens after all (the server just ended, or its process id is another's now): the event is
+    # spent, so this call is refused; the socket goes, so the next call runs the Node hook, which starts one.
+    7)
+      rm -f "$sock"
+      refuse 'the hook server had stopped (ask again: the next call starts it)'
+      ;;
+    28) refuse "the hook server gave no answer within $MAX_SECONDS s" ;;
+    *) refuse "the hook server failed (curl exit code $status)" ;;
+  esac
+fi
 magic='editgate-hook-reply 1 '
 case $reply in
   "$magic"[0-9]"$NL"*.) ;;

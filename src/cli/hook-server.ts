@@ -30,7 +30,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { HookReply } from '../hooks/adapter.js';
 import {
@@ -45,6 +45,7 @@ import {
   OTHER_BUILD_REPLY,
 } from '../hooks/hook-wire.js';
 import { folderProblem } from '../web/discovery.js';
+import { ensureHookEndpoint, hookArgsOfPath, LOOPBACK_HOST, refusalOf } from './hook-endpoint.js';
 
 /** The build's identity (dist/cli/hook-identity, written by the build); undefined outside a build. */
 export function buildIdentity(): string | undefined {
@@ -78,12 +79,21 @@ export interface HookServerOptions {
    * the whole path, so the server's first real call does not pay for loading and compiling it.
    */
   warmUp?: () => Promise<void>;
+  /**
+   * Also listen on the loopback endpoint (hook-endpoint.ts: STATE/run/hook-http, made when missing), for
+   * agents that post their events themselves (Claude Code's http hooks). Default true.
+   */
+  http?: boolean;
+  /** Said when the endpoint cannot be listened on (the socket still serves). */
+  warn?: (line: string) => void;
 }
 
 export interface RunningHookServer {
   socketPath: string;
   /** Calls answered so far. */
   served(): number;
+  /** The loopback port it listens on as well, if it does. */
+  httpPort?: number;
   /** Ends it (its socket file removed if still its own); resolves when it has. */
   close(): Promise<void>;
   /** Resolves when it has ended, for whatever reason. */
@@ -155,14 +165,37 @@ export async function serveHooks(
   const idleMs = options.idleMs ?? idleMsFromEnv();
   const startedAt = new Date().toISOString();
 
-  const server = createServer((req, res) => {
+  /**
+   * The agent sessions open (Claude Code's SessionStart, until its SessionEnd), by id, with when they began.
+   * An agent whose edit hooks post to the loopback endpoint runs no command that would start a server
+   * again, so the server does not end idle while one is open (at most OPEN_SESSION_MS: a session whose end
+   * never came, the agent killed, does not keep it forever).
+   */
+  const openSessions = new Map<string, number>();
+  const noteSession = (event: string) => {
+    if (!event.includes('"SessionStart"') && !event.includes('"SessionEnd"')) return;
+    const { hook_event_name: name, session_id: id } = parsedEvent(event);
+    if (typeof id !== 'string') return;
+    if (name === 'SessionStart') openSessions.set(id, Date.now());
+    else if (name === 'SessionEnd') openSessions.delete(id);
+  };
+  const endIfIdle = () => {
+    for (const [id, since] of openSessions) if (Date.now() - since > OPEN_SESSION_MS) openSessions.delete(id);
+    if (openSessions.size > 0) idleTimer = setTimeout(endIfIdle, idleMs).unref();
+    else void end();
+  };
+  /** A call in progress keeps the server from ending idle. */
+  const track = (res: ServerResponse) => {
     inFlight++;
     clearTimeout(idleTimer);
-    const done = () => {
+    res.on('close', () => {
       inFlight--;
-      if (inFlight === 0 && !ending) idleTimer = setTimeout(() => void end(), idleMs).unref();
-    };
-    res.on('close', done);
+      if (inFlight === 0 && !ending) idleTimer = setTimeout(endIfIdle, idleMs).unref();
+    });
+  };
+
+  const server = createServer((req, res) => {
+    track(res);
     if (req.method === 'GET' && req.url === '/status') {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify({ pid: process.pid, identity, startedAt, served }));
@@ -177,37 +210,63 @@ export async function serveHooks(
       res.end('not found\n');
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_CALL_BYTES) {
-        res.statusCode = 413;
-        res.end('the hook call is too large\n');
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (res.writableEnded) return;
-      let call: HookCall;
-      try {
-        call = decodeHookCall(Buffer.concat(chunks).toString('utf8'));
-      } catch (error) {
-        // Not a hook call: the entry refuses the tool call (fail closed), never answers it.
-        res.statusCode = 400;
-        res.end(`${(error as Error).message}\n`);
-        return;
-      }
-      if (call.identity !== identity) {
-        res.end(OTHER_BUILD_REPLY);
-        return;
-      }
-      options.answer(call).then(
+    readBody(req, res, answerWire);
+  });
+
+  /** A call in the hook wire (hook-wire.ts), from the shell entry over the socket or over bash's /dev/tcp. */
+  const answerWire = (body: string, res: ServerResponse) => {
+    let call: HookCall;
+    try {
+      call = decodeHookCall(body);
+    } catch (error) {
+      // Not a hook call: the entry refuses the tool call (fail closed), never answers it.
+      res.statusCode = 400;
+      res.end(`${(error as Error).message}\n`);
+      return;
+    }
+    if (call.identity !== identity) {
+      res.end(OTHER_BUILD_REPLY);
+      return;
+    }
+    noteSession(call.event);
+    options.answer(call).then(
+      (reply) => {
+        served++;
+        res.end(encodeHookReply(reply));
+      },
+      (error: unknown) => {
+        res.statusCode = 500;
+        res.end(`${error instanceof Error ? error.message : String(error)}\n`);
+      },
+    );
+  };
+
+  // The loopback endpoint: the agent posts its event as it is; the path names the hook's options.
+  const httpServer = createServer((req, res) => {
+    track(res);
+    const refused = refusalOf({ remoteAddress: req.socket.remoteAddress, headers: req.headers }, endpoint!);
+    if (refused) {
+      res.statusCode = 403;
+      res.end(`editgate hook server: ${refused}\n`);
+      return;
+    }
+    // The shell entry run by bash: the hook wire, as on the socket.
+    if (req.method === 'POST' && req.url === '/wire') {
+      readBody(req, res, answerWire);
+      return;
+    }
+    const args = req.method === 'POST' ? hookArgsOfPath(req.url ?? '') : undefined;
+    if (!args) {
+      res.statusCode = 404;
+      res.end('not found\n');
+      return;
+    }
+    readBody(req, res, (event) => {
+      noteSession(event);
+      options.answer({ identity, cwd: eventCwd(event) ?? stateDir, args: ['hook', ...args], event }).then(
         (reply) => {
           served++;
-          res.end(encodeHookReply(reply));
+          answerHttp(res, reply);
         },
         (error: unknown) => {
           res.statusCode = 500;
@@ -216,6 +275,31 @@ export async function serveHooks(
       );
     });
   });
+  const endpoint =
+    options.http === false ? undefined : await ensureHookEndpoint(stateDir).catch(() => undefined);
+  let httpPort: number | undefined;
+  let listening: Promise<void> | undefined;
+  /** Listens on the endpoint's port; a port still held (another build's server, ending when idle) is tried again. */
+  const listenHttp = (warn: boolean) =>
+    (listening ??= new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(endpoint!.port, LOOPBACK_HOST, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    }).then(
+      () => {
+        httpPort = endpoint!.port;
+      },
+      (error: unknown) => {
+        listening = undefined;
+        if (warn)
+          options.warn?.(
+            `editgate hook --serve: ${LOOPBACK_HOST}:${endpoint!.port} cannot be listened on (${(error as Error).message}); Claude Code's http hooks are refused until it can (tried again every few seconds). The socket serves meanwhile.`,
+          );
+      },
+    ));
+  if (endpoint) await listenHttp(true);
 
   await new Promise<void>((resolve, reject) => {
     rmSync(temp, { force: true });
@@ -234,9 +318,10 @@ export async function serveHooks(
   const pidPath = hookPidPath(socketPath);
   writeFileSync(`${pidPath}.${process.pid}`, `${process.pid}\n`, { mode: 0o600 });
   renameSync(`${pidPath}.${process.pid}`, pidPath);
-  idleTimer = setTimeout(() => void end(), idleMs).unref();
+  idleTimer = setTimeout(endIfIdle, idleMs).unref();
   const watch = setInterval(() => {
     if (inode(socketPath) !== ours) void end();
+    else if (endpoint && httpPort === undefined && !ending) void listenHttp(false);
   }, options.watchMs ?? 2000);
   watch.unref();
 
@@ -248,13 +333,79 @@ export async function serveHooks(
         rmSync(socketPath, { force: true });
         rmSync(pidPath, { force: true });
       }
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([
+        new Promise<void>((resolve) => server.close(() => resolve())),
+        httpServer.listening ? new Promise<void>((resolve) => httpServer.close(() => resolve())) : undefined,
+      ]);
       endedResolve();
     })();
     return ending;
   }
   // The listener keeps the process alive until the server ends.
-  return { socketPath, served: () => served, close: end, ended };
+  return {
+    socketPath,
+    served: () => served,
+    ...(httpPort === undefined ? {} : { httpPort }),
+    close: end,
+    ended,
+  };
+}
+
+/** The request's body, at most MAX_CALL_BYTES (more: 413 and nothing called). */
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  then: (body: string, res: ServerResponse) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_CALL_BYTES) {
+      res.statusCode = 413;
+      res.end('the hook call is too large\n');
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!res.writableEnded) then(Buffer.concat(chunks).toString('utf8'), res);
+  });
+}
+
+/** How long an agent session keeps the server from ending idle, at most. */
+const OPEN_SESSION_MS = 24 * 60 * 60 * 1000;
+
+function parsedEvent(event: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(event);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The agent's folder as its event names it (Claude Code's `cwd`). */
+function eventCwd(event: string): string | undefined {
+  const { cwd } = parsedEvent(event);
+  return typeof cwd === 'string' && cwd.startsWith('/') ? cwd : undefined;
+}
+
+/**
+ * A hook's reply as an http hook's answer: exit code 0 is 200 with standard output (`{}` for none: an
+ * answer that says nothing); any other (a command hook's "blocked", exit code 2) is 500 with standard error,
+ * which the agent counts as the hook failing: with `onFailure: "block"` the tool call is blocked.
+ */
+function answerHttp(res: ServerResponse, reply: HookReply): void {
+  if (reply.exitCode === 0) {
+    res.setHeader('Content-Type', 'application/json');
+    res.end(reply.stdout.trim() === '' ? '{}' : reply.stdout);
+    return;
+  }
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(reply.stderr ?? 'editgate refused this call.\n');
 }
 
 export interface RunningServerInfo {

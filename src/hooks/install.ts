@@ -29,6 +29,12 @@ export interface HookCommand {
   approve: 'web' | 'agent' | 'policy';
   /** Installed with --fail-open: where the agent can be told to block when the hook fails, it is not. */
   failOpen: boolean;
+  /**
+   * The hook server's loopback endpoint for this command (cli/hook-endpoint.ts), for an agent that posts
+   * its events itself (Claude Code's http hooks): the URL and the bearer token. Absent: command hooks only
+   * (no POSIX shell, or a project's shared settings file, which must not hold the token).
+   */
+  http?: { url: string; token: string };
 }
 
 export interface InstallPlace {
@@ -49,6 +55,8 @@ export interface HookInstaller {
   remove(text: string): string | undefined;
   /** editgate's entries in the file, one line each for the person (empty: none). */
   find(text: string): string[];
+  /** The agent posts its hook events itself (http hooks): `--user` installs get the server's endpoint. */
+  httpHooks?: true;
   /** What the person must do besides, one line each. */
   notes?(scope: InstallScope, place: InstallPlace): string[];
   /**
@@ -135,4 +143,11 @@ export const PROMPT_HOOK_TIMEOUT_SECONDS = 30;
  */
 export function promptHookLine(command: HookCommand): string {
   return command.failOpen ? command.line : `${command.line} --fail-open`;
+}
+
+/** Whether an http hook's URL is editgate's hook server's for `agent` (cli/hook-endpoint.ts hookUrl). */
+export function isEditgateHookUrl(url: string, agent: AgentId): boolean {
+  return new RegExp(`^http://127\\.0\\.0\\.1:\\d{1,5}/hook/${agent}/(web|agent|policy)(/fail-open)?$`).test(
+    url,
+  );
 }

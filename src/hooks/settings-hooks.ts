@@ -10,11 +10,11 @@
  */
 import type { AgentId } from './adapter.js';
 import { record } from './event-fields.js';
-import { type HookCommand, isEditgateHookCommand } from './install.js';
+import { type HookCommand, isEditgateHookCommand, isEditgateHookUrl } from './install.js';
 
 export interface HookGroup {
   matcher?: string;
-  hooks?: Array<Record<string, unknown> & { type?: string; command?: string }>;
+  hooks?: Array<Record<string, unknown> & { type?: string; command?: string; url?: string }>;
 }
 
 /** One agent's entries: which events, which tools, and how one hook entry is written. */
@@ -26,6 +26,11 @@ export interface SettingsHooks {
   /** The hook entry for a command (its `type`, `command`, `timeout` in the agent's own unit...). */
   entry(command: HookCommand): Record<string, unknown>;
   /**
+   * Events of the agent's session (not of a tool: no matcher), each with this entry; Claude Code's
+   * SessionStart starts the hook server its http hooks post to.
+   */
+  session?: { events: readonly string[]; entry(command: HookCommand): Record<string, unknown> };
+  /**
    * The agent's prompt-time event, in a group of its own without a matcher (every prompt): where a session
    * review's reasons reach the model (session-note.ts). Its entry runs `promptHookLine`.
    */
@@ -34,7 +39,7 @@ export interface SettingsHooks {
 
 /** Every event editgate has groups for in this agent's settings. */
 function eventsOf(spec: SettingsHooks): string[] {
-  return spec.prompt ? [...spec.events, spec.prompt.event] : [...spec.events];
+  return [...(spec.session?.events ?? []), ...spec.events, ...(spec.prompt ? [spec.prompt.event] : [])];
 }
 
 /** The settings file's object; an empty or missing file is `{}`. Throws when it is not a JSON object. */
@@ -60,8 +65,11 @@ function groupsOf(settings: Record<string, unknown>, event: string): HookGroup[]
   return Array.isArray(hooks[event]) ? (hooks[event] as HookGroup[]) : [];
 }
 
-function isOurs(spec: SettingsHooks, hook: { command?: unknown }): boolean {
-  return typeof hook.command === 'string' && isEditgateHookCommand(hook.command, spec.agent);
+function isOurs(spec: SettingsHooks, hook: { command?: unknown; url?: unknown }): boolean {
+  return (
+    (typeof hook.command === 'string' && isEditgateHookCommand(hook.command, spec.agent)) ||
+    (typeof hook.url === 'string' && isEditgateHookUrl(hook.url, spec.agent))
+  );
 }
 
 const groupIsOurs = (spec: SettingsHooks) => (group: HookGroup) =>
@@ -95,6 +103,9 @@ function sameJson(a: string, b: string): boolean {
 export function addHookGroups(spec: SettingsHooks, before: string | undefined, command: HookCommand): string {
   const settings = without(spec, settingsOf(before));
   const hooks = { ...record(settings.hooks) };
+  for (const event of spec.session?.events ?? []) {
+    hooks[event] = [...groupsOf(settings, event), { hooks: [spec.session!.entry(command)] }];
+  }
   for (const event of spec.events) {
     const group: HookGroup = { matcher: spec.matcher, hooks: [spec.entry(command)] };
     hooks[event] = [...groupsOf(settings, event), group];
@@ -121,7 +132,7 @@ export function findHookGroups(spec: SettingsHooks, text: string): string[] {
         .filter((hook) => isOurs(spec, hook))
         .map(
           (hook) =>
-            `${event} (${event === spec.prompt?.event ? 'every prompt' : (group.matcher ?? 'every tool')}): ${String(hook.command)}`,
+            `${event} (${event === spec.prompt?.event ? 'every prompt' : (group.matcher ?? 'every tool')}): ${hook.type === 'http' ? `POST ${String(hook.url)}` : String(hook.command)}`,
         ),
     ),
   );

@@ -14,6 +14,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { readHookEndpoint } from '../../src/cli/hook-endpoint.js';
 import { runningHookServers, stopHookServers } from '../../src/cli/hook-server.js';
 import { hookAgent } from '../../src/hooks/agents.js';
 import { findReview } from '../../src/web/discovery.js';
@@ -63,6 +64,11 @@ export interface HookSessionOptions {
    * first call runs the Node hook, which starts it.
    */
   server?: 'warm' | 'cold';
+  /**
+   * Leave the hook server's loopback endpoint unreachable inside the agent's network namespace (a warm
+   * server is not forwarded there): an agent's http hooks then find nothing listening.
+   */
+  unreachable?: boolean;
   /** Passed to the client's prepare (the agent's own edits allowed without its own question). Default true. */
   ownEdits?: boolean;
   timeoutMs?: number;
@@ -152,6 +158,25 @@ async function startReview(
 const HOOK_ENTRY = join(dirname(MAIN), 'hook-entry.sh');
 
 /**
+ * Claude Code's http hooks (a POST, no command to wrap) as the command hooks of the same session's start:
+ * the wrapper below can then run its shell command before the post-tool event.
+ */
+function httpHooksAsCommands(text: string): string {
+  if (!text.includes('"http"')) return text;
+  const settings = JSON.parse(text) as {
+    hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+  };
+  const command = settings.hooks.SessionStart?.[0]?.hooks[0];
+  if (!command) throw new Error(`http hooks but no SessionStart command:\n${text}`);
+  for (const groups of Object.values(settings.hooks))
+    for (const group of groups)
+      group.hooks = group.hooks.map((hook) =>
+        hook.type === 'http' ? { type: 'command', command: command.command, onFailure: 'block' } : hook,
+      );
+  return `${JSON.stringify(settings, null, 2)}\n`;
+}
+
+/**
  * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
  * post-tool event reaches it (the file changed behind editgate's back). The wrapper hands the event on to
  * the same command (the shell entry, and through it the hook server), except in OpenCode, whose plugin
@@ -166,8 +191,8 @@ async function wrapHookCommand(
   beforePostTool: string,
 ): Promise<void> {
   const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
-  const text = readFileSync(configFile, 'utf8');
-  const entryPrefix = `/bin/sh ${HOOK_ENTRY}`;
+  const text = httpHooksAsCommands(readFileSync(configFile, 'utf8'));
+  const entryPrefix = `${existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'} ${HOOK_ENTRY}`;
   const nodePrefix = `${process.execPath} ${MAIN}`;
   // OpenCode's plugin holds the command as a JSON array, one argument per element.
   const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
@@ -180,7 +205,7 @@ async function wrapHookCommand(
       // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
       `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
       viaEntry
-        ? `printf '%s' "$event" | exec /bin/sh '${HOOK_ENTRY}' "$@"`
+        ? `printf '%s' "$event" | exec ${entryPrefix.split(' ')[0]} '${HOOK_ENTRY}' "$@"`
         : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
       '',
     ].join('\n'),
@@ -301,6 +326,21 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     run.forwards = forwards;
     const installOutput =
       options.hooks === false ? '' : installHooks(client, workspace, run.env, options.approve);
+    // The hook server's loopback endpoint (Claude Code's http hooks; the shell entry run by bash, with
+    // /dev/tcp) is the namespace's own 127.0.0.1: a warm server, started out here, is forwarded there (a
+    // cold one is started inside, by the session's start or the first call).
+    const endpoint = readHookEndpoint(workspace.state);
+    if (options.server === 'warm' && !options.unreachable && endpoint && options.hooks !== false) {
+      const forward = await forwardToPort(endpoint.port);
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            forward.server.close(() => resolve());
+            if (existsSync(forward.socketPath)) rmSync(forward.socketPath, { force: true });
+          }),
+      );
+      forwards.push({ port: endpoint.port, socketPath: forward.socketPath });
+    }
     if (options.beforePostTool) {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);

@@ -18,11 +18,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, type RequestListener, request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hookEndpointPath, readHookEndpoint } from '../../src/cli/hook-endpoint.js';
 import {
   type RunningHookServer,
   runningHookServers,
@@ -84,11 +85,13 @@ afterEach(async () => {
 function runEntry(
   event: string,
   args: string[] = ['hook', 'claude-code', '--approve', 'policy'],
+  shell = '/bin/sh',
+  path = process.env.PATH,
 ): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', [entry, process.execPath, nodeHook, ...args], {
+    const child = spawn(shell, [entry, process.execPath, nodeHook, ...args], {
       cwd: folder,
-      env: { PATH: process.env.PATH, EDITGATE_STATE_DIR: state, HOME: folder },
+      env: { PATH: path, EDITGATE_STATE_DIR: state, HOME: folder },
     });
     let stdout = '';
     let stderr = '';
@@ -249,6 +252,97 @@ describe.skipIf(!hasCurl)('the shell entry', () => {
     } finally {
       chownSync(hookRunFolder(state), process.getuid!(), process.getgid!());
     }
+  });
+});
+
+const hasBash = existsSync('/bin/bash');
+const POLICY = ['hook', 'codex', '--approve', 'policy'];
+
+/** A socket and live process id where the entry looks, so it goes on to ask (the stand-ins answer nothing). */
+async function plantServerFiles(): Promise<() => Promise<void>> {
+  mkdirSync(hookRunFolder(state), { mode: 0o700 });
+  const socketPath = hookSocketPath(state, IDENTITY);
+  const idle = createNetServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => idle.listen(socketPath, resolve));
+  writeFileSync(hookPidPath(socketPath), `${process.pid}\n`);
+  return () => new Promise((resolve) => idle.close(() => resolve()));
+}
+
+/** An HTTP stand-in on the loopback endpoint's place, with a token the entry will send. */
+async function standIn(handler: RequestListener): Promise<() => Promise<void>> {
+  const stranger = createServer(handler);
+  await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
+  const port = (stranger.address() as { port: number }).port;
+  writeFileSync(hookEndpointPath(state), `${port} ${'a'.repeat(64)}\n`, { mode: 0o600 });
+  return () => new Promise((resolve) => stranger.close(() => resolve()));
+}
+
+describe.skipIf(!hasBash)('the shell entry run by bash (/dev/tcp, no curl)', () => {
+  it('asks the server over its loopback endpoint with the token, with no curl on PATH', async () => {
+    const seen: string[] = [];
+    const server = await serve(async (call) => {
+      seen.push(call.event, call.args.join(' '));
+      return { stdout: '{"ok":1}\n\n', stderr: 'note\n', exitCode: 0 };
+    });
+    const event = `{"hook_event_name":"PreToolUse","text":"${'é'.repeat(5000)}"}`;
+    const result = await runEntry(`${event}\n`, POLICY, '/bin/bash', '/nonexistent');
+    expect(result).toEqual({ stdout: '{"ok":1}\n\n', stderr: 'note\n', code: 0 });
+    expect(seen).toEqual([event, POLICY.join(' ')]);
+    expect(server.served()).toBe(1);
+  });
+
+  it('a wrong token is refused by the server, and the entry refuses the call (exit code 2)', async () => {
+    await serve(async () => ({ stdout: 'allowed', exitCode: 0 }));
+    const { port } = readHookEndpoint(state)!;
+    writeFileSync(hookEndpointPath(state), `${port} ${'b'.repeat(64)}\n`, { mode: 0o600 });
+    const result = await runEntry('{"event":5}', POLICY, '/bin/bash', '/nonexistent');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/the hook server refused the call \(HTTP\/1\.1 403 Forbidden\)/);
+  });
+
+  it("an answer cut short or not editgate's refuses the call; --fail-open lets it go, saying so", async () => {
+    const closeFiles = await plantServerFiles();
+    const cases: Array<[RequestListener, RegExp]> = [
+      [(_req, res) => res.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}'), /not whole/],
+      [(_req, res) => res.end('editgate-hook-reply 1 0\n\n{"allow":true}'), /not whole/],
+      [(req) => req.socket.destroy(), /closed the connection without an answer/],
+      [(_req, res) => res.writeHead(500).end('no'), /refused the call \(HTTP\/1\.1 500/],
+    ];
+    try {
+      for (const [handler, why] of cases) {
+        const closeStandIn = await standIn(handler);
+        try {
+          const result = await runEntry('{"event":6}', POLICY, '/bin/bash', '/nonexistent');
+          expect(result.code, result.stderr).toBe(2);
+          expect(result.stdout).toBe('');
+          expect(result.stderr).toMatch(why);
+          const open = await runEntry('{"event":6}', [...POLICY, '--fail-open'], '/bin/bash', '/nonexistent');
+          expect(open.code).toBe(0);
+          expect(open.stderr).toMatch(/fails open/);
+        } finally {
+          await closeStandIn();
+        }
+      }
+    } finally {
+      await closeFiles();
+    }
+  });
+
+  it('nothing listening on the endpoint: the call goes over the socket with curl, event whole', async () => {
+    const seen: string[] = [];
+    await serve(async (call) => {
+      seen.push(call.event);
+      return { stdout: 'via the socket', exitCode: 0 };
+    });
+    const stopped = createNetServer();
+    await new Promise<void>((resolve) => stopped.listen(0, '127.0.0.1', resolve));
+    const port = (stopped.address() as { port: number }).port;
+    await new Promise((resolve) => stopped.close(resolve));
+    writeFileSync(hookEndpointPath(state), `${port} ${'a'.repeat(64)}\n`, { mode: 0o600 });
+    const result = await runEntry('{"event":7}', POLICY, '/bin/bash');
+    expect(result).toEqual({ stdout: 'via the socket', stderr: '', code: 0 });
+    expect(seen).toEqual(['{"event":7}']);
   });
 });
 

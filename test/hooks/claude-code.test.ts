@@ -170,13 +170,18 @@ describe("Claude Code's settings.json", () => {
     const open = JSON.parse(installer.add(undefined, { ...command, failOpen: true }));
     expect(open.hooks.PreToolUse[0].hooks[0].onFailure).toBeUndefined();
     expect(settings.hooks.PostToolUse).toHaveLength(1);
+    // The session's start runs the command (it starts the hook server); its end lets the server stop.
+    expect(settings.hooks.SessionStart).toEqual([
+      { hooks: [{ type: 'command', command: command.line, timeout: 60 }] },
+    ]);
+    expect(settings.hooks.SessionEnd).toEqual(settings.hooks.SessionStart);
     // The prompt hook (a session review's reasons): every prompt, no matcher, never blocks the prompt.
     expect(settings.hooks.UserPromptSubmit).toEqual([
       { hooks: [{ type: 'command', command: `${command.line} --fail-open`, timeout: 30 }] },
     ]);
     expect(installer.add(added, command)).toBe(added);
-    expect(installer.find(added)).toHaveLength(3);
-    expect(installer.find(added)[2]).toMatch(/^UserPromptSubmit \(every prompt\): /);
+    expect(installer.find(added)).toHaveLength(5);
+    expect(installer.find(added)[4]).toMatch(/^UserPromptSubmit \(every prompt\): /);
     expect(installer.find(mine)).toEqual([]);
     expect(JSON.parse(installer.remove(added)!)).toEqual(JSON.parse(mine));
   });
@@ -185,10 +190,46 @@ describe("Claude Code's settings.json", () => {
     const web = { ...command, line: command.line.replace('agent', 'web') };
     const twice = installer.add(installer.add(undefined, command), web);
     expect(installer.find(twice)).toEqual([
-      expect.stringContaining('--approve web'),
-      expect.stringContaining('--approve web'),
+      ...Array(4).fill(expect.stringContaining('--approve web')),
       expect.stringContaining('--approve web --fail-open'),
     ]);
+  });
+
+  it("with the hook server's endpoint, the edit hooks are http hooks with the token, found and removed", () => {
+    const token = 'c'.repeat(64);
+    const http = { url: 'http://127.0.0.1:4321/hook/claude-code/agent', token };
+    const added = installer.add(mine, { ...command, http });
+    const settings = JSON.parse(added);
+    expect(settings.hooks.PreToolUse[1]).toEqual({
+      matcher: 'Edit|MultiEdit|Write|NotebookEdit',
+      hooks: [
+        {
+          type: 'http',
+          url: http.url,
+          headers: { Authorization: `Bearer ${token}` },
+          timeout: 600,
+          onFailure: 'block',
+          statusMessage: 'editgate: checking the change',
+        },
+      ],
+    });
+    expect(settings.hooks.PostToolUse[0].hooks[0].type).toBe('http');
+    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(command.line);
+    const found = installer.find(added);
+    expect(found).toContain(`PreToolUse (Edit|MultiEdit|Write|NotebookEdit): POST ${http.url}`);
+    expect(found.join('\n')).not.toContain(token);
+    // Back to command hooks (a --project install, say): the http entries are replaced, not kept beside.
+    expect(installer.find(installer.add(added, command)).join('\n')).not.toContain('POST');
+    expect(JSON.parse(installer.remove(added)!)).toEqual(JSON.parse(mine));
+    const open = JSON.parse(installer.add(undefined, { ...command, http, failOpen: true }));
+    expect(open.hooks.PreToolUse[0].hooks[0].onFailure).toBeUndefined();
+    // Someone else's http hook on another address is not editgate's.
+    const theirs = JSON.stringify({
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: 'http', url: 'http://10.0.0.1:4321/hook/claude-code/agent' }] }],
+      },
+    });
+    expect(installer.find(theirs)).toEqual([]);
   });
 
   it('refuses a settings file that is not a JSON object', () => {

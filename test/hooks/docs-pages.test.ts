@@ -31,7 +31,7 @@ describe.each(PAGES)('docs/hooks/%s.md', (agent) => {
     const { adapter, installer } = await hookAgent(agent)!.load();
     for (const shown of blocks(page, 'json')) {
       const node = `/usr/bin/node /opt/editgate/dist/cli/main.js hook ${agent} --approve agent`;
-      const line = `/bin/sh /opt/editgate/dist/cli/hook-entry.sh ${node}`;
+      const line = `/bin/bash /opt/editgate/dist/cli/hook-entry.sh ${node}`;
       const written = installer.add(undefined, {
         argv: line.split(' '),
         nodeArgv: node.split(' '),

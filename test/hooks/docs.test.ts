@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, MAIN, REPO } from '../built-cli.js';
@@ -44,8 +44,14 @@ function world() {
 /** The hook command with this machine's paths as the pages name them. */
 const asShown = (text: string) =>
   text
-    .replaceAll(`/bin/sh ${join(dirname(MAIN), 'hook-entry.sh')}`, '/bin/sh EDITGATE/dist/cli/hook-entry.sh')
-    .replaceAll(`${process.execPath} ${MAIN}`, 'NODE EDITGATE/dist/cli/main.js');
+    .replaceAll(
+      `/bin/bash ${join(dirname(MAIN), 'hook-entry.sh')}`,
+      '/bin/bash EDITGATE/dist/cli/hook-entry.sh',
+    )
+    .replaceAll(`${process.execPath} ${MAIN}`, 'NODE EDITGATE/dist/cli/main.js')
+    // Claude Code's http hooks: the hook server's port and token (cli/hook-endpoint.ts).
+    .replace(/127\.0\.0\.1:\d+\/hook\//g, '127.0.0.1:PORT/hook/')
+    .replace(/Bearer [0-9a-f]{64}/g, 'Bearer TOKEN');
 
 describe('docs/hooks', () => {
   it('claude-code.md: install writes the group it shows, status finds it, uninstall removes it', () => {
@@ -59,6 +65,10 @@ describe('docs/hooks', () => {
     const written = JSON.parse(asShown(readFileSync(settings, 'utf8')));
     expect(written.hooks.PreToolUse).toEqual([shown]);
     expect(written.hooks.PostToolUse).toEqual([shown]);
+    const session = JSON.parse([...text.matchAll(/```json\n([\s\S]*?)```/g)][1]![1]!);
+    expect(written.hooks.SessionStart).toEqual([session]);
+    expect(written.hooks.SessionEnd).toEqual([session]);
+    expect(statSync(settings).mode & 0o777).toBe(0o600);
     expect(run(install!)).toContain('nothing to change');
     expect(run(status!)).toContain('Claude Code (user): installed');
     run(uninstall!);
@@ -72,7 +82,7 @@ describe('docs/hooks', () => {
     run(install!);
     const hooks = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8'));
     expect(asShown(hooks.hooks.PreToolUse[0].hooks[0].command)).toBe(
-      '/bin/sh EDITGATE/dist/cli/hook-entry.sh NODE EDITGATE/dist/cli/main.js hook codex --approve web',
+      '/bin/bash EDITGATE/dist/cli/hook-entry.sh NODE EDITGATE/dist/cli/main.js hook codex --approve web',
     );
     const config = join(home, '.codex', 'config.toml');
     expect(readFileSync(config, 'utf8')).toContain(

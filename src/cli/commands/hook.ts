@@ -13,7 +13,13 @@ import type { HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import type { HookCall } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode, runHook } from '../../hooks/runner.js';
-import { buildIdentity, serveHooks, startFinished, startHookServer } from '../hook-server.js';
+import {
+  buildIdentity,
+  runningHookServers,
+  serveHooks,
+  startFinished,
+  startHookServer,
+} from '../hook-server.js';
 import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
 
@@ -169,20 +175,44 @@ export async function run(args: string[]): Promise<number> {
   }
   const stateDir = defaultStateDir();
   if (read === 'serve') return serve(stateDir);
-  const reply = await answerHookCall(args, process.cwd(), await readStdin(), stateDir);
+  const event = await readStdin();
+  const reply = await answerHookCall(args, process.cwd(), event, stateDir);
   if (reply.stderr) process.stderr.write(reply.stderr);
-  await new Promise<void>((done) => process.stdout.write(reply.stdout, () => done()));
   // Started by hook-entry.sh, which found no server: one for the next call, now that this one is answered.
   const identity = buildIdentity();
-  if (process.env.EDITGATE_HOOK_SERVER === 'start' && identity && process.argv[1]) {
+  // Not for a session's end: nothing is left to serve.
+  if (
+    process.env.EDITGATE_HOOK_SERVER === 'start' &&
+    identity &&
+    process.argv[1] &&
+    !event.includes('"SessionEnd"')
+  ) {
     await startHookServer(
       stateDir,
       identity,
       [process.execPath, process.argv[1], 'hook', '--serve'],
       (line) => process.stderr.write(`${line}\n`),
     );
+    // A session's start (Claude Code's SessionStart) waits for the server: the session's edit hooks post
+    // to its loopback endpoint and start none, so the first edit must find it listening.
+    if (event.includes('"SessionStart"')) await untilServing(stateDir, identity);
   }
+  await new Promise<void>((done) => process.stdout.write(reply.stdout, () => done()));
   return reply.exitCode;
+}
+
+/** How long a session's start waits for the hook server it started (it loads in about a second). */
+const SERVER_START_WAIT_MS = 30_000;
+
+async function untilServing(stateDir: string, identity: string): Promise<void> {
+  const until = Date.now() + SERVER_START_WAIT_MS;
+  while (Date.now() < until) {
+    if ((await runningHookServers(stateDir)).some((server) => server.identity === identity)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.stderr.write(
+    `editgate: the hook server did not start within ${SERVER_START_WAIT_MS / 1000} s; edits are refused until it answers (editgate hooks status).\n`,
+  );
 }
 
 async function serve(stateDir: string): Promise<number> {
@@ -199,6 +229,7 @@ async function serve(stateDir: string): Promise<number> {
       stateDir,
       identity,
       warmUp,
+      warn: (line) => process.stderr.write(`${line}\n`),
       // The entry sends the words after MAIN: `hook AGENT [options]`.
       answer: (call: HookCall) =>
         call.args[0] === 'hook'

@@ -2,7 +2,7 @@
 // configuration (src/hooks/install.ts plans each change as the file before and after). Each change is shown as
 // a diff before it is written; entries that are not editgate's are left as they are.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,8 @@ import {
 } from '../../hooks/install.js';
 import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
 import { commandHelp, usageFailure } from '../file-command.js';
-import { buildIdentity, runningHookServers, stopHookServers } from '../hook-server.js';
+import { ensureHookEndpoint, type HookEndpoint, hookEndpointPath, hookUrl } from '../hook-endpoint.js';
+import { buildIdentity, runFolderProblem, runningHookServers, stopHookServers } from '../hook-server.js';
 import { defaultStateDir } from '../state-dir.js';
 import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
 
@@ -52,7 +53,9 @@ status lists what is installed where, and whether the hook server runs.
 Where there is a POSIX shell, the agent runs editgate's shell entry, which hands each call to a running
 editgate (the hook server, on a socket in your state folder, started by the first call and ended after
 15 minutes without one) with curl, so a call does not start Node; without curl, or on Windows, each call
-starts Node. uninstall stops the hook server.
+starts Node. Claude Code with --user posts its edit events to the hook server itself (http hooks on
+127.0.0.1, with a token kept in your state folder; the settings file is made readable by you alone), and
+its session start starts the server. uninstall stops the hook server.
 
   --project        the project's configuration, in --root (default: the current folder) (default)
   --user           your own configuration, for every project
@@ -77,8 +80,11 @@ function agentNamed(name: string | undefined): { id: AgentId; entry: HookAgentEn
   return { id: name as AgentId, entry };
 }
 
-/** The POSIX shell the hook entry runs in (absolute: no PATH decides it). */
-const SHELL = '/bin/sh';
+/**
+ * The shell the hook entry runs in (absolute: no PATH decides it): bash where there is one, whose own
+ * /dev/tcp reaches the hook server without starting curl; else the POSIX shell, which uses curl.
+ */
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
 /**
  * The command the agent runs: this Node and this editgate, by absolute path, so no PATH can change them;
@@ -90,6 +96,7 @@ export function hookCommand(
   approve: HookApproveMode,
   failOpen: boolean,
   timeoutSeconds: number,
+  endpoint?: HookEndpoint,
 ): HookCommand {
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
   const entry = fileURLToPath(new URL('../hook-entry.sh', import.meta.url));
@@ -113,7 +120,34 @@ export function hookCommand(
     timeoutSeconds,
     approve,
     failOpen,
+    ...(fast && endpoint
+      ? { http: { url: hookUrl(endpoint, agent, approve, failOpen), token: endpoint.token } }
+      : {}),
   };
+}
+
+/**
+ * The hook server's loopback endpoint for an agent whose hooks post to it (Claude Code), in your own
+ * settings only: a project's settings file is shared (often in git) and must not hold the token.
+ */
+async function endpointFor(installer: HookInstaller, scope: InstallScope): Promise<HookEndpoint | undefined> {
+  if (!installer.httpHooks || scope !== 'user') return undefined;
+  const stateDir = defaultStateDir();
+  const problem = await runFolderProblem(stateDir);
+  if (problem) {
+    process.stdout.write(
+      `The hook server's folder cannot be trusted (${problem}), so the hooks are command hooks, each call a shell and curl.\n`,
+    );
+    return undefined;
+  }
+  return ensureHookEndpoint(stateDir);
+}
+
+/** The token as the person is shown it: where it is kept, not its value. */
+function masked(text: string | undefined, token: string | undefined): string | undefined {
+  return token === undefined || text === undefined
+    ? text
+    : text.replaceAll(token, `<token in ${hookEndpointPath(defaultStateDir())}>`);
 }
 
 async function readIfThere(file: string): Promise<string | undefined> {
@@ -125,19 +159,22 @@ async function readIfThere(file: string): Promise<string | undefined> {
   }
 }
 
-function showPlan(plan: InstallPlan, verb: string): void {
+function showPlan(plan: InstallPlan, verb: string, token?: string): void {
   if (plan.unchanged) {
     process.stdout.write(`${plan.file}: nothing to change (${verb} already).\n`);
     return;
   }
-  const diff = formatUnifiedDiff(diffLines(plan.before ?? '', plan.after ?? ''), {
-    oldPath: plan.before === undefined ? '/dev/null' : plan.file,
-    newPath: plan.file,
-  });
+  const diff = formatUnifiedDiff(
+    diffLines(masked(plan.before, token) ?? '', masked(plan.after, token) ?? ''),
+    {
+      oldPath: plan.before === undefined ? '/dev/null' : plan.file,
+      newPath: plan.file,
+    },
+  );
   process.stdout.write(`${diff}${diff.endsWith('\n') ? '' : '\n'}`);
 }
 
-async function apply(plan: InstallPlan, dryRun: boolean, done: string): Promise<void> {
+async function apply(plan: InstallPlan, dryRun: boolean, done: string, token?: string): Promise<void> {
   if (plan.unchanged) return;
   if (dryRun) {
     process.stdout.write('Dry run: nothing was written.\n');
@@ -152,6 +189,11 @@ async function apply(plan: InstallPlan, dryRun: boolean, done: string): Promise<
   await mkdir(dirname(plan.file), { recursive: true });
   await writeFile(plan.file, plan.after);
   process.stdout.write(`${done} ${plan.file}\n`);
+  // A file that holds the hook server's token is this user's alone.
+  if (token !== undefined && plan.after.includes(token) && ((await stat(plan.file)).mode & 0o077) !== 0) {
+    await chmod(plan.file, 0o600);
+    process.stdout.write(`Made ${plan.file} readable by you alone (it holds the hook server's token).\n`);
+  }
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -193,11 +235,13 @@ export async function run(args: string[]): Promise<number> {
     const approve = line.values.approve ?? entry.defaultApprove;
     if (!(APPROVE_MODES as readonly string[]).includes(approve))
       throw new UsageError(`--approve must be one of ${APPROVE_MODES.join(', ')} (got "${approve}")`);
+    const endpoint = await endpointFor(installer, scope);
     const command = hookCommand(
       id,
       approve as HookApproveMode,
       line.values['fail-open'] === true,
       adapter.timeoutSeconds,
+      endpoint,
     );
     let plan: InstallPlan;
     try {
@@ -209,8 +253,13 @@ export async function run(args: string[]): Promise<number> {
     }
     const companion = await companionPlan(installer, plan, 'install', scope, place);
     for (const each of [plan, ...(companion ? [companion] : [])]) {
-      showPlan(each, 'installed');
-      await apply(each, dryRun, `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`);
+      showPlan(each, 'installed', endpoint?.token);
+      await apply(
+        each,
+        dryRun,
+        `Installed editgate's ${entry.label} hooks (--approve ${approve}) in`,
+        endpoint?.token,
+      );
     }
     for (const note of installer.notes?.(scope, place) ?? []) process.stdout.write(`${note}\n`);
     return 0;

@@ -184,23 +184,51 @@ function statusMessage(command: HookCommand): string {
     : 'editgate: checking the change';
 }
 
-/**
- * editgate's groups in settings.json: both tool events, the gated tools as one regular expression, and
- * UserPromptSubmit (every prompt) for a session review's reasons.
- */
-export const SETTINGS: SettingsHooks = {
-  agent: 'claude-code',
-  events: ['PreToolUse', 'PostToolUse'],
-  matcher: GATED_TOOLS.join('|'),
-  entry: (command) => ({
+/** The command hook: Claude Code runs it through a shell, which runs editgate's shell entry. */
+function commandEntry(command: HookCommand): Record<string, unknown> {
+  return {
     type: 'command',
     command: command.line,
     timeout: command.timeoutSeconds,
     // Claude Code counts a hook that crashes or times out as a block: fail closed even then.
     ...(command.failOpen ? {} : { onFailure: 'block' }),
     statusMessage: statusMessage(command),
-  }),
-  // No onFailure "block" here: a prompt hook that fails lets the prompt go on.
+  };
+}
+
+/**
+ * editgate's groups in settings.json: both tool events, the gated tools as one regular expression. Where the
+ * command has the hook server's loopback endpoint (user settings), the tool events are http hooks: Claude
+ * Code posts the event to the running server itself, so an edit starts no process. A failed post (nothing
+ * listens, a time-out, an answer other than 2xx, a body that is not a hook's JSON) counts as a block with
+ * `onFailure: "block"`, as a crashed command hook does (checked in 2.1.332's source and by the real-agent
+ * tests). SessionStart runs the command hook, which starts the server (and waits for it) when none runs,
+ * so the first edit finds it; SessionEnd lets it end when idle. UserPromptSubmit (every prompt) gives the
+ * model a session review's reasons.
+ */
+export const SETTINGS: SettingsHooks = {
+  agent: 'claude-code',
+  events: ['PreToolUse', 'PostToolUse'],
+  matcher: GATED_TOOLS.join('|'),
+  entry: (command) =>
+    command.http
+      ? {
+          type: 'http',
+          url: command.http.url,
+          headers: { Authorization: `Bearer ${command.http.token}` },
+          timeout: command.timeoutSeconds,
+          ...(command.failOpen ? {} : { onFailure: 'block' }),
+          statusMessage: statusMessage(command),
+        }
+      : commandEntry(command),
+  session: {
+    events: ['SessionStart', 'SessionEnd'],
+    entry: (command) => {
+      const { onFailure: _, statusMessage: __, ...entry } = commandEntry(command);
+      return { ...entry, timeout: 60 };
+    },
+  },
+  // A command hook with no onFailure "block": a prompt hook that fails lets the prompt go on.
   prompt: {
     event: 'UserPromptSubmit',
     entry: (command) => ({
@@ -211,8 +239,11 @@ export const SETTINGS: SettingsHooks = {
   },
 };
 
-export const installer: HookInstaller = settingsInstaller(SETTINGS, (scope, place) => {
-  if (scope === 'project') return resolve(place.root, '.claude', 'settings.json');
-  const configDir = place.env.CLAUDE_CONFIG_DIR || resolve(place.home, '.claude');
-  return resolve(configDir, 'settings.json');
-});
+export const installer: HookInstaller = {
+  ...settingsInstaller(SETTINGS, (scope, place) => {
+    if (scope === 'project') return resolve(place.root, '.claude', 'settings.json');
+    const configDir = place.env.CLAUDE_CONFIG_DIR || resolve(place.home, '.claude');
+    return resolve(configDir, 'settings.json');
+  }),
+  httpHooks: true,
+};
