@@ -248,11 +248,13 @@ function reviewOnPage(ws: { root: string; stateDir: string }) {
     child.on('exit', () => reject(new Error(`exited before printing a link:\n${stderr}`)));
   });
   const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-  return { link, exited, output: () => ({ stdout, stderr }) };
+  // Ctrl-C where it runs (it was started in a process group of its own).
+  const interrupt = () => process.kill(-child.pid!, 'SIGINT');
+  return { link, exited, interrupt, output: () => ({ stdout, stderr }) };
 }
 
 describe('editgate review --session --approve web (the page JSON API)', () => {
-  it('hunk 2 left out with a reason: reverted, 1 and 3 kept byte for byte; a stale second answer is refused', async () => {
+  it('hunk 2 left out with a reason: reverted, 1 and 3 kept byte for byte; a stale second answer is refused with what to do', async () => {
     const ws = await autoApprovedRun();
     const page = reviewOnPage(ws);
     const link = await page.link;
@@ -266,16 +268,17 @@ describe('editgate review --session --approve web (the page JSON API)', () => {
     expect(readFileSync(join(ws.root, 'a.txt')).equals(Buffer.from(HUNKS_1_AND_3))).toBe(true);
     expect(lastAudit(ws.audit)).toMatchObject({ tool: 'review_session', decidedBy: 'user' });
 
-    // A file changed while the page was open: the revert is refused for it, nothing lost.
+    // A file changed while the page was open: every answer is refused with what to do (a denial would
+    // revert everything), nothing is written, and Ctrl-C ends the review.
     const second = reviewOnPage(ws);
     const link2 = await second.link;
     writeFileSync(join(ws.root, 'a.txt'), `${HUNKS_1_AND_3}one more line\n`);
     const { answer: late } = await answerOnPage(link2, { decision: 'deny' });
-    expect(late.status, late.body).toBe(200);
-    expect(await second.exited).toBe(1);
-    expect(second.output().stdout).toContain(
-      'a.txt: not reverted. a.txt changed since this review was shown',
-    );
+    expect(late.status, late.body).toBe(409);
+    expect(late.body).toContain('A file of this review changed on disk after it was shown');
+    expect(late.body).toMatch(/review the session again \(editgate review --session cli-[\w-]+\)/);
+    second.interrupt();
+    expect(await second.exited).not.toBe(0);
     expect(ws.text()).toBe(`${HUNKS_1_AND_3}one more line\n`);
   }, 60_000);
 });
