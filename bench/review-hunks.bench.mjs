@@ -14,6 +14,7 @@ import { launchChromium, reviewChange } from './review-page.mjs';
 
 const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
+const { withFirstFileAliases } = await import('../dist/gate/approval.js');
 
 const DECISION_TARGET_MS = 200;
 const RUNS = 7;
@@ -41,7 +42,8 @@ const { context } = browser;
 /** A fresh page server with the change just proposed, answered once `measure` is done with it. */
 async function withChange(measure) {
   const server = await startReviewServer({ root });
-  const pending = server.ask({ tool: 'write_file', ...file });
+  // The request as the gate builds it: `files`, and the first file's fields beside them.
+  const pending = server.ask(withFirstFileAliases({ tool: 'write_file', files: [file] }));
   pending.catch(() => undefined);
   try {
     return await measure(server);

@@ -21,6 +21,7 @@ const { loadHighlighter } = await import('../dist/core/highlight.js');
 const { renderDiff } = await import('../dist/terminal/diff-view.js');
 const { FileView, renderPage, nextPageRow } = await import('../dist/web/diff-html.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
+const { withFirstFileAliases } = await import('../dist/gate/approval.js');
 
 const CHANGED = 10_000;
 const BLOCK = 10;
@@ -134,7 +135,8 @@ async function timeInteractive(url) {
 /** A fresh page server with the change just proposed: the person opens the link at once (nothing cached). */
 async function withChange(measure) {
   const server = await startReviewServer({ root });
-  const pending = server.ask({ tool: 'write_file', ...file });
+  // The request as the gate builds it: `files`, and the first file's fields beside them.
+  const pending = server.ask(withFirstFileAliases({ tool: 'write_file', files: [file] }));
   pending.catch(() => undefined);
   try {
     return await measure(server);
