@@ -56,6 +56,8 @@ interface Entry {
   settle(decision: Decision): void;
   fail(error: Error): void;
   watch?: StaleWatch;
+  /** Settles once the watch is set up (undefined: nothing to watch, or it could not be). */
+  watchReady?: Promise<StaleWatch | undefined>;
   views?: Promise<FileView[]>;
   deciding: boolean;
   /** Tells the asker where the answer came from (before it resolves). */
@@ -245,7 +247,9 @@ export class ReviewQueue {
     if (writes && item.status === 'stale') throw new ReviewConflict(staleMessage(item));
     entry.deciding = true;
     try {
-      if (writes && entry.watch && (await entry.watch.check()) !== undefined) {
+      // An answer may come before the watch is set up: it waits for it, so a change made meanwhile is seen.
+      const watch = entry.watch ?? (await entry.watchReady);
+      if (writes && watch && (await watch.check()) !== undefined) {
         throw new ReviewConflict(staleMessage(item));
       }
       if (item.status !== 'pending' && item.status !== 'stale') {
@@ -309,7 +313,7 @@ export class ReviewQueue {
       return path ? [{ path }] : [];
     });
     if (files.length === 0) return;
-    watchForChanges(files, () => {
+    entry.watchReady = watchForChanges(files, () => {
       if (item.status !== 'pending') return;
       item.status = 'stale';
       item.statusNote = 'The file changed on disk after this diff was made, so it can no longer be approved.';
@@ -318,6 +322,7 @@ export class ReviewQueue {
       (watch) => {
         if (item.status === 'answered' || item.status === 'withdrawn') watch.stop();
         else entry.watch = watch;
+        return watch;
       },
       () => undefined,
     );
