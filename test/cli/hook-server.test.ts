@@ -303,11 +303,22 @@ describe.skipIf(!hasBash)('the shell entry run by bash (/dev/tcp, no curl)', () 
 
   it("an answer cut short or not editgate's refuses the call; --fail-open lets it go, saying so", async () => {
     const closeFiles = await plantServerFiles();
+    // Each stand-in reads the whole call before it answers, as a server does: one that answers while the
+    // entry is still sending is a server that stopped taking the call (a different refusal, also exit 2).
+    const whenRead =
+      (answer: RequestListener): RequestListener =>
+      (req, res) => {
+        req.resume();
+        req.on('end', () => answer(req, res));
+      };
     const cases: Array<[RequestListener, RegExp]> = [
-      [(_req, res) => res.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}'), /not whole/],
-      [(_req, res) => res.end('editgate-hook-reply 1 0\n\n{"allow":true}'), /not whole/],
-      [(req) => req.socket.destroy(), /closed the connection without an answer/],
-      [(_req, res) => res.writeHead(500).end('no'), /refused the call \(HTTP\/1\.1 500/],
+      [
+        whenRead((_req, res) => res.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}')),
+        /not whole/,
+      ],
+      [whenRead((_req, res) => res.end('editgate-hook-reply 1 0\n\n{"allow":true}')), /not whole/],
+      [whenRead((req) => req.socket.destroy()), /closed the connection without an answer/],
+      [whenRead((_req, res) => res.writeHead(500).end('no')), /refused the call \(HTTP\/1\.1 500/],
     ];
     try {
       for (const [handler, why] of cases) {
