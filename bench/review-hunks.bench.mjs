@@ -10,9 +10,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatMs, formatRatio, median, printTable } from './lib.mjs';
-import { launchChromium, reviewChange } from './review-page.mjs';
+import { launchChromium, reviewChange, reviewFile } from './review-page.mjs';
 
-const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { startReviewServer } = await import('../dist/web/review-server.js');
 const { withFirstFileAliases } = await import('../dist/gate/approval.js');
 
@@ -20,16 +19,8 @@ const DECISION_TARGET_MS = 200;
 const RUNS = 7;
 
 const { oldText, newText } = reviewChange(10_000, 10);
-const diff = diffLines(oldText, newText);
-const path = 'src/run.ts';
-const file = {
-  path,
-  kind: 'modify',
-  diff,
-  unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-  stats: { added: diff.added, removed: diff.removed },
-  texts: { before: oldText, after: newText },
-};
+const file = await reviewFile(oldText, newText);
+const { diff, path } = file;
 const HUNKS = diff.hunks.length;
 console.log(
   `A change of ${HUNKS.toLocaleString('en')} hunks (+${diff.added} -${diff.removed}) in ${path}.\n`,

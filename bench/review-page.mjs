@@ -68,3 +68,20 @@ export function reviewChange(changed, block) {
   const newText = `export function run(options: Options) {\n${after.join('\n')}\n}\n`;
   return { oldText, newText };
 }
+
+/**
+ * The one changed file of a pending write, as the gate puts it in an approval request: the diff from
+ * `oldText` to `newText`, its unified form, its stats and both texts. Needs the built dist/.
+ */
+export async function reviewFile(oldText, newText, path = 'src/run.ts') {
+  const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
+  const diff = diffLines(oldText, newText);
+  return {
+    path,
+    kind: 'modify',
+    diff,
+    unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
+    stats: { added: diff.added, removed: diff.removed },
+    texts: { before: oldText, after: newText },
+  };
+}

@@ -9,9 +9,8 @@
 // (default 3); median and p95 per key are reported, with their range over the rounds.
 import { PassThrough, Writable } from 'node:stream';
 import { formatMs, formatRatio, median, printTable } from './lib.mjs';
-import { reviewChange } from './review-page.mjs';
+import { reviewChange, reviewFile } from './review-page.mjs';
 
-const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { runPager } = await import('../dist/terminal/pager.js');
 const { createTerminalApprover } = await import('../dist/terminal/prompt.js');
 const { renderRequestDiff, highlighterFor } = await import('../dist/terminal/preview.js');
@@ -22,19 +21,9 @@ const WIDTH = 120;
 const HEIGHT = 40;
 const display = { level: 3, theme: 'dark', width: WIDTH, height: HEIGHT, tabWidth: 4 };
 
-function requestOf(changed) {
+async function requestOf(changed) {
   const { oldText, newText } = reviewChange(changed, 10);
-  const diff = diffLines(oldText, newText);
-  const path = 'src/run.ts';
-  const file = {
-    path,
-    kind: 'modify',
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before: oldText, after: newText },
-  };
-  return { tool: 'write_file', files: [file] };
+  return { tool: 'write_file', files: [await reviewFile(oldText, newText)] };
 }
 
 /** An output that tells when the next write comes. */
@@ -150,8 +139,8 @@ const p95 = (values) =>
   [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 
 async function measure(name, round) {
-  const big = requestOf(10_000);
-  const small = requestOf(100);
+  const big = await requestOf(10_000);
+  const small = await requestOf(100);
   console.log(
     `${name}: ${big.files[0].diff.hunks.length.toLocaleString('en')} hunks against ${small.files[0].diff.hunks.length} (reference), ${ROUNDS} rounds.`,
   );

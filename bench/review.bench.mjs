@@ -14,9 +14,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatMs, formatRatio, median, printTable, timeInProcess } from './lib.mjs';
-import { launchChromium, reviewChange } from './review-page.mjs';
+import { launchChromium, reviewChange, reviewFile } from './review-page.mjs';
 
-const { diffLines, formatUnifiedDiff } = await import('../dist/core/diff.js');
 const { loadHighlighter } = await import('../dist/core/highlight.js');
 const { renderDiff } = await import('../dist/terminal/diff-view.js');
 const { FileView, renderPage, nextPageRow } = await import('../dist/web/diff-html.js');
@@ -30,17 +29,9 @@ const RENDER_TARGET = 2;
 const BROWSER_RUNS = 5;
 
 const { oldText, newText } = reviewChange(CHANGED, BLOCK);
-const diff = diffLines(oldText, newText);
+const file = await reviewFile(oldText, newText);
+const { diff, path } = file;
 if (diff.removed !== CHANGED || diff.added !== CHANGED) throw new Error(`expected ${CHANGED} changed lines`);
-const path = 'src/run.ts';
-const file = {
-  path,
-  kind: 'modify',
-  diff,
-  unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-  stats: { added: diff.added, removed: diff.removed },
-  texts: { before: oldText, after: newText },
-};
 const highlighter = await loadHighlighter(path);
 const lineCount = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length, 0);
 console.log(
