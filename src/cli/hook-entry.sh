@@ -87,10 +87,12 @@ if [ -n "${BASH_VERSION:-}" ] && [ -O "$state/run/hook-http" ] && [ -r "$state/r
     # its children) is read by cat. The event's last line breaks go, as JSON allows.
     if ! { event=$(</dev/stdin); } 2>/dev/null; then event=$(/bin/cat); fi
     body=$head'&'$event
-    # A server that closes the connection early makes the write fail, not end this shell unsaid.
+    # A server that closes the connection early makes the write fail, not end this shell unsaid; what it
+    # answered before closing (a refusal saying why) is still read below.
     trap '' PIPE
+    unsent=
     printf 'POST /wire HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/octet-stream\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
-      "$port" "$token" "${#body}" "$body" >&3 2>/dev/null || refuse 'the hook server stopped taking the call'
+      "$port" "$token" "${#body}" "$body" >&3 2>/dev/null || unsent='the hook server stopped taking the call'
     # Until the server closes the connection (Connection: close): read gives 1 at its end, more than
     # 128 when the time ran out.
     IFS= read -r -d '' -t "$MAX_SECONDS" reply <&3
@@ -98,8 +100,11 @@ if [ -n "${BASH_VERSION:-}" ] && [ -O "$state/run/hook-http" ] && [ -r "$state/r
     exec 3<&-
     if [ "$status" -gt 128 ]; then refuse "the hook server gave no answer within $MAX_SECONDS s"; fi
     case $reply in
-      'HTTP/1.1 200 '*) reply=${reply#*$'\r\n\r\n'} ;;
-      '') refuse 'the hook server closed the connection without an answer' ;;
+      'HTTP/1.1 200 '*)
+        if [ -n "$unsent" ]; then refuse "$unsent"; fi
+        reply=${reply#*$'\r\n\r\n'}
+        ;;
+      '') refuse "${unsent:-the hook server closed the connection without an answer}" ;;
       *) refuse "the hook server refused the call (${reply%%$'\r'*})" ;;
     esac
   fi

@@ -246,8 +246,7 @@ export async function serveHooks(
     track(res);
     const refused = refusalOf({ remoteAddress: req.socket.remoteAddress, headers: req.headers }, endpoint!);
     if (refused) {
-      res.statusCode = 403;
-      res.end(`editgate hook server: ${refused}\n`);
+      refuseOnceRead(req, res, 403, `editgate hook server: ${refused}\n`);
       return;
     }
     // The shell entry run by bash: the hook wire, as on the socket.
@@ -257,8 +256,7 @@ export async function serveHooks(
     }
     const args = req.method === 'POST' ? hookArgsOfPath(req.url ?? '') : undefined;
     if (!args) {
-      res.statusCode = 404;
-      res.end('not found\n');
+      refuseOnceRead(req, res, 404, 'not found\n');
       return;
     }
     readBody(req, res, (event) => {
@@ -371,6 +369,18 @@ function readBody(
   });
   req.on('end', () => {
     if (!res.writableEnded) then(Buffer.concat(chunks).toString('utf8'), res);
+  });
+}
+
+/**
+ * Refuses a call once its body is read (up to the size a call may have). A server that answers and closes
+ * while the caller is still sending resets the connection: the caller's write fails and the answer, saying why
+ * (a wrong token, a wrong path), is lost to a refusal that only says the server stopped taking the call.
+ */
+function refuseOnceRead(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  readBody(req, res, () => {
+    res.statusCode = status;
+    res.end(text);
   });
 }
 
