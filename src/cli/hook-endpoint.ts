@@ -13,8 +13,9 @@
  * its Host must name the loopback address and port (a web page that rebinds a name to 127.0.0.1 sends its
  * own name) and it may not carry an Origin (a browser always sends one with a cross-site POST).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { hookRunFolder } from '../hooks/hook-wire.js';
@@ -93,24 +94,122 @@ export function hookArgsOfPath(path: string): string[] | undefined {
   return [match[1]!, '--approve', match[2]!, ...(match[3] ? ['--fail-open'] : [])];
 }
 
-/**
- * Why an HTTP request may not ask the server, or undefined: the caller's address, Host, Origin and token
- * (see the top of this file).
- */
-export function refusalOf(
-  request: { remoteAddress?: string | undefined; headers: Record<string, string | string[] | undefined> },
-  endpoint: HookEndpoint,
-): string | undefined {
+export interface EndpointRequest {
+  remoteAddress?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Why an HTTP request may not be answered at all, or undefined: the caller's address, Host and Origin. */
+function callerRefusal(request: EndpointRequest, endpoint: HookEndpoint): string | undefined {
   const from = request.remoteAddress ?? '';
   if (from !== LOOPBACK_HOST && from !== `::ffff:${LOOPBACK_HOST}`) return 'only this machine may ask';
   const host = request.headers.host;
   if (host !== `${LOOPBACK_HOST}:${endpoint.port}` && host !== `localhost:${endpoint.port}`)
     return 'the Host header does not name this server';
   if (request.headers.origin !== undefined) return 'a call from a web page is not taken';
+  return undefined;
+}
+
+/**
+ * Why an HTTP request may not ask the server, or undefined: the caller's address, Host, Origin and token
+ * (see the top of this file).
+ */
+export function refusalOf(request: EndpointRequest, endpoint: HookEndpoint): string | undefined {
+  const refused = callerRefusal(request, endpoint);
+  if (refused) return refused;
   const given = request.headers.authorization;
   const expected = Buffer.from(`Bearer ${endpoint.token}`);
   const got = Buffer.from(typeof given === 'string' ? given : '');
   if (got.length !== expected.length || !timingSafeEqual(got, expected))
     return 'the call does not carry the hook token';
   return undefined;
+}
+
+/*
+ * Who listens on the port. The port is fixed (it is in the agent's settings), so while no editgate server
+ * holds it, any program of any user may: an agent's http hook would then hand it the token and take its
+ * answer, an "allow" included. A session's start (cli/commands/hook.ts) asks the listener to prove it is
+ * editgate's before the session goes on: it answers a fresh nonce with an HMAC keyed by the token, which only
+ * a holder of the token can make, and the question carries no token, so a stranger learns nothing from it.
+ */
+
+const PROOF_PATH = '/hook/proof/';
+
+/** The proof for a nonce: what only a holder of the token can answer. */
+function proofOf(endpoint: HookEndpoint, nonce: string): string {
+  return createHmac('sha256', endpoint.token).update(`editgate hook endpoint ${nonce}`).digest('hex');
+}
+
+/**
+ * The server's answer to a proof request (`GET /hook/proof/NONCE`), or undefined when the request is not
+ * one. Asked with no token; refused (403) as any call is when it comes from elsewhere or from a web page.
+ */
+export function proofAnswer(
+  request: EndpointRequest & { method?: string | undefined; url?: string | undefined },
+  endpoint: HookEndpoint,
+): { status: number; text: string } | undefined {
+  if (request.method !== 'GET' || !request.url?.startsWith(PROOF_PATH)) return undefined;
+  const refused = callerRefusal(request, endpoint);
+  if (refused) return { status: 403, text: `editgate hook server: ${refused}\n` };
+  const nonce = request.url.slice(PROOF_PATH.length);
+  if (!/^[0-9a-f]{64}$/.test(nonce)) return { status: 400, text: 'a proof is asked for 32 bytes in hex\n' };
+  return { status: 200, text: proofOf(endpoint, nonce) };
+}
+
+export type EndpointHolder =
+  | { kind: 'editgate' }
+  /** Nothing listens (the agent's http hooks then fail, and block): no stranger holds it. */
+  | { kind: 'none' }
+  /** A listener that did not prove it is editgate's: why. */
+  | { kind: 'stranger'; why: string };
+
+/** How long a listener has to prove itself: an editgate server answers in a few milliseconds. */
+const PROOF_WAIT_MS = 5_000;
+
+/** Who listens on the endpoint's port: editgate's server (proved), nothing, or a stranger. */
+export function endpointHolder(endpoint: HookEndpoint, waitMs = PROOF_WAIT_MS): Promise<EndpointHolder> {
+  const nonce = randomBytes(32).toString('hex');
+  return new Promise((resolve) => {
+    const asked = httpRequest(
+      {
+        host: LOOPBACK_HOST,
+        port: endpoint.port,
+        path: `${PROOF_PATH}${nonce}`,
+        headers: { Host: `${LOOPBACK_HOST}:${endpoint.port}` },
+        timeout: waitMs,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > 1024) response.destroy(new Error('an answer longer than a proof'));
+          else chunks.push(chunk);
+        });
+        response.on('error', (error) => resolve({ kind: 'stranger', why: error.message }));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const expected = Buffer.from(proofOf(endpoint, nonce));
+          const given = Buffer.from(text);
+          if (
+            response.statusCode === 200 &&
+            given.length === expected.length &&
+            timingSafeEqual(given, expected)
+          )
+            resolve({ kind: 'editgate' });
+          else
+            resolve({
+              kind: 'stranger',
+              why: `it answered HTTP ${response.statusCode ?? '?'} without editgate's proof`,
+            });
+        });
+      },
+    );
+    asked.on('timeout', () => asked.destroy(new Error(`no answer within ${waitMs / 1000} s`)));
+    asked.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code === 'ECONNREFUSED' ? { kind: 'none' } : { kind: 'stranger', why: error.message }),
+    );
+    asked.end();
+  });
 }

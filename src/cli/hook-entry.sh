@@ -70,16 +70,22 @@ done
 
 # Run by bash (`hooks install` writes /bin/bash where there is one): bash's own /dev/tcp to the server's
 # loopback endpoint (src/cli/hook-endpoint.ts: STATE/run/hook-http holds its port and token, this user's
-# alone), so not even curl starts. The connection is made before the event is read: when nothing listens
-# there, standard input is still whole for curl below.
+# alone), so not even curl starts. Only while the server says it holds that port (hook-ID.http, written by
+# it): a port no editgate server holds may be any program's, which must never get the token or answer. The
+# connection is made before the event is read: when nothing listens there, standard input is still whole
+# for curl below.
 reply=
 via=
-if [ -n "${BASH_VERSION:-}" ] && [ -O "$state/run/hook-http" ] && [ -r "$state/run/hook-http" ]; then
+if [ -n "${BASH_VERSION:-}" ] && [ -O "$state/run/hook-http" ] && [ -r "$state/run/hook-http" ] &&
+  [ -O "$state/run/hook-$id.http" ] && [ -r "$state/run/hook-$id.http" ]; then
   port=
   token=
+  held=
   read -r port token <"$state/run/hook-http"
+  read -r held <"$state/run/hook-$id.http"
   case $port in '' | *[!0-9]*) port= ;; esac
   case $token in '' | *[!0-9a-f]*) port= ;; esac
+  if [ "$held" != "$port" ]; then port=; fi
   if [ -n "$port" ] && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
     via=tcp
     # $(<file) is bash's read of a whole file without a process (read's own byte-at-a-time reading costs

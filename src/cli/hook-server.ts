@@ -37,6 +37,7 @@ import {
   decodeHookCall,
   encodeHookReply,
   type HookCall,
+  hookListeningPath,
   hookPidPath,
   hookRunFolder,
   hookSocketPath,
@@ -45,7 +46,13 @@ import {
   OTHER_BUILD_REPLY,
 } from '../hooks/hook-wire.js';
 import { folderProblem } from '../web/discovery.js';
-import { ensureHookEndpoint, hookArgsOfPath, LOOPBACK_HOST, refusalOf } from './hook-endpoint.js';
+import {
+  ensureHookEndpoint,
+  hookArgsOfPath,
+  LOOPBACK_HOST,
+  proofAnswer,
+  refusalOf,
+} from './hook-endpoint.js';
 
 /** The build's identity (dist/cli/hook-identity, written by the build); undefined outside a build. */
 export function buildIdentity(): string | undefined {
@@ -244,7 +251,15 @@ export async function serveHooks(
   // The loopback endpoint: the agent posts its event as it is; the path names the hook's options.
   const httpServer = createServer((req, res) => {
     track(res);
-    const refused = refusalOf({ remoteAddress: req.socket.remoteAddress, headers: req.headers }, endpoint!);
+    // A session's start asks who holds the port (hook-endpoint.ts endpointHolder); the question has no token.
+    const asking = { remoteAddress: req.socket.remoteAddress, headers: req.headers };
+    const proof = proofAnswer({ ...asking, method: req.method, url: req.url }, endpoint!);
+    if (proof) {
+      res.statusCode = proof.status;
+      res.end(proof.text);
+      return;
+    }
+    const refused = refusalOf(asking, endpoint!);
     if (refused) {
       refuseOnceRead(req, res, 403, `editgate hook server: ${refused}\n`);
       return;
@@ -275,6 +290,15 @@ export async function serveHooks(
   });
   const endpoint =
     options.http === false ? undefined : await ensureHookEndpoint(stateDir).catch(() => undefined);
+  // Once the socket and pid file are named (the run folder checked), and while the port is this server's:
+  // for the bash entry, which posts to the port only then (hook-wire.ts hookListeningPath).
+  const listeningPath = hookListeningPath(socketPath);
+  let named = false;
+  const markListening = () => {
+    if (!named || httpPort === undefined || ending) return;
+    writeFileSync(`${listeningPath}.${process.pid}`, `${httpPort}\n`, { mode: 0o600 });
+    renameSync(`${listeningPath}.${process.pid}`, listeningPath);
+  };
   let httpPort: number | undefined;
   let listening: Promise<void> | undefined;
   /** Listens on the endpoint's port; a port still held (another build's server, ending when idle) is tried again. */
@@ -288,6 +312,7 @@ export async function serveHooks(
     }).then(
       () => {
         httpPort = endpoint!.port;
+        markListening();
       },
       (error: unknown) => {
         listening = undefined;
@@ -316,6 +341,10 @@ export async function serveHooks(
   const pidPath = hookPidPath(socketPath);
   writeFileSync(`${pidPath}.${process.pid}`, `${process.pid}\n`, { mode: 0o600 });
   renameSync(`${pidPath}.${process.pid}`, pidPath);
+  // A server killed before it could clean up left its word behind: this one's is its own.
+  rmSync(listeningPath, { force: true });
+  named = true;
+  markListening();
   idleTimer = setTimeout(endIfIdle, idleMs).unref();
   const watch = setInterval(() => {
     if (inode(socketPath) !== ours) void end();
@@ -330,6 +359,7 @@ export async function serveHooks(
       if (ours !== undefined && inode(socketPath) === ours) {
         rmSync(socketPath, { force: true });
         rmSync(pidPath, { force: true });
+        rmSync(listeningPath, { force: true });
       }
       await Promise.all([
         new Promise<void>((resolve) => server.close(() => resolve())),

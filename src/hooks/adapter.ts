@@ -162,4 +162,9 @@ export interface HookAdapter {
    * that stops the tool where the agent allows it: fail closed.
    */
   failed(reason: string): HookReply;
+  /**
+   * The answer that stops the agent before it acts, at its session's start or at a prompt (the prompt is
+   * not run), with the reason shown to the person. Absent: the agent has no such answer.
+   */
+  stopBeforeActing?(reason: string, at: 'session-start' | 'prompt'): HookReply;
 }

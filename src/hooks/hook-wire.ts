@@ -60,6 +60,15 @@ export function hookPidPath(socketPath: string): string {
   return socketPath.replace(/\.sock$/, '.pid');
 }
 
+/**
+ * Where a server says it holds the loopback endpoint's port (the port, while it listens there): the shell
+ * entry run by bash posts to that port only then, never to a program that took the port while no editgate
+ * server held it.
+ */
+export function hookListeningPath(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, '.http');
+}
+
 /** A build's identity as a socket name takes it: hex digits only. */
 export function isHookIdentity(text: string): boolean {
   return /^[0-9a-f]{8,64}$/.test(text);

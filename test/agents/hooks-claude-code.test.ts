@@ -46,6 +46,25 @@ describe('Claude Code with editgate hooks', () => {
     );
   }, 180_000);
 
+  it("a program that is not editgate's holds the hook port: the person is told at the start, every prompt is blocked, no edit reaches it", async () => {
+    const session = await runHookSession({
+      client: claudeCode,
+      approve: 'policy',
+      files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
+      turns,
+      server: 'warm',
+      stranger: true,
+    });
+    sessions.push(session);
+    // The session's start shows the person why (Claude Code goes on all the same), and the prompt is
+    // blocked: the model is never asked, so no edit is made and none reaches the stranger, which was only
+    // asked for a proof (with no token) twice.
+    expect(session.file('notes.txt'), session.report).toBe('alpha\nbeta\ngamma\n');
+    expect(session.model.main(), session.report).toHaveLength(0);
+    expect(session.strangerCalls, session.report).toBe(2);
+    expect(session.report).toContain("is not editgate's hook server");
+  }, 180_000);
+
   hookScenarios({
     client: claudeCode,
     file: 'notes.txt',

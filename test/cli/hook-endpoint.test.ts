@@ -4,13 +4,16 @@
  * naming the loopback address and port and no Origin is answered; every other gets 403 and is never handed
  * to the hook; the server listens on 127.0.0.1 alone; the endpoint file is this user's alone and kept.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  endpointHolder,
   ensureHookEndpoint,
   type HookEndpoint,
   hookArgsOfPath,
@@ -22,8 +25,10 @@ import {
 import { type RunningHookServer, serveHooks } from '../../src/cli/hook-server.js';
 import type { HookCall } from '../../src/hooks/hook-wire.js';
 import { isEditgateHookUrl } from '../../src/hooks/install.js';
+import { ensureBuilt, MAIN } from '../built-cli.js';
 
 const IDENTITY = '0123456789abcdef';
+const runFile = promisify(execFile);
 
 let state: string;
 let servers: RunningHookServer[];
@@ -140,6 +145,84 @@ describe('the loopback endpoint', () => {
     expect((await post(endpoint, '/stop', good(endpoint))).status).toBe(404);
     expect(calls).toEqual([]);
   });
+
+  it("proves it is editgate's to a question with no token; a stranger or nothing on the port is told apart", async () => {
+    const endpoint = await serve(0, '{}');
+    expect(await endpointHolder(endpoint)).toEqual({ kind: 'editgate' });
+    // The proof is the token's: the same port with another token is not proved.
+    const other = { ...endpoint, token: endpoint.token === 'e'.repeat(64) ? 'f'.repeat(64) : 'e'.repeat(64) };
+    expect(await endpointHolder(other)).toMatchObject({ kind: 'stranger', why: /without editgate's proof/ });
+    // A proof is never answered to a web page, and is asked for 32 bytes in hex.
+    const nonce = 'a'.repeat(64);
+    const ask = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const asked = request(
+          { host: '127.0.0.1', port: endpoint.port, path, headers, setHost: false },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        asked.on('error', reject);
+        asked.end();
+      });
+    const host = { Host: `127.0.0.1:${endpoint.port}` };
+    expect(await ask(`/hook/proof/${nonce}`, host)).toBe(200);
+    expect(await ask(`/hook/proof/${nonce}`, { ...host, Origin: 'http://127.0.0.1' })).toBe(403);
+    expect(await ask(`/hook/proof/${nonce}`, { Host: 'evil.example' })).toBe(403);
+    expect(await ask('/hook/proof/xyz', host)).toBe(400);
+    expect(calls).toEqual([]);
+    await servers.pop()!.close();
+    expect(await endpointHolder(endpoint)).toEqual({ kind: 'none' });
+    // Programs that are not editgate's: one that answers anything, one that never answers.
+    const answersAll = createHttpServer((_req, res) => res.end('{"decision":"allow"}'));
+    await new Promise<void>((resolve) => answersAll.listen(endpoint.port, '127.0.0.1', resolve));
+    try {
+      expect(await endpointHolder(endpoint)).toEqual({
+        kind: 'stranger',
+        why: "it answered HTTP 200 without editgate's proof",
+      });
+    } finally {
+      await new Promise((resolve) => answersAll.close(resolve));
+    }
+    // Reads what it is sent (so it sees the asker hang up and the test can close it), answers nothing.
+    const silent = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(endpoint.port, '127.0.0.1', resolve));
+    try {
+      expect(await endpointHolder(endpoint, 200)).toEqual({
+        kind: 'stranger',
+        why: 'no answer within 0.2 s',
+      });
+    } finally {
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('hooks status says who holds the port: editgate proved, nothing, or a program that is not editgate', async () => {
+    await ensureBuilt();
+    // Not execFileSync: the server answering the proof runs in this process.
+    const status = async () =>
+      (
+        await runFile(process.execPath, [MAIN, 'hooks', 'status', 'claude-code'], {
+          env: { ...process.env, EDITGATE_STATE_DIR: state, HOME: join(state, '..'), NO_COLOR: '1' },
+          encoding: 'utf8',
+        })
+      ).stdout;
+    const endpoint = await serve(0, '{}');
+    const at = `Loopback endpoint 127.0.0.1:${endpoint.port}:`;
+    expect(await status()).toContain(`${at} editgate's hook server listens there (it proved it).`);
+    await servers.pop()!.close();
+    expect(await status()).toContain(`${at} nothing listens there now`);
+    const stranger = createHttpServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => stranger.listen(endpoint.port, '127.0.0.1', resolve));
+    try {
+      expect(await status()).toContain(
+        `${at} a program that is not editgate's listens there (it answered HTTP 200 without editgate's proof). Claude Code's prompts are blocked until it is gone; find it with: ss -ltnp 'sport = :${endpoint.port}'.`,
+      );
+    } finally {
+      await new Promise((resolve) => stranger.close(resolve));
+    }
+  }, 60_000);
 
   it('refuses a caller that is not this machine', () => {
     const endpoint = { port: 4321, token: 'a'.repeat(64) };

@@ -39,6 +39,7 @@ import {
   decodeHookReply,
   encodeHookCall,
   encodeHookReply,
+  hookListeningPath,
   hookPidPath,
   hookRunFolder,
   hookSocketPath,
@@ -268,13 +269,24 @@ async function plantServerFiles(): Promise<() => Promise<void>> {
   return () => new Promise((resolve) => idle.close(() => resolve()));
 }
 
-/** An HTTP stand-in on the loopback endpoint's place, with a token the entry will send. */
-async function standIn(handler: RequestListener): Promise<() => Promise<void>> {
+/**
+ * An HTTP stand-in on the loopback endpoint's place, with a token the entry will send, and (unless `held`
+ * is false) the server's word that it holds that port, as a server writes it once it listens there.
+ */
+async function standIn(handler: RequestListener, held = true): Promise<() => Promise<void>> {
   const stranger = createServer(handler);
   await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
   const port = (stranger.address() as { port: number }).port;
   writeFileSync(hookEndpointPath(state), `${port} ${'a'.repeat(64)}\n`, { mode: 0o600 });
-  return () => new Promise((resolve) => stranger.close(() => resolve()));
+  const word = hookListeningPath(hookSocketPath(state, IDENTITY));
+  if (held) writeFileSync(word, `${port}\n`, { mode: 0o600 });
+  return () =>
+    new Promise((resolve) =>
+      stranger.close(() => {
+        rmSync(word, { force: true });
+        resolve();
+      }),
+    );
 }
 
 describe.skipIf(!hasBash)('the shell entry run by bash (/dev/tcp, no curl)', () => {
@@ -337,6 +349,32 @@ describe.skipIf(!hasBash)('the shell entry run by bash (/dev/tcp, no curl)', () 
       }
     } finally {
       await closeFiles();
+    }
+  });
+
+  it('a port no editgate server says it holds is never posted to: the call goes over the socket', async () => {
+    const seen: string[] = [];
+    const server = await serve(async (call) => {
+      seen.push(call.event);
+      return { stdout: 'via the socket', exitCode: 0 };
+    });
+    // The server holds the endpoint's port and says so; the endpoint file now names another port, where a
+    // program that is not editgate's listens (as when the port was taken while no server held it).
+    const word = hookListeningPath(server.socketPath);
+    expect(readFileSync(word, 'utf8')).toBe(`${server.httpPort}\n`);
+    let strangerCalls = 0;
+    const closeStranger = await standIn(() => strangerCalls++, false);
+    try {
+      const result = await runEntry('{"event":8}', POLICY, '/bin/bash');
+      expect(result).toEqual({ stdout: 'via the socket', stderr: '', code: 0 });
+      // With no word from the server at all, the same.
+      rmSync(word);
+      const again = await runEntry('{"event":9}', POLICY, '/bin/bash');
+      expect(again).toEqual({ stdout: 'via the socket', stderr: '', code: 0 });
+      expect(seen).toEqual(['{"event":8}', '{"event":9}']);
+      expect(strangerCalls).toBe(0);
+    } finally {
+      await closeStranger();
     }
   });
 
@@ -406,6 +444,25 @@ describe('the server', () => {
       answer: async () => ({ stdout: '', exitCode: 0 }),
     });
     expect(second).toMatchObject({ refused: expect.stringMatching(/already answers/) });
+  });
+
+  it('says it holds the endpoint port only while it does: not when another holds it, and not once it ends', async () => {
+    const first = await serve(async () => ({ stdout: '', exitCode: 0 }));
+    const word = hookListeningPath(first.socketPath);
+    expect(readFileSync(word, 'utf8')).toBe(`${first.httpPort}\n`);
+    await first.close();
+    expect(existsSync(word)).toBe(false);
+    // A word left by a killed server, and the port taken by another program meanwhile.
+    writeFileSync(word, `${first.httpPort}\n`);
+    const taker = createNetServer();
+    await new Promise<void>((resolve) => taker.listen(first.httpPort, '127.0.0.1', resolve));
+    try {
+      const second = await serve(async () => ({ stdout: '', exitCode: 0 }));
+      expect(second.httpPort).toBeUndefined();
+      expect(existsSync(word)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taker.close(resolve));
+    }
   });
 
   it('ends when its socket file goes, and is listed and stopped by the state folder', async () => {

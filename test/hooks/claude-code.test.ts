@@ -214,7 +214,14 @@ describe("Claude Code's settings.json", () => {
       ],
     });
     expect(settings.hooks.PostToolUse[0].hooks[0].type).toBe('http');
-    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(command.line);
+    // The session's start and each prompt first prove who listens on the endpoint's port.
+    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`${command.line} --check-endpoint`);
+    expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toBe(
+      `${command.line} --fail-open --check-endpoint`,
+    );
+    // With command hooks (a --project install) there is no endpoint to check.
+    const commands = JSON.parse(installer.add(undefined, command));
+    expect(commands.hooks.SessionStart[0].hooks[0].command).toBe(command.line);
     const found = installer.find(added);
     expect(found).toContain(`PreToolUse (Edit|MultiEdit|Write|NotebookEdit): POST ${http.url}`);
     expect(found.join('\n')).not.toContain(token);

@@ -9,10 +9,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Approver } from '../../gate/approval.js';
-import type { HookReply } from '../../hooks/adapter.js';
+import type { HookAdapter, HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import type { HookCall } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode, runHook } from '../../hooks/runner.js';
+import { endpointHolder, LOOPBACK_HOST, readHookEndpoint } from '../hook-endpoint.js';
 import {
   buildIdentity,
   runningHookServers,
@@ -24,6 +25,7 @@ import { defaultStateDir } from '../state-dir.js';
 import { parseCommandLine, UsageError } from '../usage.js';
 
 export const HELP = `Usage: editgate hook AGENT [--approve MODE] [--root DIR] [--config FILE] [--fail-open]
+                    [--check-endpoint]
        editgate hook --serve
 
 Run by AGENT (${hookAgentNames().join(', ')}) before and after each of its own edit tools, with the
@@ -39,6 +41,9 @@ editgate hooks install AGENT writes it into the agent's configuration.
   --config FILE    a config file instead of ROOT/editgate.config.json
   --fail-open      when the hook itself fails (a crash, no review page, no answer in time), let the
                    call go ahead instead of refusing it
+  --check-endpoint at a session's start and at each prompt, stop the agent when a program that is not
+                   editgate's hook server listens on its loopback port (written where the agent's edit
+                   hooks post there)
   --serve          run the hook server, which answers the hooks' calls on a socket in your state
                    folder without starting Node for each (started by the hook itself when needed;
                    editgate hooks status shows it)`;
@@ -46,6 +51,7 @@ editgate hooks install AGENT writes it into the agent's configuration.
 const OPTIONS = {
   approve: { type: 'string' },
   'fail-open': { type: 'boolean' },
+  'check-endpoint': { type: 'boolean' },
   serve: { type: 'boolean' },
 } as const;
 
@@ -62,6 +68,8 @@ interface HookInvocation {
   root?: string;
   config?: string;
   failOpen: boolean;
+  /** At a session's start, prove that editgate's server holds the loopback endpoint (endpointHolder). */
+  checkEndpoint: boolean;
 }
 
 /** The value given to an option (`--root DIR` or `--root=DIR`), as written. */
@@ -94,6 +102,7 @@ function readInvocation(args: string[], cwd: string): HookInvocation | 'help' | 
     ...(root !== undefined ? { root: at(root) } : {}),
     ...(config !== undefined ? { config: at(config) } : {}),
     failOpen: line.values['fail-open'] === true,
+    checkEndpoint: line.values['check-endpoint'] === true,
   };
 }
 
@@ -158,7 +167,36 @@ export async function answerHookCall(
     warn,
   });
   const stderr = notes.join('') + (reply.stderr ?? '');
+  const stop = invocation.checkEndpoint ? stopsBeforeActing(adapter, event) : undefined;
+  if (stop && adapter.stopBeforeActing) {
+    const stranger = await endpointStranger(stateDir, adapter.label);
+    if (stranger) return adapter.stopBeforeActing(stranger, stop);
+  }
   return { ...reply, ...(stderr ? { stderr } : {}) };
+}
+
+/** Whether the event comes before the agent acts (its session's start, a prompt), and which. */
+function stopsBeforeActing(adapter: HookAdapter, event: string): 'session-start' | 'prompt' | undefined {
+  if (event.includes('"SessionStart"')) return 'session-start';
+  try {
+    return adapter.parse(JSON.parse(event)).phase === 'prompt' ? 'prompt' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why the session may not go on, or undefined: a program that is not editgate's hook server listens on the
+ * loopback endpoint's port, where the agent's http hooks would hand it the token with every edit and take
+ * its answer as editgate's (hook-endpoint.ts endpointHolder).
+ */
+async function endpointStranger(stateDir: string, agent: string): Promise<string | undefined> {
+  const endpoint = readHookEndpoint(stateDir);
+  if (!endpoint) return undefined;
+  const holder = await endpointHolder(endpoint);
+  if (holder.kind !== 'stranger') return undefined;
+  const at = `${LOOPBACK_HOST}:${endpoint.port}`;
+  return `editgate stops this session: a program that is not editgate's hook server listens on ${at} (${holder.why}). ${agent}'s edit hooks would post every edit there with editgate's token, and take that program's answer as editgate's. Quit, find it with: ss -ltnp 'sport = :${endpoint.port}', stop it, and start again (editgate's server takes the port back within a few seconds).`;
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -23,7 +23,15 @@ import {
 } from '../../hooks/install.js';
 import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
 import { commandHelp, usageFailure } from '../file-command.js';
-import { ensureHookEndpoint, type HookEndpoint, hookEndpointPath, hookUrl } from '../hook-endpoint.js';
+import {
+  endpointHolder,
+  ensureHookEndpoint,
+  type HookEndpoint,
+  hookEndpointPath,
+  hookUrl,
+  LOOPBACK_HOST,
+  readHookEndpoint,
+} from '../hook-endpoint.js';
 import { buildIdentity, runFolderProblem, runningHookServers, stopHookServers } from '../hook-server.js';
 import { defaultStateDir } from '../state-dir.js';
 import { type GlobalOptionName, parseCommandLine, UsageError } from '../usage.js';
@@ -299,7 +307,6 @@ async function serverStatus(): Promise<void> {
     process.stdout.write(
       `Hook server: not running (the next hook call starts it; its socket goes in ${hookRunFolder(stateDir)}).\n`,
     );
-    return;
   }
   for (const server of running) {
     const build =
@@ -308,6 +315,22 @@ async function serverStatus(): Promise<void> {
       `Hook server: running, pid ${server.pid}, since ${server.startedAt}, ${server.served} calls answered, ${build} (${server.socketPath}).\n`,
     );
   }
+  await endpointStatus(stateDir);
+}
+
+/** Who holds the loopback endpoint's port, where Claude Code's http hooks post (hook-endpoint.ts). */
+async function endpointStatus(stateDir: string): Promise<void> {
+  const endpoint = readHookEndpoint(stateDir);
+  if (!endpoint) return;
+  const at = `${LOOPBACK_HOST}:${endpoint.port}`;
+  const holder = await endpointHolder(endpoint);
+  process.stdout.write(
+    holder.kind === 'editgate'
+      ? `Loopback endpoint ${at}: editgate's hook server listens there (it proved it).\n`
+      : holder.kind === 'none'
+        ? `Loopback endpoint ${at}: nothing listens there now (a session's start starts the server).\n`
+        : `Loopback endpoint ${at}: a program that is not editgate's listens there (${holder.why}). Claude Code's prompts are blocked until it is gone; find it with: ss -ltnp 'sport = :${endpoint.port}'.\n`,
+  );
 }
 
 async function status(name: string | undefined, place: InstallPlace): Promise<number> {

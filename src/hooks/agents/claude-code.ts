@@ -175,7 +175,25 @@ export const adapter: HookAdapter = {
   prompt: (context) => promptContextReply('UserPromptSubmit', context),
   // A deny the model reads. (Exit code 2 would block too, but reaches the model only as stderr.)
   failed: (reason) => pre({ kind: 'deny', reason }),
+  // A prompt's block drops the prompt before the model sees it, and shows the reason. At a session's start
+  // Claude Code 2.1.332 reads `continue: false` and goes on all the same (the real-agent test): the person is
+  // shown the reason there, and every prompt is blocked.
+  stopBeforeActing: (reason, at) =>
+    jsonReply(
+      at === 'prompt'
+        ? { decision: 'block', reason }
+        : { continue: false, stopReason: reason, systemMessage: reason },
+    ),
 };
+
+/**
+ * Where the edit hooks post to the loopback endpoint, the session's start and each prompt first prove that
+ * editgate's server is what listens there (cli/hook-endpoint.ts endpointHolder); both are command hooks,
+ * which reach the server over its socket.
+ */
+function endpointChecked(line: string, command: HookCommand): string {
+  return command.http ? `${line} --check-endpoint` : line;
+}
 
 /** What Claude Code's spinner says while the hook runs. */
 function statusMessage(command: HookCommand): string {
@@ -225,7 +243,7 @@ export const SETTINGS: SettingsHooks = {
     events: ['SessionStart', 'SessionEnd'],
     entry: (command) => {
       const { onFailure: _, statusMessage: __, ...entry } = commandEntry(command);
-      return { ...entry, timeout: 60 };
+      return { ...entry, command: endpointChecked(command.line, command), timeout: 60 };
     },
   },
   // A command hook with no onFailure "block": a prompt hook that fails lets the prompt go on.
@@ -233,7 +251,7 @@ export const SETTINGS: SettingsHooks = {
     event: 'UserPromptSubmit',
     entry: (command) => ({
       type: 'command',
-      command: promptHookLine(command),
+      command: endpointChecked(promptHookLine(command), command),
       timeout: PROMPT_HOOK_TIMEOUT_SECONDS,
     }),
   },
