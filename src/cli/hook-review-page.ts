@@ -7,8 +7,8 @@
  * by the page itself for each change (cli/review-announce.ts).
  *
  * The page started is `editgate review ROOT` itself, as a process of its own (detached: it outlives the hook
- * and the agent, and serves every later call for the root until it is stopped), listening on 127.0.0.1 with
- * its usual sign-in. Two hooks that find no page at once start one: a marker made with O_EXCL in the hook
+ * and the agent, and serves every later call for the root until it is stopped, or until it has had nothing
+ * to do for 15 minutes: no change waiting, no page open), listening on 127.0.0.1 with its usual sign-in. Two hooks that find no page at once start one: a marker made with O_EXCL in the hook
  * server's run folder (STATE/run/review-KEY.starting) lets one start it; the others wait for its discovery
  * file (web/discovery.ts), which is how every process finds the page. Nothing is started when the state
  * folder, its review folder or its run folder could be changed by someone else (folderProblem): a page
@@ -47,6 +47,11 @@ export interface HookReviewPageOptions {
 }
 
 const DEFAULT_START_MS = 30_000;
+/**
+ * A page started for a hook ends once nothing has waited on it and no page has been open for this long (as
+ * the hook server ends when idle), rather than listening until the machine restarts.
+ */
+const PAGE_IDLE_EXIT = ['--idle-exit', '15'];
 const POLL_MS = 100;
 
 /**
@@ -158,7 +163,7 @@ async function start(
   let exited: string | undefined;
   let pid: number | undefined;
   try {
-    const child = spawn(command[0]!, [...command.slice(1), 'review', '--', options.root], {
+    const child = spawn(command[0]!, [...command.slice(1), 'review', ...PAGE_IDLE_EXIT, '--', options.root], {
       detached: true,
       stdio: ['ignore', 'ignore', fd],
       cwd: options.stateDir,

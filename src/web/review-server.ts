@@ -82,6 +82,8 @@ export interface ReviewServer {
   /** The listening address's certificate (its fingerprint is what a person checks in the browser). */
   readonly tls?: TlsIdentity;
   readonly queue: ReviewQueue;
+  /** Pages open in a browser now (their live event streams). */
+  readonly openPages: number;
   /** Puts a change on the page and resolves with the person's decision. */
   ask(request: ApprovalQuestion, options?: AskOptions): Promise<Decision>;
   close(): Promise<void>;
@@ -195,6 +197,9 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       `${listenOrigin ?? origin}/?token=${links.issue({ ttlMs: ttlMs ?? linkTtlMs, change: id })}`,
     ...(listenOrigin ? { listenOrigin, tls: options.listen!.tls } : {}),
     queue,
+    get openPages() {
+      return state.eventStreams.size;
+    },
     ask: (request, ask = {}) =>
       queue.add(request, {
         source: ask.source ?? source,

@@ -11,6 +11,7 @@ import { isWildcard, type ListenAddress, parseListenAddress } from '../../core/l
 import { discoveryPath, findReview, publishReview, type ReviewDiscovery } from '../../web/discovery.js';
 import { openReviewInBrowser } from '../../web/open-browser.js';
 import { proveReview, requestSignInLink } from '../../web/remote-review.js';
+import { whenIdle } from '../../web/review-idle.js';
 import { startReviewServer } from '../../web/review-server.js';
 import { parseReviewSettings, type ReviewSettings } from '../../web/review-settings.js';
 import { CHANGE_LINK_TTL_MS } from '../../web/sign-in-links.js';
@@ -24,7 +25,7 @@ import { announceChanges } from '../review-announce.js';
 import { defaultStateDir } from '../state-dir.js';
 import { asksForSession, runSessionReview, SESSION_HELP, SESSION_USAGE } from './review-session.js';
 
-export const HELP = `Usage: editgate review [ROOT] [--port PORT] [--open]
+export const HELP = `Usage: editgate review [ROOT] [--port PORT] [--open] [--idle-exit MINUTES]
                        [--listen ADDRESS[:PORT] [--tls-cert FILE --tls-key FILE]]
        editgate review [ROOT] --link
 ${SESSION_USAGE}
@@ -64,6 +65,9 @@ Options:
   --open        open the page in your browser ($BROWSER, or the system's opener), through a file only you
                 can read: the link never shows on a command line
   --link        print a new sign-in link for the page already running for ROOT, and exit
+  --idle-exit MINUTES
+                stop once, for MINUTES, no change has waited, arrived or been answered and no page has
+                been open in a browser (a page a hook starts for you uses 15)
   -h, --help    show this help
 
 ${SESSION_HELP}`;
@@ -87,6 +91,7 @@ export async function run(args: string[]): Promise<number> {
     open?: boolean;
     link?: boolean;
     help?: boolean;
+    'idle-exit'?: string;
     listen?: string;
     'tls-cert'?: string;
     'tls-key'?: string;
@@ -100,6 +105,7 @@ export async function run(args: string[]): Promise<number> {
         port: { type: 'string' },
         open: { type: 'boolean' },
         link: { type: 'boolean' },
+        'idle-exit': { type: 'string' },
         listen: { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
@@ -109,6 +115,10 @@ export async function run(args: string[]): Promise<number> {
     if (positionals.length > 1) throw new Error(`one ROOT at a time (got ${positionals.join(', ')})`);
     if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) {
       throw new Error(`--port must be a port number (got "${values.port}")`);
+    }
+    const idle = values['idle-exit'];
+    if (idle !== undefined && !(/^\d{1,6}(\.\d+)?$/.test(idle) && Number(idle) > 0)) {
+      throw new Error(`--idle-exit takes minutes, a number above 0 (got "${idle}")`);
     }
   } catch (error) {
     process.stderr.write(
@@ -246,10 +256,20 @@ export async function run(args: string[]): Promise<number> {
   }
 
   // Every way the page is told to stop removes the discovery file: Ctrl-C, kill, and the terminal closing
-  // (SIGHUP). An uncaught error ends the process through its exit hook, which removes it too.
+  // (SIGHUP), and with --idle-exit its having nothing to do. An uncaught error ends the process through its
+  // exit hook, which removes it too.
+  const idleMinutes = values['idle-exit'] === undefined ? undefined : Number(values['idle-exit']);
+  const idle = idleMinutes === undefined ? undefined : whenIdle(server, idleMinutes * 60_000);
   await new Promise<void>((done) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, done);
+    idle?.idle.then(() => {
+      process.stdout.write(
+        `Nothing waited and no page was open for ${idleMinutes} minute(s): the review page stops (--idle-exit).\n`,
+      );
+      done();
+    });
   });
+  idle?.stop();
   stopAnnouncing();
   await unpublish();
   await server.close();
