@@ -233,7 +233,10 @@ describe('editgate review', () => {
 
   it('--idle-exit: a change on the page keeps it; with nothing to do for the minutes given it stops, discovery file and all', async () => {
     const ws = cliWorkspace({ 'a.txt': 'one\n' });
-    const bad = await runCli(['review', ws.root, '--idle-exit', '0'], { cwd: ws.root, stateDir: ws.stateDir });
+    const bad = await runCli(['review', ws.root, '--idle-exit', '0'], {
+      cwd: ws.root,
+      stateDir: ws.stateDir,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--idle-exit takes minutes, a number above 0 (got "0")');
     // 0.1 minute: idle after 6 s with nothing waiting and no page open (time enough for the write to start).
