@@ -265,15 +265,39 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
       term.dispose();
     },
     async stop(timeout = 5_000) {
-      const exitedWithin = (ms: number) =>
-        Promise.race([
-          exit.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(resolve, ms, false)),
-        ]);
+      // The whole process group the terminal started (its session leader's): an agent's launcher (an npm
+      // bin script, the network namespace's wrapper) can exit while the agent it started still writes its
+      // session files, and a folder removed then is not empty.
+      const group = child.pid;
+      const signalGroup = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-group, signal);
+        } catch {
+          // Gone already.
+        }
+      };
+      const groupGone = () => {
+        try {
+          process.kill(-group, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      const goneWithin = async (ms: number) => {
+        const until = Date.now() + ms;
+        while (Date.now() < until) {
+          if (exitCode !== undefined && groupGone()) return true;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return false;
+      };
+      signalGroup('SIGTERM');
       if (exitCode === undefined) child.kill('SIGTERM');
-      if (exitCode === undefined && !(await exitedWithin(timeout))) {
-        child.kill('SIGKILL');
-        await exitedWithin(timeout);
+      if (!(await goneWithin(timeout))) {
+        signalGroup('SIGKILL');
+        if (exitCode === undefined) child.kill('SIGKILL');
+        await goneWithin(timeout);
       }
       term.dispose();
     },
