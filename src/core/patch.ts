@@ -296,7 +296,7 @@ function parseHunks(cursor: Cursor, firstMayOmitHeader: boolean): PatchHunk[] {
  * The text of an @@ line: what follows "@@". A unified diff's "@@ -12,7 +12,8 @@ text" gives "text": its
  * line numbers are never used to place a hunk.
  */
-function anchorText(line: string): string {
+export function anchorText(line: string): string {
   const text = line.slice(2).trim();
   const unified = /^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@(.*)$/.exec(text);
   return (unified ? unified[1]! : text).trim();

@@ -61,7 +61,7 @@ describe("the adapter's protocol with the plugin", () => {
     cwd: '/p',
   });
 
-  it('reads edit and write, refuses apply_patch saying what to use, passes the rest', () => {
+  it('reads edit, write and apply_patch as the files they write; refuses a patch read otherwise; passes the rest', () => {
     expect(
       adapter.parse(
         event('tool.execute.before', 'edit', { filePath: 'n.txt', oldString: 'a', newString: 'b' }),
@@ -69,9 +69,24 @@ describe("the adapter's protocol with the plugin", () => {
     ).toMatchObject({
       read: { kind: 'write', key: { session: 's', call: 'c1' } },
     });
-    expect(adapter.parse(event('tool.execute.before', 'apply_patch', { patchText: '' }))).toMatchObject({
-      read: { kind: 'refuse', reason: expect.stringMatching(/edit .* or write/) },
+    const patch =
+      '*** Begin Patch\n*** Update File: n.txt\n@@\n-a\n+b\n*** Add File: m.txt\n+m\n*** End Patch';
+    expect(adapter.parse(event('tool.execute.before', 'apply_patch', { patchText: patch }))).toMatchObject({
+      read: {
+        kind: 'write',
+        tool: 'apply_patch',
+        files: [{ path: '/p/n.txt' }, { path: '/p/m.txt' }],
+      },
     });
+    expect(adapter.parse(event('tool.execute.after', 'apply_patch', { patchText: patch }))).toMatchObject({
+      read: { kind: 'settle', paths: ['/p/n.txt', '/p/m.txt'] },
+    });
+    // A first hunk without "@@": OpenCode skips its lines, so editgate refuses rather than show them.
+    const skipped = patch.replace('@@\n', '');
+    expect(adapter.parse(event('tool.execute.before', 'apply_patch', { patchText: skipped }))).toMatchObject({
+      read: { kind: 'refuse', reason: expect.stringMatching(/before the first "@@"/) },
+    });
+    expect(() => adapter.parse(event('tool.execute.before', 'apply_patch', {}))).toThrow(/patchText/);
     expect(adapter.parse(event('tool.execute.before', 'bash', { command: 'ls' }))).toMatchObject({
       read: { kind: 'pass' },
     });
@@ -81,6 +96,14 @@ describe("the adapter's protocol with the plugin", () => {
     const reply = JSON.parse(adapter.pre({ kind: 'ask', reason: 'Asked.' }).stdout);
     expect(reply.decision).toBe('deny');
     expect(reply.reason).toMatch(/--approve web/);
+  });
+
+  it("carries the person's version back as a patch OpenCode places at exactly one place", () => {
+    const file = { path: 'n.txt', before: 'a\nb\n', proposed: 'a\nB\n', approved: 'a\nBee\n' };
+    expect(adapter.revise?.({ patchText: '*** Begin Patch\n*** End Patch' }, [file])).toEqual({
+      patchText:
+        '*** Begin Patch\n*** Update File: n.txt\n@@\n-a\n-b\n+a\n+Bee\n*** End of File\n*** End Patch\n',
+    });
   });
 
   it("carries the person's version as new args", () => {
@@ -223,7 +246,7 @@ describe('the plugin file editgate installs', () => {
     expect(text).toContain('const COMMAND = ["/usr/bin/editgate","hook","opencode","--approve","web"];');
     expect(installer.add(text, command as never)).toBe(text);
     expect(installer.find(text)).toEqual([
-      expect.stringContaining('asks editgate before edit and write'),
+      expect.stringContaining('asks editgate before edit, write and apply_patch'),
       expect.stringContaining('chat.message'),
     ]);
     expect(installer.remove(text)).toBeUndefined();

@@ -12,9 +12,7 @@
  * trust for its own three entries (the prompt-time UserPromptSubmit too), the person having asked for them, and uninstall removes it.
  */
 import { createHash } from 'node:crypto';
-import { isAbsolute, resolve } from 'node:path';
-import { EditgateError } from '../../core/errors.js';
-import { type PatchOperation, parsePatch } from '../../core/patch.js';
+import { resolve } from 'node:path';
 import type {
   CallKey,
   HookAdapter,
@@ -22,7 +20,6 @@ import type {
   HookReply,
   PostFeedback,
   PreVerdict,
-  ProposedFile,
   ReviseInput,
 } from '../adapter.js';
 import { record, requiredText } from '../event-fields.js';
@@ -34,7 +31,7 @@ import {
   promptHookLine,
 } from '../install.js';
 import { jsonReply, NO_REPLY, promptContextReply, promptEvent } from '../replies.js';
-import { agreedUpdate } from './codex-patch.js';
+import { patchFiles, patchOfApproved } from './codex-patch.js';
 
 const TOOL = 'apply_patch';
 /** Seconds Codex waits for the hook, as installed (Codex's default too). */
@@ -42,45 +39,6 @@ const TIMEOUT_SECONDS = 600;
 
 function text(value: unknown, what: string): string {
   return requiredText(value, "Codex's hook event", what);
-}
-
-/** The files a patch writes, each with Codex's bytes (agreed with editgate's reading), or a refusal. */
-function patchFiles(patch: string, cwd: string): ProposedFile[] | { refuse: string } {
-  let operations: PatchOperation[];
-  try {
-    operations = parsePatch(patch);
-  } catch (error) {
-    if (error instanceof EditgateError) return { refuse: error.message };
-    throw error;
-  }
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
-  const files: ProposedFile[] = [];
-  for (const operation of operations) {
-    const path = at(operation.path);
-    if (operation.type === 'add') {
-      const content = Buffer.from(operation.content, 'utf8');
-      files.push({ path, expected: () => content });
-    } else if (operation.type === 'delete') {
-      files.push({ path, delete: true });
-    } else if (operation.moveTo !== undefined) {
-      // Codex writes the patched text to the new path (replacing a file there) and removes the old one:
-      // one change set of a deletion and a write, the write's bytes from the deleted file's.
-      const to = at(operation.moveTo);
-      if (to === path)
-        return {
-          refuse: `editgate refuses this patch: it moves ${operation.path} onto its own path, and editgate cannot be sure what Codex's apply_patch leaves there (it writes the new path, then removes the old one). Nothing was written. Leave out the "*** Move to:" line.`,
-        };
-      const { hunks } = operation;
-      files.push(
-        { path, delete: true },
-        { path: to, movedFrom: path, moved: (source) => agreedUpdate(operation.path, source, hunks) },
-      );
-    } else {
-      const { hunks } = operation;
-      files.push({ path, expected: (current) => agreedUpdate(operation.path, current, hunks) });
-    }
-  }
-  return files;
 }
 
 function parse(event: unknown): HookEvent {
@@ -101,7 +59,7 @@ function parse(event: unknown): HookEvent {
     call: text(body.tool_use_id, 'tool_use_id'),
   };
   const patch = text(input.command, 'patch (tool_input.command)');
-  const files = patchFiles(patch, cwd);
+  const files = patchFiles(patch, cwd, 'Codex');
   if (phase === 'PostToolUse') {
     const paths = 'refuse' in files ? [] : files.map((file) => file.path);
     return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths } };
@@ -110,49 +68,10 @@ function parse(event: unknown): HookEvent {
   return { phase: 'pre', cwd, read: { kind: 'write', tool, key, input, files } };
 }
 
-/** A patch's lines for a whole text ("+" or "-" before each line). */
-function linesOf(prefix: string, content: string): string[] {
-  const lines = content.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((line) => `${prefix}${line}`);
-}
-
-function deletesOrMoves(patch: string): boolean {
-  try {
-    return parsePatch(patch).some(
-      (operation) => operation.type === 'delete' || (operation.type === 'update' && operation.moveTo),
-    );
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The person's version as the patch Codex runs instead: each file replaced whole (its old lines removed, the
- * new ones added, at the end of the file), which Codex's apply_patch places at exactly one place.
- */
+/** The person's version as the patch Codex runs instead (codex-patch.ts patchOfApproved). */
 const revise: ReviseInput = (input, files) => {
-  // A file the patch deletes or moves away has no text of the person's to write back as an update.
-  if (typeof input.command === 'string' && deletesOrMoves(input.command))
-    return { refuse: 'the patch deletes or moves a file, which a patch of your text cannot say' };
-  const parts = ['*** Begin Patch'];
-  for (const file of files) {
-    if (!file.approved.endsWith('\n') && file.approved !== '')
-      return {
-        refuse: `Codex's apply_patch always ends a file with a line break, and your version of ${file.path} has none`,
-      };
-    if (file.before === '') parts.push(`*** Add File: ${file.path}`, ...linesOf('+', file.approved));
-    else
-      parts.push(
-        `*** Update File: ${file.path}`,
-        '@@',
-        ...linesOf('-', file.before),
-        ...linesOf('+', file.approved),
-        '*** End of File',
-      );
-  }
-  parts.push('*** End Patch', '');
-  return { command: parts.join('\n') };
+  const patch = patchOfApproved(input.command, files, 'Codex');
+  return typeof patch === 'string' ? { command: patch } : patch;
 };
 
 function deny(reason: string): HookReply {

@@ -11,9 +11,11 @@
  * before, `{ decision: "pass", message? }` after. OpenCode's plugins cannot hand a question to its own
  * permission prompt, so editgate's "ask" (mode agent) is a refusal saying to use the review page.
  *
- * Gated: `edit` and `write` (opencode-edits.ts). `apply_patch` (offered to some models instead of edit) is
- * refused with what to use instead: editgate does not work out its first-match, fuzzy hunks yet.
- * Every other tool passes: OpenCode's own permission settings decide.
+ * Gated: `edit` and `write` (opencode-edits.ts), and `apply_patch` (offered to GPT models instead of both;
+ * `{ patchText }`), read as Codex's apply_patch is (codex-patch.ts: a patch passes only where OpenCode's
+ * first-match, looser reading and editgate's exactly-once reading give the same bytes; opencode-patch.ts
+ * refuses the framing OpenCode's parser reads otherwise). Every other tool passes: OpenCode's own
+ * permission settings decide.
  */
 import { isAbsolute, join, resolve } from 'node:path';
 import type {
@@ -29,12 +31,13 @@ import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { lfReplacement, onlyRevisedFile } from '../replacement.js';
 import { jsonReply, notGated, promptEvent } from '../replies.js';
+import { patchFiles, patchOfApproved } from './codex-patch.js';
 import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
+import { openCodePatchProblem } from './opencode-patch.js';
 import { PLUGIN_MARKER, pluginSource } from './opencode-plugin.js';
 
-export const GATED_TOOLS = ['edit', 'write'] as const;
-/** Tools that write which editgate refuses rather than guess at. */
-const REFUSED_TOOLS = ['apply_patch'] as const;
+export const GATED_TOOLS = ['edit', 'write', 'apply_patch'] as const;
+const PATCH_TOOL = 'apply_patch';
 
 /** Seconds the plugin waits for the hook: long enough for a person on the review page. */
 const TIMEOUT_SECONDS = 600;
@@ -46,6 +49,13 @@ const PROMPT = 'chat.message';
 
 function text(value: unknown, what: string): string {
   return requiredText(value, "OpenCode's plugin event", what);
+}
+
+/** The files an apply_patch call writes (OpenCode's bytes, agreed with editgate's), or a refusal. */
+function patchedFiles(input: Record<string, unknown>, cwd: string): ProposedFile[] | { refuse: string } {
+  const patch = text(input.patchText, 'patchText');
+  const problem = openCodePatchProblem(patch);
+  return problem ? { refuse: problem } : patchFiles(patch, cwd, 'OpenCode');
 }
 
 function proposedFile(tool: string, path: string, input: Record<string, unknown>): ProposedFile {
@@ -68,24 +78,21 @@ function parse(event: unknown): HookEvent {
   if (phase === PROMPT) return promptEvent(cwd, body.session_id);
   if (phase !== BEFORE && phase !== AFTER) return { phase: 'other', cwd };
   const tool = text(body.tool, 'tool');
-  if ((REFUSED_TOOLS as readonly string[]).includes(tool)) {
-    return phase === BEFORE
-      ? {
-          phase: 'pre',
-          cwd,
-          read: {
-            kind: 'refuse',
-            reason: `editgate refuses OpenCode's ${tool}: it cannot yet be sure which lines its patch hunks match (OpenCode takes the first of several, and looser matches), so nothing was changed. Make the change with edit (read the file first) or write instead.`,
-          },
-        }
-      : { phase: 'post', cwd, read: { kind: 'pass' } };
-  }
   if (!(GATED_TOOLS as readonly string[]).includes(tool))
     return notGated(phase === BEFORE ? 'pre' : 'post', cwd, tool);
   const input = record(body.args);
+  const key = { session: text(body.session_id, 'session_id'), call: text(body.call_id, 'call_id') };
+  if (tool === PATCH_TOOL) {
+    const files = patchedFiles(input, cwd);
+    if (phase === AFTER) {
+      const paths = 'refuse' in files ? [] : files.map((file) => file.path);
+      return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths } };
+    }
+    if ('refuse' in files) return { phase: 'pre', cwd, read: { kind: 'refuse', reason: files.refuse } };
+    return { phase: 'pre', cwd, read: { kind: 'write', tool, key, input, files } };
+  }
   const given = text(input.filePath, 'filePath');
   const path = isAbsolute(given) ? given : join(cwd, given);
-  const key = { session: text(body.session_id, 'session_id'), call: text(body.call_id, 'call_id') };
   if (phase === AFTER) return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths: [path] } };
   return {
     phase: 'pre',
@@ -94,8 +101,15 @@ function parse(event: unknown): HookEvent {
   };
 }
 
-/** The person's version back into the call: write takes the whole text, edit one unique replacement. */
+/**
+ * The person's version back into the call: write takes the whole text, edit one unique replacement,
+ * apply_patch a patch of each file whole (codex-patch.ts patchOfApproved).
+ */
 const revise: ReviseInput = (input, files) => {
+  if (typeof input.patchText === 'string') {
+    const patch = patchOfApproved(input.patchText, files, 'OpenCode');
+    return typeof patch === 'string' ? { patchText: patch } : patch;
+  }
   const file = onlyRevisedFile(files);
   if ('refuse' in file) return file;
   if (typeof input.content === 'string') return { ...input, content: file.approved };
@@ -166,7 +180,7 @@ export const installer: HookInstaller = {
       argv: command.nodeArgv,
       ...(command.identityFile ? { identityFile: command.identityFile } : {}),
       timeoutMs: command.timeoutSeconds * 1000,
-      tools: [...GATED_TOOLS, ...REFUSED_TOOLS],
+      tools: GATED_TOOLS,
     });
     return after === before ? before : after;
   },
@@ -175,7 +189,7 @@ export const installer: HookInstaller = {
   find: (text) =>
     isOurs(text)
       ? [
-          'plugin: asks editgate before edit and write, refuses apply_patch',
+          'plugin: asks editgate before edit, write and apply_patch',
           ...(text.includes('"chat.message"')
             ? ["plugin: gives the model a session review's reasons with your next message (chat.message)"]
             : []),
