@@ -251,7 +251,7 @@ export async function serveHooks(
   // The loopback endpoint: the agent posts its event as it is; the path names the hook's options.
   const httpServer = createServer((req, res) => {
     track(res);
-    // A session's start asks who holds the port (hook-endpoint.ts endpointHolder); the question has no token.
+    // A session's start and each prompt ask who holds the port (hook-endpoint.ts endpointHolder), with no token.
     const asking = { remoteAddress: req.socket.remoteAddress, headers: req.headers };
     const proof = proofAnswer({ ...asking, method: req.method, url: req.url }, endpoint!);
     if (proof) {

@@ -68,7 +68,7 @@ interface HookInvocation {
   root?: string;
   config?: string;
   failOpen: boolean;
-  /** At a session's start, prove that editgate's server holds the loopback endpoint (endpointHolder). */
+  /** At a session's start and each prompt, prove that editgate's server holds the loopback endpoint. */
   checkEndpoint: boolean;
 }
 
@@ -154,6 +154,13 @@ export async function answerHookCall(
     };
   }
   const { adapter } = await entry.load();
+  // Before anything else is done for the event (a prompt's hook hands the model a session review's note
+  // once): a session whose edits would go to a stranger does not go on.
+  const stop = invocation.checkEndpoint ? stopsBeforeActing(adapter, event) : undefined;
+  if (stop && adapter.stopBeforeActing) {
+    const stranger = await endpointStranger(stateDir, adapter.label);
+    if (stranger) return adapter.stopBeforeActing(stranger, stop);
+  }
   const notes: string[] = [];
   const warn = (message: string) => notes.push(`${message}\n`);
   const reply = await runHook(withCwd(event, cwd), {
@@ -167,11 +174,6 @@ export async function answerHookCall(
     warn,
   });
   const stderr = notes.join('') + (reply.stderr ?? '');
-  const stop = invocation.checkEndpoint ? stopsBeforeActing(adapter, event) : undefined;
-  if (stop && adapter.stopBeforeActing) {
-    const stranger = await endpointStranger(stateDir, adapter.label);
-    if (stranger) return adapter.stopBeforeActing(stranger, stop);
-  }
   return { ...reply, ...(stderr ? { stderr } : {}) };
 }
 
