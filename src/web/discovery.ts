@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, readFile, realpath, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { letGo, removeAtExit } from '../workspace/io.js';
 
@@ -180,6 +180,33 @@ export async function findReview(
     };
   }
   return { found: record as ReviewDiscovery };
+}
+
+/**
+ * Every review page published in the state folder whose file can be trusted and whose process runs (for
+ * `editgate hooks status`, which shows the pages hooks started); a file gone stale is removed on the way.
+ */
+export async function runningReviews(stateDir: string): Promise<ReviewDiscovery[]> {
+  let names: string[];
+  try {
+    names = (await readdir(join(stateDir, 'review'))).filter((name) => /^[0-9a-f]{32}\.json$/.test(name));
+  } catch {
+    return [];
+  }
+  const running: ReviewDiscovery[] = [];
+  for (const name of names) {
+    let root: unknown;
+    try {
+      root = (JSON.parse(await readFile(join(stateDir, 'review', name), 'utf8')) as { root?: unknown }).root;
+    } catch {
+      continue;
+    }
+    if (typeof root !== 'string') continue;
+    // The file read again, checked as every process checks it before trusting it.
+    const found = await findReview(stateDir, root);
+    if ('found' in found) running.push(found.found);
+  }
+  return running;
 }
 
 /** Whether a process with this id runs (one of another user counts: its id is taken). */

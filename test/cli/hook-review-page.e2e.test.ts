@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hookReviewPage } from '../../src/cli/hook-review-page.js';
 import { adapter as claude } from '../../src/hooks/agents/claude-code.js';
@@ -11,6 +12,8 @@ import { runningReviewFinder } from '../../src/web/web-approval.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { tempFolder } from '../temp-folder.js';
 import { answerOnPage } from '../web/page-api.js';
+
+const runFile = promisify(execFile);
 
 // `--approve web` with no `editgate review` running (issue #29 item 2, "one started and linked"): the built
 // CLI's hook as the agent runs it, a process per call; the page it starts is the real `editgate review`,
@@ -139,6 +142,16 @@ describe('editgate hook --approve web with no review page running', () => {
     const run = hook(ws, 't1');
     const page = await discovered(ws);
     expect(reviewPids(ws.root)).toEqual([page.pid]);
+    // Started to end when idle, and listed by hooks status.
+    const args = readFileSync(`/proc/${page.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+    expect(args.slice(args.indexOf('review'))).toEqual(['review', '--idle-exit', '15', '--', ws.root]);
+    const status = await runFile(process.execPath, [MAIN, 'hooks', 'status', 'claude-code'], {
+      env: { ...process.env, ...ws.env, HOME: ws.root },
+      encoding: 'utf8',
+    });
+    expect(status.stdout).toContain(
+      `Review page: running for ${page.root}, pid ${page.pid}, http://127.0.0.1:${page.port}/ (editgate review ${page.root} --link prints a sign-in link; one a hook started ends after 15 minutes with nothing to do).`,
+    );
     // The browser was given a file only this user can read, which leads to the page's sign-in link.
     await expect.poll(() => browsedLines(ws).length, { timeout: 10_000 }).toBe(1);
     const opened = browsedLines(ws)[0]!;

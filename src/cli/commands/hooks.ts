@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diffLines, formatUnifiedDiff } from '../../core/diff.js';
-import { shellLine } from '../../core/shell-word.js';
+import { shellLine, shellWord } from '../../core/shell-word.js';
 import type { AgentId } from '../../hooks/adapter.js';
 import { type HookAgentEntry, hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import { hookRunFolder } from '../../hooks/hook-wire.js';
@@ -22,6 +22,7 @@ import {
   planUninstall,
 } from '../../hooks/install.js';
 import { APPROVE_MODES, type HookApproveMode } from '../../hooks/runner.js';
+import { runningReviews } from '../../web/discovery.js';
 import { commandHelp, usageFailure } from '../file-command.js';
 import {
   endpointHolder,
@@ -316,6 +317,10 @@ async function serverStatus(): Promise<void> {
     );
   }
   await endpointStatus(stateDir);
+  for (const page of await runningReviews(stateDir))
+    process.stdout.write(
+      `Review page: running for ${page.root}, pid ${page.pid}, http://127.0.0.1:${page.port}/ (editgate review ${shellWord(page.root)} --link prints a sign-in link; one a hook started ends after 15 minutes with nothing to do).\n`,
+    );
 }
 
 /** Who holds the loopback endpoint's port, where Claude Code's http hooks post (hook-endpoint.ts). */
