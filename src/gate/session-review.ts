@@ -17,7 +17,7 @@ import { type Diff, diffLines, formatUnifiedDiff } from '../core/diff.js';
 import { applySomeHunks } from '../core/diff-hunks.js';
 import { EditgateError, isEditgateError } from '../core/errors.js';
 import { decodeText, type TextCodec } from '../core/text.js';
-import { sha256 } from '../workspace/fingerprint.js';
+import { type Fingerprint, sha256 } from '../workspace/fingerprint.js';
 import { keptBytes, type LoggedSession, takeNoteOf } from '../workspace/session-log.js';
 import { readNow } from '../workspace/written-elsewhere.js';
 import {
@@ -52,6 +52,11 @@ export interface ReviewedFile {
   after: { text: string; codec: TextCodec } | null;
   /** sha256 of what the session left (null: no file): a revert is written only while the file is this. */
   leftHash: string | null;
+  /**
+   * The file as the review read it, which is what the session left (null: no file): the review page's base,
+   * so a change made to it after this is seen there as one, however soon the page gets the question.
+   */
+  left: Fingerprint | null;
   diff: Diff;
 }
 
@@ -125,6 +130,7 @@ export async function openSessionReview(session: LoggedSession): Promise<Session
       before,
       after,
       leftHash: last.after,
+      left: now?.fingerprint ?? null,
       diff: diffLines(before?.text ?? '', after?.text ?? ''),
     });
   }
@@ -152,6 +158,7 @@ function questionOf(session: LoggedSession, files: ReviewedFile[]): ApprovalRequ
       stats: { added: file.diff.added, removed: file.diff.removed },
       texts: { before: file.before?.text ?? '', after: file.after?.text ?? '' },
       note: `${file.changes} change${file.changes === 1 ? '' : 's'} in the session, by ${file.writers.join(', ')}`,
+      base: { absolutePath: file.absolute, fingerprint: file.left },
     };
     if (kind !== 'modify')
       shown.wholeOnly = `${file.path} was ${kind === 'create' ? 'created' : 'deleted'} in the session: it is kept or reverted whole`;
