@@ -21,6 +21,15 @@ const turns = (root: string) => [
   { say: 'Done.' },
 ];
 
+/** The edit allowed by policy, with the hook server running before Claude Code starts. */
+const warmPolicy = {
+  client: claudeCode,
+  approve: 'policy',
+  files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
+  turns,
+  server: 'warm',
+} as const;
+
 describe('Claude Code with editgate hooks', () => {
   const sessions: HookSession[] = [];
   afterEach(async () => {
@@ -28,14 +37,7 @@ describe('Claude Code with editgate hooks', () => {
   });
 
   it('an http hook that finds no server listening blocks the edit (onFailure: block): nothing is written', async () => {
-    const session = await runHookSession({
-      client: claudeCode,
-      approve: 'policy',
-      files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
-      turns,
-      server: 'warm',
-      unreachable: true,
-    });
+    const session = await runHookSession({ ...warmPolicy, unreachable: true });
     sessions.push(session);
     expect(session.installOutput, session.installOutput).toMatch(/"type": "http"/);
     expect(session.file('notes.txt'), session.report).toBe('alpha\nbeta\ngamma\n');
@@ -47,14 +49,7 @@ describe('Claude Code with editgate hooks', () => {
   }, 180_000);
 
   it("a program that is not editgate's holds the hook port: the person is told at the start, every prompt is blocked, no edit reaches it", async () => {
-    const session = await runHookSession({
-      client: claudeCode,
-      approve: 'policy',
-      files: { 'notes.txt': 'alpha\nbeta\ngamma\n' },
-      turns,
-      server: 'warm',
-      stranger: true,
-    });
+    const session = await runHookSession({ ...warmPolicy, stranger: true });
     sessions.push(session);
     // The session's start shows the person why (Claude Code goes on all the same), and the prompt is
     // blocked: the model is never asked, so no edit is made and none reaches the stranger, which was only

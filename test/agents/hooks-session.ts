@@ -283,6 +283,18 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
   try {
     let review: Awaited<ReturnType<typeof startReview>> | undefined;
     const forwards: Array<{ port: number; socketPath: string }> = [];
+    /** This machine's 127.0.0.1:port, reachable at the same address inside the agent's namespace. */
+    const forward = async (port: number) => {
+      const { server, socketPath } = await forwardToPort(port);
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            if (existsSync(socketPath)) rmSync(socketPath, { force: true });
+          }),
+      );
+      forwards.push({ port, socketPath });
+    };
     if (options.reviewPage) {
       review = await startReview(workspace.root, workspace.state);
       const started = review;
@@ -293,15 +305,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
           // Gone already.
         }
       });
-      const forward = await forwardToPort(review.port);
-      cleanups.push(
-        () =>
-          new Promise<void>((resolve) => {
-            forward.server.close(() => resolve());
-            if (existsSync(forward.socketPath)) rmSync(forward.socketPath, { force: true });
-          }),
-      );
-      forwards.push({ port: review.port, socketPath: forward.socketPath });
+      await forward(review.port);
     }
     // Whatever hook server a session started (warm, or by its first call) ends with it, and so does a
     // review page a hook started.
@@ -359,15 +363,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     // cold one is started inside, by the session's start or the first call).
     const endpoint = readHookEndpoint(workspace.state);
     if (options.server === 'warm' && !options.unreachable && endpoint && options.hooks !== false) {
-      const forward = await forwardToPort(endpoint.port);
-      cleanups.push(
-        () =>
-          new Promise<void>((resolve) => {
-            forward.server.close(() => resolve());
-            if (existsSync(forward.socketPath)) rmSync(forward.socketPath, { force: true });
-          }),
-      );
-      forwards.push({ port: endpoint.port, socketPath: forward.socketPath });
+      await forward(endpoint.port);
     }
     if (options.beforePostTool) {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];

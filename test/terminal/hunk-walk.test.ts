@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
 import type { ApprovalFile, ApprovalQuestion } from '../../src/gate/approval.js';
 import { checkHunkChoices } from '../../src/gate/hunk-decision.js';
 import { HunkWalk, walkUnavailable } from '../../src/terminal/hunk-walk.js';
+import { fileChange } from '../web/review-fixture.js';
 
 const BEFORE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 /** Three hunks: lines 2, 15 and 28 changed. */
@@ -16,16 +16,7 @@ function fileOf(
   after = AFTER,
   extra: Partial<ApprovalFile> = {},
 ): ApprovalFile {
-  const diff = diffLines(before, after);
-  return {
-    path,
-    kind: 'modify',
-    diff,
-    unifiedDiff: formatUnifiedDiff(diff, { oldPath: path, newPath: path }),
-    stats: { added: diff.added, removed: diff.removed },
-    texts: { before, after },
-    ...extra,
-  };
+  return { ...fileChange(path, before, after), ...extra };
 }
 
 const request: ApprovalQuestion = { tool: 'edit_file', files: [fileOf('a.txt')] };

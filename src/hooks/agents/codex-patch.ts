@@ -16,7 +16,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { EditgateError } from '../../core/errors.js';
 import { type PatchHunk, type PatchOperation, parsePatch } from '../../core/patch.js';
 import { applyHunks } from '../../core/patch-apply.js';
-import type { ProposedFile, RevisedFile } from '../adapter.js';
+import type { CallKey, HookEvent, ProposedFile, RevisedFile } from '../adapter.js';
 
 /** Whose apply_patch: the name its messages give ("Codex", "OpenCode"). */
 export type PatchAgent = 'Codex' | 'OpenCode';
@@ -244,4 +244,22 @@ export function patchOfApproved(
   }
   parts.push('*** End Patch', '');
   return parts.join('\n');
+}
+
+/**
+ * An apply_patch call's event as the runner reads it: before the tool, the files it writes (or the refusal);
+ * after it, the paths to settle (none when the patch was refused: nothing of it ran).
+ */
+export function patchEvent(
+  phase: 'pre' | 'post',
+  call: { cwd: string; tool: string; key: CallKey; input: Record<string, unknown> },
+  files: ProposedFile[] | { refuse: string },
+): HookEvent {
+  const { cwd, tool, key, input } = call;
+  if (phase === 'post') {
+    const paths = 'refuse' in files ? [] : files.map((file) => file.path);
+    return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths } };
+  }
+  if ('refuse' in files) return { phase: 'pre', cwd, read: { kind: 'refuse', reason: files.refuse } };
+  return { phase: 'pre', cwd, read: { kind: 'write', tool, key, input, files } };
 }

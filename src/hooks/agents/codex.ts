@@ -31,7 +31,7 @@ import {
   promptHookLine,
 } from '../install.js';
 import { jsonReply, NO_REPLY, promptContextReply, promptEvent } from '../replies.js';
-import { patchFiles, patchOfApproved } from './codex-patch.js';
+import { patchEvent, patchFiles, patchOfApproved } from './codex-patch.js';
 
 const TOOL = 'apply_patch';
 /** Seconds Codex waits for the hook, as installed (Codex's default too). */
@@ -59,13 +59,8 @@ function parse(event: unknown): HookEvent {
     call: text(body.tool_use_id, 'tool_use_id'),
   };
   const patch = text(input.command, 'patch (tool_input.command)');
-  const files = patchFiles(patch, cwd, 'Codex');
-  if (phase === 'PostToolUse') {
-    const paths = 'refuse' in files ? [] : files.map((file) => file.path);
-    return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths } };
-  }
-  if ('refuse' in files) return { phase: 'pre', cwd, read: { kind: 'refuse', reason: files.refuse } };
-  return { phase: 'pre', cwd, read: { kind: 'write', tool, key, input, files } };
+  const when = phase === 'PostToolUse' ? 'post' : 'pre';
+  return patchEvent(when, { cwd, tool, key, input }, patchFiles(patch, cwd, 'Codex'));
 }
 
 /** The person's version as the patch Codex runs instead (codex-patch.ts patchOfApproved). */

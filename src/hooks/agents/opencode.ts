@@ -31,7 +31,7 @@ import { record, requiredText } from '../event-fields.js';
 import type { HookInstaller } from '../install.js';
 import { lfReplacement, onlyRevisedFile } from '../replacement.js';
 import { jsonReply, notGated, promptEvent } from '../replies.js';
-import { patchFiles, patchOfApproved } from './codex-patch.js';
+import { patchEvent, patchFiles, patchOfApproved } from './codex-patch.js';
 import { applyOpenCodeEdit, applyOpenCodeWrite } from './opencode-edits.js';
 import { openCodePatchProblem } from './opencode-patch.js';
 import { PLUGIN_MARKER, pluginSource } from './opencode-plugin.js';
@@ -82,15 +82,8 @@ function parse(event: unknown): HookEvent {
     return notGated(phase === BEFORE ? 'pre' : 'post', cwd, tool);
   const input = record(body.args);
   const key = { session: text(body.session_id, 'session_id'), call: text(body.call_id, 'call_id') };
-  if (tool === PATCH_TOOL) {
-    const files = patchedFiles(input, cwd);
-    if (phase === AFTER) {
-      const paths = 'refuse' in files ? [] : files.map((file) => file.path);
-      return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths } };
-    }
-    if ('refuse' in files) return { phase: 'pre', cwd, read: { kind: 'refuse', reason: files.refuse } };
-    return { phase: 'pre', cwd, read: { kind: 'write', tool, key, input, files } };
-  }
+  if (tool === PATCH_TOOL)
+    return patchEvent(phase === AFTER ? 'post' : 'pre', { cwd, tool, key, input }, patchedFiles(input, cwd));
   const given = text(input.filePath, 'filePath');
   const path = isAbsolute(given) ? given : join(cwd, given);
   if (phase === AFTER) return { phase: 'post', cwd, read: { kind: 'settle', tool, key, paths: [path] } };
