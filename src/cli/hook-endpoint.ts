@@ -13,12 +13,14 @@
  * its Host must name the loopback address and port (a web page that rebinds a name to 127.0.0.1 sends its
  * own name) and it may not carry an Origin (a browser always sends one with a cross-site POST).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { hookRunFolder } from '../hooks/hook-wire.js';
+import { sameSecret } from '../web/request-guard.js';
+import { proofHolds, serverProof } from '../web/server-proof.js';
 
 export interface HookEndpoint {
   port: number;
@@ -118,9 +120,7 @@ export function refusalOf(request: EndpointRequest, endpoint: HookEndpoint): str
   const refused = callerRefusal(request, endpoint);
   if (refused) return refused;
   const given = request.headers.authorization;
-  const expected = Buffer.from(`Bearer ${endpoint.token}`);
-  const got = Buffer.from(typeof given === 'string' ? given : '');
-  if (got.length !== expected.length || !timingSafeEqual(got, expected))
+  if (typeof given !== 'string' || !sameSecret(given, `Bearer ${endpoint.token}`))
     return 'the call does not carry the hook token';
   return undefined;
 }
@@ -129,16 +129,12 @@ export function refusalOf(request: EndpointRequest, endpoint: HookEndpoint): str
  * Who listens on the port. The port is fixed (it is in the agent's settings), so while no editgate server
  * holds it, any program of any user may: an agent's http hook would then hand it the token and take its
  * answer, an "allow" included. A session's start (cli/commands/hook.ts) asks the listener to prove it is
- * editgate's before the session goes on: it answers a fresh nonce with an HMAC keyed by the token, which only
- * a holder of the token can make, and the question carries no token, so a stranger learns nothing from it.
+ * editgate's before the session goes on: it answers a fresh nonce with an HMAC keyed by the token (the review
+ * server's proof, web/server-proof.ts), which only a holder of the token can make, and the question carries
+ * no token, so a stranger learns nothing from it.
  */
 
 const PROOF_PATH = '/hook/proof/';
-
-/** The proof for a nonce: what only a holder of the token can answer. */
-function proofOf(endpoint: HookEndpoint, nonce: string): string {
-  return createHmac('sha256', endpoint.token).update(`editgate hook endpoint ${nonce}`).digest('hex');
-}
 
 /**
  * The server's answer to a proof request (`GET /hook/proof/NONCE`), or undefined when the request is not
@@ -153,7 +149,7 @@ export function proofAnswer(
   if (refused) return { status: 403, text: `editgate hook server: ${refused}\n` };
   const nonce = request.url.slice(PROOF_PATH.length);
   if (!/^[0-9a-f]{64}$/.test(nonce)) return { status: 400, text: 'a proof is asked for 32 bytes in hex\n' };
-  return { status: 200, text: proofOf(endpoint, nonce) };
+  return { status: 200, text: serverProof(endpoint.token, 'hook-endpoint', nonce) };
 }
 
 export type EndpointHolder =
@@ -189,14 +185,8 @@ export function endpointHolder(endpoint: HookEndpoint, waitMs = PROOF_WAIT_MS): 
         });
         response.on('error', (error) => resolve({ kind: 'stranger', why: error.message }));
         response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const expected = Buffer.from(proofOf(endpoint, nonce));
-          const given = Buffer.from(text);
-          if (
-            response.statusCode === 200 &&
-            given.length === expected.length &&
-            timingSafeEqual(given, expected)
-          )
+          const proof = Buffer.concat(chunks).toString('utf8');
+          if (response.statusCode === 200 && proofHolds(endpoint.token, proof, 'hook-endpoint', nonce))
             resolve({ kind: 'editgate' });
           else
             resolve({

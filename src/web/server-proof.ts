@@ -9,7 +9,8 @@
 import { createHmac } from 'node:crypto';
 import { sameSecret } from './request-guard.js';
 
-export type ProofPurpose = 'hello' | 'decision';
+/** `hook-endpoint`: the hook server's loopback port, proved with its token (cli/hook-endpoint.ts). */
+export type ProofPurpose = 'hello' | 'decision' | 'hook-endpoint';
 
 /** The proof for `purpose` over `fields` (an unambiguous encoding: a JSON array). */
 export function serverProof(key: string, purpose: ProofPurpose, ...fields: string[]): string {
