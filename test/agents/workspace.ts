@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN } from '../built-cli.js';
@@ -59,7 +67,37 @@ export function makeWorkspace(label: string): AgentWorkspace {
       args: [MAIN, 'mcp', root, '--approve', 'policy'],
       env: stateEnv,
     },
-    // An agent's last writes (its session files) can land while the folder is being removed: retried.
-    remove: () => rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+    // An agent may leave a daemon of its own running from the folder (Codex 0.171.0's app-server, in a
+    // session of its own, so ending the agent's process group misses it), which writes there: it ends
+    // first. Its last writes can still land while the folder is being removed: retried.
+    remove: () => {
+      endProcessesRunFrom(folder);
+      rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
   };
+}
+
+/** Kills every process whose program lies in `folder` (Linux: /proc), and waits a moment for them to go. */
+function endProcessesRunFrom(folder: string): void {
+  let names: string[];
+  try {
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  const running = names.filter((name) => {
+    try {
+      return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')[0]!.startsWith(`${folder}/`);
+    } catch {
+      return false;
+    }
+  });
+  for (const pid of running) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  if (running.length > 0) execFileSync('sleep', ['0.2']);
 }
