@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EditgateError } from '../core/errors.js';
 import { markInvisible } from '../core/invisible.js';
 import { describeCondition } from '../gate/change-rules.js';
+import { readPlainFile } from '../workspace/io.js';
 import { isSealed, seal, stateKey } from '../workspace/state-key.js';
 import type { EditgateConfig, LoadedConfig } from './config.js';
 import { defaultStateDir } from './state-dir.js';
@@ -192,17 +192,9 @@ function recordFile(config: TrustedConfig, stateDir?: string): string {
  */
 export async function isTrusted(config: TrustedConfig, text: string, stateDir?: string): Promise<boolean> {
   let record: Partial<TrustRecord>;
-  const file = recordFile(config, stateDir);
   try {
     // A record is a small regular file; anything else there (a link, a FIFO) is not followed or waited on.
-    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile() || info.size > 64 * 1024) return false;
-      record = JSON.parse(await handle.readFile('utf8')) as Partial<TrustRecord>;
-    } finally {
-      await handle.close();
-    }
+    record = JSON.parse(readPlainFile(recordFile(config, stateDir), 64 * 1024)) as Partial<TrustRecord>;
   } catch {
     return false; // no record, or one that is not ours to believe
   }

@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -21,6 +20,8 @@ import {
   commandBeforeChangeHook,
   type Hooks,
 } from '../gate/hooks.js';
+import { isErrno } from '../workspace/fs-errors.js';
+import { NotPlainFile, readPlainFile } from '../workspace/io.js';
 import { MAX_STREAM_THRESHOLD } from '../workspace/stream/limits.js';
 import { type ConfigTrust, configHash, isTrusted, untrustedPart } from './config-trust.js';
 import type { CreateEditToolsOptions } from './index.js';
@@ -180,11 +181,12 @@ export async function loadConfig(
   }
   const restricted = untrustedPart(written);
   // Trust is for this root's use of this very file (config-trust.ts).
-  const trustedConfig = {
-    root: await realpath(root).catch(() => resolve(root)),
+  const [realRoot, realFolder] = await Promise.all([
+    realpath(root).catch(() => resolve(root)),
     // The file itself is no link (readConfigFile): its folder's real path names it.
-    path: join(await realpath(dirname(path)), basename(path)),
-  };
+    realpath(dirname(path)),
+  ]);
+  const trustedConfig = { root: realRoot, path: join(realFolder, basename(path)) };
   const trusted =
     restricted.ignored.length === 0 || (await isTrusted(trustedConfig, text, loadOptions.stateDir));
   const config = trusted ? written : restricted.config;
@@ -207,22 +209,16 @@ export async function loadConfig(
  * Either way trust is for this root alone (config-trust.ts).
  */
 async function readConfigFile(path: string): Promise<string> {
-  let handle: FileHandle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    // Read synchronously (workspace/io.ts): a config is small, and the hook server reads it on every call.
+    return readPlainFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw await linkedConfigError(path);
-    throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) {
+    if (isErrno(error, 'ELOOP')) throw await linkedConfigError(path);
+    if (error instanceof NotPlainFile)
       throw new EditgateError('INVALID_INPUT', markInvisible(`The config file ${path} is not a file.`), {
         path,
       });
-    }
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
+    throw error;
   }
 }
 

@@ -27,8 +27,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BigIntStats,
-  constants,
-  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -47,6 +45,7 @@ import {
   closeQuietly,
   isTempNameFor,
   O_READ,
+  readPlainFile,
   removeQuietly,
   syncFile,
   syncFolder,
@@ -440,7 +439,9 @@ type ReadJournal = { entries: JournalEntry[] } | { refusal: string; aside: strin
 async function readJournal(file: string, pid: number): Promise<ReadJournal> {
   let outer: Partial<JournalFile>;
   try {
-    outer = JSON.parse(readPlainFile(file)) as Partial<JournalFile>;
+    // Read only from a regular file of sane size named directly: the journal folder is read as data,
+    // whoever wrote into it.
+    outer = JSON.parse(readPlainFile(file, MAX_JOURNAL_BYTES)) as Partial<JournalFile>;
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { refusal: '', aside: '' };
     return { refusal: 'it cannot be read as a journal', aside: UNVERIFIED };
@@ -508,21 +509,6 @@ async function placeRefusal(entries: readonly JournalEntry[]): Promise<string | 
 
 /** The largest journal read: thousands of files' entries; anything bigger was not written by a commit. */
 const MAX_JOURNAL_BYTES = 16 * 1024 * 1024;
-
-/**
- * A journal's text, read only from a regular file of sane size named directly (no link followed, a FIFO
- * or device never waited on): the journal folder is read as data, whoever wrote into it.
- */
-function readPlainFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_JOURNAL_BYTES) throw new Error('not a journal file');
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeQuietly(fd);
-  }
-}
 
 function isBeside(path: string, other: string, kind: 'tmp' | 'orig'): boolean {
   return dirname(other) === dirname(path) && isTempNameFor(path, basename(other), kind);

@@ -12,9 +12,11 @@ import {
   constants,
   fchmodSync,
   fchownSync,
+  fstatSync,
   fsync,
   openSync,
   read,
+  readFileSync,
   readSync,
   unlinkSync,
   write,
@@ -24,6 +26,37 @@ import { basename, dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { isErrno, mapFsError } from './fs-errors.js';
 import { openGuarded, type PinnedFolder } from './guarded-open.js';
+
+/**
+ * What readPlainFile found at a path instead of a plain file: something that is not a regular file (a
+ * folder, a FIFO, a device), or one larger than the reader takes.
+ */
+export class NotPlainFile extends Error {
+  constructor(
+    readonly file: string,
+    readonly why: 'not a file' | 'too large',
+  ) {
+    super(`${file} is ${why === 'not a file' ? 'not a regular file' : 'larger than expected'}`);
+  }
+}
+
+/**
+ * The text (UTF-8) of a small file editgate keeps or reads as data (a config, a trust record, a journal, a
+ * hook's kept approval), read synchronously (a few microseconds; see above): named directly, no link
+ * followed (the open fails with ELOOP), a FIFO or device never waited on. Throws NotPlainFile for what is
+ * not a regular file or is over `maxBytes`, and the open's own error (ENOENT...) otherwise.
+ */
+export function readPlainFile(file: string, maxBytes = Number.POSITIVE_INFINITY): string {
+  const fd = openSync(file, O_READ | constants.O_NOFOLLOW);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotPlainFile(file, 'not a file');
+    if (info.size > maxBytes) throw new NotPlainFile(file, 'too large');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeQuietly(fd);
+  }
+}
 
 /** Up to this many bytes are read or written in one synchronous call. */
 const SYNC_BYTES = 1 << 20;

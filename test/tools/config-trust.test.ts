@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { link, mkdir, mkdtemp, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +186,19 @@ describe('trust is for one folder’s own config, sealed (issue #26)', () => {
       /is a symbolic link/,
     );
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a trust record that is a link is not believed, even to a record that would be', async () => {
+    const { ws, stateDir } = await clonedRepository();
+    trustConfig(ws.path(CONFIG_FILE), stateDir);
+    const loaded = await loadConfig(ws.root, undefined, { stateDir });
+    expect(loaded.trust?.trusted).toBe(true);
+    const [record] = await readdir(join(stateDir, 'trust'));
+    const file = join(stateDir, 'trust', record!);
+    const elsewhere = join(tempFolder('editgate-record-'), 'record.json');
+    await rename(file, elsewhere);
+    await symlink(elsewhere, file);
+    expect((await loadConfig(ws.root, undefined, { stateDir })).trust?.trusted).toBe(false);
   });
 
   it('a copy or a hard link of a trusted config in another folder is not trusted there', async () => {

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE, loadConfig } from '../../src/tools/config.js';
@@ -83,5 +85,16 @@ describe('loadConfig', () => {
     await expect(loadConfig(ws.root)).rejects.toThrow(/editgate\.config\.json is invalid.*streamThreshhold/);
     await ws.put(CONFIG_FILE, '{ not json');
     await expect(loadConfig(ws.root)).rejects.toThrow(/is not valid JSON/);
+  });
+
+  it('refuses a FIFO or a folder in the config file’s place at once, naming it (a FIFO is never waited on)', async () => {
+    const ws = await makeWorkspace();
+    execFileSync('mkfifo', [ws.path(CONFIG_FILE)]);
+    const refused = loadConfig(ws.root);
+    await expect(refused).rejects.toThrow(/The config file .*editgate\.config\.json is not a file/);
+    await expect(refused).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const other = await makeWorkspace();
+    mkdirSync(other.path(CONFIG_FILE));
+    await expect(loadConfig(other.root)).rejects.toThrow(/is not a file/);
   });
 });
