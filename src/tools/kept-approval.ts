@@ -9,9 +9,12 @@
  * treated as no record: the write is settled as one nobody approved, never the other way round.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, unlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Allowed } from '../gate/gate.js';
+import { isErrno } from '../workspace/fs-errors.js';
+import { NotPlainFile, readPlainFile, writeWhole } from '../workspace/io.js';
 import { ensurePrivateFolder } from '../workspace/private-folder.js';
 import { isSealed, seal, stateKey } from '../workspace/state-key.js';
 
@@ -22,6 +25,9 @@ export interface CallKey {
   session: string;
   call: string;
 }
+
+/** Records up to this size are read synchronously. */
+const SMALL_RECORD_BYTES = 1024 * 1024;
 
 /** Records older than this are stale (an agent that died between the two events): removed when seen. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -74,13 +80,25 @@ export async function keepApproval(stateDir: string, pending: KeptApproval): Pro
     at: pending.at,
   });
   const key = stateKey(stateDir, { create: true })!;
-  await writeFile(
-    recordPath(stateDir, pending.agent, pending.key),
-    JSON.stringify({ body, mac: seal(key, PURPOSE, body) }),
-    {
-      mode: 0o600,
-    },
-  );
+  const text = JSON.stringify({ body, mac: seal(key, PURPOSE, body) });
+  // Written synchronously when small, as the workspace writes (workspace/io.ts): the hook server keeps one
+  // for every allowed edit, and waits for it before answering.
+  const fd = openSync(recordPath(stateDir, pending.agent, pending.key), 'w', 0o600);
+  try {
+    await writeWhole(fd, Buffer.from(text, 'utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A kept record's text: read synchronously when it is small (most are: one edit's bytes), else not. */
+async function readRecord(path: string): Promise<string> {
+  try {
+    return readPlainFile(path, SMALL_RECORD_BYTES);
+  } catch (error) {
+    if (error instanceof NotPlainFile && error.why === 'too large') return readFile(path, 'utf8');
+    throw error;
+  }
 }
 
 /**
@@ -96,11 +114,16 @@ export async function takeKeptApproval(
   const path = recordPath(stateDir, agent, key);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRecord(path);
   } catch {
     return undefined;
   }
-  await rm(path, { force: true });
+  // Taken once: gone before it is acted on (a second post-tool event for the call finds none).
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
   const stateKeyNow = stateKey(stateDir, { create: false });
   let record: { body?: unknown; mac?: unknown };
   try {
