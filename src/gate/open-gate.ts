@@ -5,7 +5,7 @@
 import { type LanguageServerConfig, parseLanguageServers } from '../checks/language-server-config.js';
 import { Guard } from '../workspace/guard.js';
 import { History } from '../workspace/history.js';
-import { newSessionId, type SessionFace, SessionLog } from '../workspace/session-log.js';
+import { newSessionId, type SessionFace, sessionLogFor } from '../workspace/session-log.js';
 import { Streamer, type StreamerOptions } from '../workspace/stream/streamer.js';
 import { Workspace } from '../workspace/workspace.js';
 import { Gate, type GateOptions } from './gate.js';
@@ -73,7 +73,7 @@ export async function openGate(options: OpenGateOptions): Promise<Gate> {
   await workspace.recover();
   const sessionLog =
     stateDir && naming
-      ? new SessionLog(stateDir, {
+      ? sessionLogFor(stateDir, {
           id: naming.id ?? newSessionId(naming.face),
           face: naming.face,
           ...(naming.label ? { label: naming.label } : {}),

@@ -166,31 +166,34 @@ export async function settleWrittenElsewhere(write: WrittenElsewhere, steps: Set
     hashAfter: now?.fingerprint.hash ?? null,
   };
   const by = write.approved?.by;
-  await audit.recordFiles(write.tool, [file], {
-    decision: by?.decision ?? 'unreviewed',
-    decidedBy: by?.decidedBy ?? 'none',
-    ...decidedWith(by),
-    writer: write.writer,
-    ...(settled.matches === null ? {} : { asApproved: settled.matches }),
-    reason:
-      settled.matches === false
-        ? `${write.writer} left the file other than the bytes that were approved`
-        : by?.reason || undefined,
-  });
-  if (changed && kind !== 'noop') {
-    await logToSession(steps.sessionLog, [
-      {
-        tool: write.tool,
-        writer: write.writer,
-        path: display,
-        absolute: resolved.absolute,
-        root: resolved.root,
-        kind,
-        beforeBytes: write.before,
-        afterHash: now?.fingerprint.hash ?? null,
-      },
-    ]);
-  }
+  // The audit line and the session log are files of their own: written at once (logToSession never throws).
+  await Promise.all([
+    audit.recordFiles(write.tool, [file], {
+      decision: by?.decision ?? 'unreviewed',
+      decidedBy: by?.decidedBy ?? 'none',
+      ...decidedWith(by),
+      writer: write.writer,
+      ...(settled.matches === null ? {} : { asApproved: settled.matches }),
+      reason:
+        settled.matches === false
+          ? `${write.writer} left the file other than the bytes that were approved`
+          : by?.reason || undefined,
+    }),
+    changed && kind !== 'noop'
+      ? logToSession(steps.sessionLog, [
+          {
+            tool: write.tool,
+            writer: write.writer,
+            path: display,
+            absolute: resolved.absolute,
+            root: resolved.root,
+            kind,
+            beforeBytes: write.before,
+            afterHash: now?.fingerprint.hash ?? null,
+          },
+        ])
+      : undefined,
+  ]);
   if (changed) {
     const said = await runAfterChange(steps.hooks, [
       {
@@ -324,34 +327,37 @@ export async function settleCommitted(
   written: (Fingerprint | null)[],
   steps: Omit<SettleSteps, 'workspace'>,
 ): Promise<string | undefined> {
-  await steps.audit.record(proposal, {
-    decision: approval?.decision ?? 'once',
-    decidedBy: approval?.decidedBy ?? 'user',
-    ...decidedWith(approval),
-    ...(approval?.reason ? { reason: approval.reason } : {}),
-    written,
-  });
-  await logToSession(
-    steps.sessionLog,
-    proposal.files.flatMap((file, i): ChangeToRecord[] => {
-      if (file.kind === 'noop') return [];
-      const { base, resolved } = file.change;
-      const after = written[i];
-      return [
-        {
-          tool: proposal.tool,
-          path: file.path,
-          absolute: file.change.path,
-          root: resolved.root,
-          kind: file.kind,
-          // A streamed huge file's bytes are not held: its hashes only, when they are content hashes.
-          ...(base.exists ? beforeOf(base) : { beforeBytes: null }),
-          afterHash:
-            file.kind === 'delete' ? null : after && !isStatFingerprint(after) ? after.hash : undefined,
-        },
-      ];
+  // The audit line and the session log are files of their own: written at once (logToSession never throws).
+  await Promise.all([
+    steps.audit.record(proposal, {
+      decision: approval?.decision ?? 'once',
+      decidedBy: approval?.decidedBy ?? 'user',
+      ...decidedWith(approval),
+      ...(approval?.reason ? { reason: approval.reason } : {}),
+      written,
     }),
-  );
+    logToSession(
+      steps.sessionLog,
+      proposal.files.flatMap((file, i): ChangeToRecord[] => {
+        if (file.kind === 'noop') return [];
+        const { base, resolved } = file.change;
+        const after = written[i];
+        return [
+          {
+            tool: proposal.tool,
+            path: file.path,
+            absolute: file.change.path,
+            root: resolved.root,
+            kind: file.kind,
+            // A streamed huge file's bytes are not held: its hashes only, when they are content hashes.
+            ...(base.exists ? beforeOf(base) : { beforeBytes: null }),
+            afterHash:
+              file.kind === 'delete' ? null : after && !isStatFingerprint(after) ? after.hash : undefined,
+          },
+        ];
+      }),
+    ),
+  ]);
   return runAfterChange(
     steps.hooks,
     proposal.files.map((file) => ({

@@ -93,6 +93,26 @@ export function sessionsFolder(stateDir: string): string {
   return join(stateDir, SESSIONS);
 }
 
+/** The logs this process keeps open, by session folder (sessionLogFor); the oldest go past this many. */
+const OPEN_LOGS = 64;
+const openLogs = new Map<string, SessionLog>();
+
+/**
+ * The session's log for this process: the same one for every gate the process opens for the session. A
+ * long-lived process that opens a gate per call (the hook server: one per agent event) then names the
+ * session once and keeps a file's first bytes once, as a face that keeps one gate does, instead of
+ * writing both again for every change.
+ */
+export function sessionLogFor(stateDir: string, info: Omit<SessionInfo, 'started' | 'pid'>): SessionLog {
+  const folder = join(sessionsFolder(stateDir), sessionFolderName(info.id));
+  const log = openLogs.get(folder) ?? new SessionLog(stateDir, info);
+  // Most recently used last: the first in the map is the one to let go.
+  openLogs.delete(folder);
+  openLogs.set(folder, log);
+  if (openLogs.size > OPEN_LOGS) openLogs.delete(openLogs.keys().next().value!);
+  return log;
+}
+
 export class SessionLog {
   readonly folder: string;
   private started: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Approver } from '../../src/gate/approval.js';
@@ -108,6 +108,12 @@ describe('runHook', () => {
       ['notes.txt', 'Claude Code'],
       ['notes.txt', 'Claude Code'],
     ]);
+    // One process (the hook server answers every call) keeps the file's first bytes once, for the review's
+    // diff of the whole session, as a face with one gate does: not again for each later change.
+    const blobs = readdirSync(join(s.state, 'sessions', 'claude-code-s1', 'blobs'));
+    expect(
+      blobs.map((blob) => readFileSync(join(s.state, 'sessions', 'claude-code-s1', 'blobs', blob), 'utf8')),
+    ).toEqual(['alpha\nbeta\ngamma\n']);
   });
 
   it('tells the model when the bytes written are not the approved ones', async () => {
