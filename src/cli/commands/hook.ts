@@ -5,7 +5,7 @@
 // loads (scripts/bundle-mcp.mjs) and main.ts runs that file. `editgate hook --serve` is the hook server
 // (cli/hook-server.ts), which answers the same calls without a Node start each; answerHookCall is the one
 // way both answer a call.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Approver } from '../../gate/approval.js';
@@ -13,6 +13,8 @@ import type { HookAdapter, HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import type { HookCall } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode, runHook } from '../../hooks/runner.js';
+import { CONFIG_FILE } from '../../tools/config.js';
+import { recordTrust } from '../../tools/config-trust.js';
 import { endpointHolder, LOOPBACK_HOST, readHookEndpoint } from '../hook-endpoint.js';
 import {
   buildIdentity,
@@ -289,10 +291,16 @@ async function serve(stateDir: string): Promise<number> {
   return 0;
 }
 
+/** Edits the hook server makes before it listens (warmUp), and the most time they may take. */
+const WARM_UP_EDITS = 12;
+const WARM_UP_MS = 1500;
+
 /**
- * One edit's pre- and post-tool calls in a folder of its own (a root, a state folder, then removed), so the
- * server has loaded and compiled the path before its first real call: that call costs what every later one
- * does. Nothing of it reaches the person's state folder or audit log.
+ * Edits through the whole allowed path (config and trust, the decision, the approval kept, the write
+ * settled against it) in a folder of their own (a root, a state folder, then removed), before the server
+ * listens. Node compiles a function on its first call and optimizes it after many: without this, the
+ * person's first edits run the hook's code cold, at about twice what later ones cost. Nothing of it reaches
+ * the person's state folder or audit log.
  */
 async function warmUp(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'editgate-hook-warm-up-'));
@@ -300,21 +308,30 @@ async function warmUp(): Promise<void> {
     const root = join(folder, 'root');
     const state = join(folder, 'state');
     await mkdir(root);
+    // A config that allows every change, trusted, as a person's policy allows their agent's edits: the
+    // path warmed is the one an allowed edit takes, not a refusal's.
+    const configText = JSON.stringify({ policy: { rules: [{ path: '**', action: 'allow' }] } });
+    await writeFile(join(root, CONFIG_FILE), configText);
+    const real = await realpath(root);
+    await recordTrust({ root: real, path: join(real, CONFIG_FILE) }, configText, state);
     const file = join(root, 'warm-up.txt');
-    await writeFile(file, 'one\n');
-    const event = (phase: string) =>
-      JSON.stringify({
-        session_id: 'warm-up',
-        cwd: root,
-        hook_event_name: phase,
-        tool_name: 'Edit',
-        tool_input: { file_path: file, old_string: 'one', new_string: 'two' },
-        tool_use_id: 'warm-up',
-      });
     const args = ['claude-code', '--approve', 'policy'];
-    await answerHookCall(args, root, event('PreToolUse'), state);
-    await writeFile(file, 'two\n');
-    await answerHookCall(args, root, event('PostToolUse'), state);
+    const until = Date.now() + WARM_UP_MS;
+    for (let edit = 0; edit < WARM_UP_EDITS && Date.now() < until; edit++) {
+      const event = (phase: string) =>
+        JSON.stringify({
+          session_id: 'warm-up',
+          cwd: root,
+          hook_event_name: phase,
+          tool_name: 'Edit',
+          tool_input: { file_path: file, old_string: `one ${edit}`, new_string: `two ${edit}` },
+          tool_use_id: `warm-up-${edit}`,
+        });
+      await writeFile(file, `one ${edit}\n`);
+      await answerHookCall(args, root, event('PreToolUse'), state);
+      await writeFile(file, `two ${edit}\n`);
+      await answerHookCall(args, root, event('PostToolUse'), state);
+    }
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
