@@ -311,6 +311,8 @@ export async function runAgentRounds({ rounds, clients, sides, alternate = false
         } catch (error) {
           outcome = { failure: error.message };
         }
+        // A side that does not apply to this client (the measure says why in its own output).
+        if (outcome.skip) continue;
         if (outcome.failure !== undefined) {
           console.error(`${client.label} (${side}): ${outcome.failure}`);
           process.exitCode = 1;

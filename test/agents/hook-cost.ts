@@ -3,17 +3,21 @@
  * editgate's hooks installed (`--approve policy`, a config that allows every change) or without them, timed
  * from the fake model's request timestamps: from the request the model answered with the edit call to the
  * next request, which carries the edit's result. That span holds the agent's own work on the call (and its
- * next request's start) plus, with hooks, the pre-tool and post-tool hook processes. Used by
- * bench/hooks.bench.mjs.
+ * next request's start) plus, with hooks, the pre-tool and post-tool hook processes. The same hooks
+ * answering nothing at once (`no-op`, HookSessionOptions.noOp) cost what the agent's own hook machinery
+ * does: the floor under any hook's cost. Used by bench/hooks.bench.mjs.
  */
 import type { AgentClient } from './clients/client.js';
 import { runHookSession } from './hooks-session.js';
-import { EDITED_NOTES, editTurnIndex, NOTES, OWN_EDIT_TURNS } from './own-edit-turns.js';
+import { editedNotesFor, editTurnIndex, notesFor, ownEditTurns } from './own-edit-turns.js';
 
 export interface HookCost {
-  /** From the request answered with the edit call to the request carrying its result. */
-  editMs: number;
-  /** The file was edited as the call asked. */
+  /**
+   * Per edit call, in order: from the request answered with the call to the request carrying its result
+   * (NaN where a request is missing).
+   */
+  editMs: number[];
+  /** The file was edited as the calls asked. */
   written: boolean;
   code: number | null;
   /** Hook calls the hook server answered. */
@@ -22,31 +26,37 @@ export interface HookCost {
 
 /**
  * `server`: warm (the hook server already running: every call after a person's first) or cold (none: the
- * first call runs the Node hook, which starts it).
+ * first call runs the Node hook, which starts it). `edits`: how many edits the session makes, one after
+ * another (the first in a root the server has not seen, the later ones as the rest of a person's session).
  */
 export async function hookCost(
   client: AgentClient,
-  hooks: boolean,
+  hooks: 'none' | 'editgate' | 'no-op',
   server: 'warm' | 'cold' = 'warm',
+  edits = 1,
 ): Promise<HookCost> {
   const session = await runHookSession({
     client,
     approve: 'policy',
-    hooks,
+    hooks: hooks !== 'none',
+    noOp: hooks === 'no-op',
     server,
-    files: { 'notes.txt': NOTES },
-    turns: OWN_EDIT_TURNS[client.name],
+    files: { 'notes.txt': notesFor(edits) },
+    turns: (root) => ownEditTurns(client.name, root, edits),
     // OpenCode alone takes a minute or more per run on a loaded machine.
     timeoutMs: 300_000,
   });
   try {
     const main = session.model.main();
     const at = editTurnIndex(client.name);
-    const asked = main[at];
-    const answered = main[at + 1];
+    const editMs = Array.from({ length: edits }, (_, index) => {
+      const asked = main[at + index];
+      const answered = main[at + index + 1];
+      return asked && answered ? answered.at - asked.at : Number.NaN;
+    });
     return {
-      editMs: asked && answered ? answered.at - asked.at : Number.NaN,
-      written: session.file('notes.txt') === EDITED_NOTES,
+      editMs,
+      written: session.file('notes.txt') === editedNotesFor(edits),
       code: session.result.code,
       served: session.served,
     };

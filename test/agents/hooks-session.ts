@@ -11,7 +11,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { connect, createServer, type Server } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
@@ -60,6 +60,13 @@ export interface HookSessionOptions {
   beforePostTool?: string;
   /** Install editgate's hooks (default true; false: the agent's own tools alone, for a comparison). */
   hooks?: boolean;
+  /**
+   * The hooks as `hooks install` writes them, but each answering at once with nothing: a command hook runs
+   * a shell script that reads the event and exits, an http hook posts to a server that answers 200 with an
+   * empty body. No editgate behind them: what the agent's own hook machinery costs a call, the floor any
+   * hook pays (bench/hooks.bench.mjs `floor`). Not OpenCode's: its plugin runs in OpenCode's own process.
+   */
+  noOp?: boolean;
   /**
    * The hook server (src/cli/hook-server.ts): `warm`, started before the agent, so every hook call goes
    * through the shell entry to it (what a person has after their first call); `cold` (default), none, so the
@@ -187,11 +194,55 @@ function httpHooksAsCommands(text: string): string {
 }
 
 /**
+ * The configuration file `hooks install` wrote, its hook command replaced by `script` (called with the same
+ * arguments): the shell entry's, or where none is used (OpenCode's plugin holds the Node command) Node's;
+ * there the script stands in for Node, and the plugin is kept from the server. What goes with the hook's
+ * command (Codex's trust, a hash of the command) follows it.
+ */
+async function replaceHookCommand(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  configFile: string,
+  text: string,
+  script: string,
+): Promise<void> {
+  const entryPrefix = `${existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'} ${HOOK_ENTRY}`;
+  const nodePrefix = `${process.execPath} ${MAIN}`;
+  // OpenCode's plugin holds the command as a JSON array, one argument per element.
+  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
+  let replaced: string;
+  if (text.includes(entryPrefix)) replaced = text.replaceAll(entryPrefix, script);
+  else if (text.includes(nodePrefix)) replaced = text.replaceAll(nodePrefix, script);
+  else if (text.includes(jsonPrefix))
+    replaced = text
+      .replaceAll(jsonPrefix, JSON.stringify(script))
+      .replace(/^const IDENTITY_FILE = .*$/m, 'const IDENTITY_FILE = null;');
+  else
+    throw new Error(`no hook command "${entryPrefix}" or "${nodePrefix}" in ${configFile}:
+${text}`);
+  writeFileSync(configFile, replaced);
+  const { installer } = await hookAgent(client.name)!.load();
+  if (installer.companion) {
+    const place = { root: workspace.root, home: workspace.home, env };
+    const file = installer.companion.file('user', place);
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    writeFileSync(file, installer.companion.add(before, replaced, configFile) ?? '');
+  }
+}
+
+/** An executable shell script in the session's folder. */
+function writeScript(workspace: AgentWorkspace, name: string, lines: string[]): string {
+  const script = join(workspace.folder, name);
+  writeFileSync(script, ['#!/bin/sh', ...lines, ''].join('\n'));
+  chmodSync(script, 0o755);
+  return script;
+}
+
+/**
  * The hook command written by `editgate hooks install`, wrapped so a shell command runs before each
  * post-tool event reaches it (the file changed behind editgate's back). The wrapper hands the event on to
- * the same command (the shell entry, and through it the hook server), except in OpenCode, whose plugin
- * holds the Node command and asks the server itself: there the wrapper stands in for Node, and the plugin
- * is kept from the server.
+ * the same command (the shell entry, and through it the hook server); in OpenCode it stands in for Node.
  */
 async function wrapHookCommand(
   client: AgentClient,
@@ -200,46 +251,42 @@ async function wrapHookCommand(
   configFile: string,
   beforePostTool: string,
 ): Promise<void> {
-  const wrapper = join(workspace.folder, 'editgate-hook-wrapper.sh');
   const text = httpHooksAsCommands(readFileSync(configFile, 'utf8'));
-  const entryPrefix = `${existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'} ${HOOK_ENTRY}`;
-  const nodePrefix = `${process.execPath} ${MAIN}`;
-  // OpenCode's plugin holds the command as a JSON array, one argument per element.
-  const jsonPrefix = `${JSON.stringify(process.execPath)},${JSON.stringify(MAIN)}`;
-  const viaEntry = text.includes(entryPrefix);
-  writeFileSync(
-    wrapper,
-    [
-      '#!/bin/sh',
-      'event=$(cat)',
-      // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
-      `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
-      viaEntry
-        ? `printf '%s' "$event" | exec ${entryPrefix.split(' ')[0]} '${HOOK_ENTRY}' "$@"`
-        : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
-      '',
-    ].join('\n'),
-  );
-  chmodSync(wrapper, 0o755);
-  let wrapped: string;
-  if (viaEntry) wrapped = text.replaceAll(entryPrefix, wrapper);
-  else if (text.includes(nodePrefix)) wrapped = text.replaceAll(nodePrefix, wrapper);
-  else if (text.includes(jsonPrefix))
-    wrapped = text
-      .replaceAll(jsonPrefix, JSON.stringify(wrapper))
-      .replace(/^const IDENTITY_FILE = .*$/m, 'const IDENTITY_FILE = null;');
-  else
-    throw new Error(`no hook command "${entryPrefix}" or "${nodePrefix}" in ${configFile}:
-${text}`);
-  writeFileSync(configFile, wrapped);
-  // What goes with the hook's entry (Codex's trust, a hash of the command) follows the new command.
-  const { installer } = await hookAgent(client.name)!.load();
-  if (installer.companion) {
-    const place = { root: workspace.root, home: workspace.home, env };
-    const file = installer.companion.file('user', place);
-    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-    writeFileSync(file, installer.companion.add(before, wrapped, configFile) ?? '');
+  const viaEntry = text.includes(HOOK_ENTRY);
+  const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+  const wrapper = writeScript(workspace, 'editgate-hook-wrapper.sh', [
+    'event=$(cat)',
+    // The post-tool event by each agent's name for it: Claude Code's and Qwen Code's, Gemini CLI's, OpenCode's.
+    `case "$event" in *PostToolUse*|*AfterTool*|*tool.execute.after*) EDITGATE_ROOT='${workspace.root}'; export EDITGATE_ROOT; ${beforePostTool} ;; esac`,
+    viaEntry
+      ? `printf '%s' "$event" | exec ${shell} '${HOOK_ENTRY}' "$@"`
+      : `printf '%s' "$event" | exec '${process.execPath}' '${MAIN}' "$@"`,
+  ]);
+  await replaceHookCommand(client, workspace, env, configFile, text, wrapper);
+}
+
+/**
+ * editgate's hooks as installed, each answering at once with nothing (HookSessionOptions.noOp): command
+ * hooks run a script that reads the event and exits 0, http hooks post to `url`.
+ */
+async function noOpHooks(
+  client: AgentClient,
+  workspace: AgentWorkspace,
+  env: Record<string, string>,
+  configFile: string,
+  url: string,
+): Promise<void> {
+  let text = readFileSync(configFile, 'utf8');
+  if (text.includes('"http"')) {
+    const settings = JSON.parse(text) as {
+      hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+    };
+    for (const groups of Object.values(settings.hooks))
+      for (const group of groups) for (const hook of group.hooks) if (hook.type === 'http') hook.url = url;
+    text = `${JSON.stringify(settings, null, 2)}\n`;
   }
+  const script = writeScript(workspace, 'no-op-hook.sh', ['exec cat >/dev/null']);
+  await replaceHookCommand(client, workspace, env, configFile, text, script);
 }
 
 /** The configuration file `editgate hooks install AGENT --user` writes, with the agent's HOME as prepared. */
@@ -340,7 +387,7 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
       await new Promise<void>((resolve) => stranger.listen(port, '127.0.0.1', resolve));
       cleanups.push(() => new Promise<void>((resolve) => stranger.close(() => resolve())));
     }
-    if (options.server === 'warm' && options.hooks !== false)
+    if (options.server === 'warm' && options.hooks !== false && !options.noOp)
       await startHookServerFor(workspace.state, personEnv);
     const turns = options.turns(workspace.root);
     const model = await startScriptedModel({ protocol: client.protocol, script: turns, isMain: offersTools });
@@ -365,10 +412,23 @@ export async function runHookSession(options: HookSessionOptions): Promise<HookS
     if (options.server === 'warm' && !options.unreachable && endpoint && options.hooks !== false) {
       await forward(endpoint.port);
     }
-    if (options.beforePostTool) {
+    const installed = () => {
       const file = /(?:^|\n)\+\+\+ (?:b\/)?(\/\S+)/.exec(installOutput)?.[1];
       if (!file) throw new Error(`hooks install named no file:\n${installOutput}`);
-      await wrapHookCommand(client, workspace, run.env, file, options.beforePostTool);
+      return file;
+    };
+    if (options.beforePostTool)
+      await wrapHookCommand(client, workspace, run.env, installed(), options.beforePostTool);
+    if (options.noOp) {
+      const silent = createHttpServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.end());
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+      const { port } = silent.address() as AddressInfo;
+      await forward(port);
+      await noOpHooks(client, workspace, run.env, installed(), `http://127.0.0.1:${port}/`);
     }
     const running: RunningHookSession = { workspace, model, ...(review ? { link: review.link } : {}) };
     const [result] = await Promise.all([
