@@ -12,7 +12,7 @@ const approval = (files: KeptApproval['files'], at = Date.now()): KeptApproval =
   tool: 'apply_patch',
   key,
   files,
-  allowed: { decision: 'once', decidedBy: 'policy', rule: 'allow **' },
+  allowed: { decision: 'once', decidedBy: 'policy', rule: { path: '**', action: 'allow' } },
   note: 'what the checks found',
   at,
 });
@@ -32,7 +32,11 @@ describe('kept approvals', () => {
     await keepApproval(stateDir, approval(files));
     const taken = await takeKeptApproval(stateDir, 'codex', key);
     expect(taken).toMatchObject({ tool: 'apply_patch', note: 'what the checks found', files });
-    expect(taken?.allowed).toEqual({ decision: 'once', decidedBy: 'policy', rule: 'allow **' });
+    expect(taken?.allowed).toEqual({
+      decision: 'once',
+      decidedBy: 'policy',
+      rule: { path: '**', action: 'allow' },
+    });
     // Taken once: the post-tool event settles the call once.
     expect(await takeKeptApproval(stateDir, 'codex', key)).toBeUndefined();
     expect(readdirSync(join(stateDir, 'hooks'))).toEqual([]);
