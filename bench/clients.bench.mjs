@@ -4,15 +4,25 @@
 // scripted fake model's request timestamps: from the request answered with the edit call to the next
 // request, which carries the result. The fake model answers at once, so this is the agent running the call
 // (for editgate: the MCP round trip and editgate's work). Each round runs every agent once with each tool,
-// alternating, so load on the machine weighs on both alike; medians and ranges are reported.
+// alternating, so load on the machine weighs on both alike; medians and ranges are reported. A session
+// makes several edits one after another (edits=N, default 4); two readings: its first edit (a server that
+// has made no edit yet) and its later ones (their median per session: what a session is made of, and the
+// per-edit median the goal is judged on).
 //
 // The fake model "thinks" 1 s before each answer, as a real model does, and the span starts when it
 // answers. editgate readies its checks when a file is read (gate/checks.ts), in the model's time; a model
 // that answered at once (think=0) put that work inside the edit call, which no real session sees.
 //
+// With the word `floor`, each round also runs the MCP session against a server that offers editgate's tools
+// and answers every call at once, doing nothing (test/agents/no-op-mcp-server.mjs): what the client's own
+// MCP machinery costs a tool call, whatever the server. Its ratio says whether the goal can be met by any
+// MCP server; the time over it is editgate's own part.
+//
 //   npm run bench -- clients                  every agent, 5 rounds
 //   node bench/clients.bench.mjs codex 3      only Codex, 3 rounds (after npm run build)
 //   node bench/clients.bench.mjs gemini-cli 3 think=0   the model answers at once
+//   node bench/clients.bench.mjs gemini-cli 5 floor     also the no-op server's floor
+//   node bench/clients.bench.mjs edits=6                6 edits a session (2 to 8)
 //
 // Codex's own apply_patch is offered only for a model its catalogue knows (gpt-5.5), editgate's run uses
 // fake-model; Codex's own session has no read before the patch.
@@ -29,11 +39,23 @@ import {
   runAgentRounds,
 } from './lib.mjs';
 
-const { names, rounds, settings } = agentBenchArgs(process.argv, { defaultRounds: 5 });
+const GOAL = 1.1;
+const { names, rounds, settings, flags } = agentBenchArgs(process.argv, {
+  defaultRounds: 5,
+  flags: ['floor'],
+});
+const floor = flags.has('floor');
+const edits = Number(settings.get('edits') ?? 4);
+if (!Number.isInteger(edits) || edits < 2 || edits > 8) {
+  console.error(
+    `edits=N takes 2 to 8 edits a session (a first and later ones); got ${settings.get('edits')}.`,
+  );
+  process.exit(1);
+}
 const thinkMs = Number(settings.get('think') ?? 1000);
 installAgents(names);
-const { timeEdit, CLIENTS, isolation, PINNED } = await loadAgentHarness('clients', {
-  'edit-timing': ['timeEdit'],
+const { timeEdits, CLIENTS, isolation, PINNED } = await loadAgentHarness('clients', {
+  'edit-timing': ['timeEdits'],
 });
 
 printIsolation(isolation());
@@ -42,38 +64,77 @@ console.log(
 );
 
 const clients = CLIENTS.filter((client) => names.length === 0 || names.includes(client.name));
-const SIDES = ['own', 'mcp'];
+const SIDES = floor ? ['own', 'mcp', 'no-op'] : ['own', 'mcp'];
+const SIDE_WORDS = { own: 'own edit tool', mcp: 'editgate edit_file', 'no-op': 'no-op server edit_file' };
 const samples = await runAgentRounds({
   rounds,
   clients,
   sides: SIDES,
   alternate: true,
   measure: async (client, side) => {
-    const timing = await timeEdit(client, side === 'mcp', { thinkMs });
-    if (timing.code !== 0 || !timing.written || Number.isNaN(timing.editMs))
+    const timing = await timeEdits(client, side !== 'own', { thinkMs, noOp: side === 'no-op', edits });
+    // The no-op server writes nothing: only its exit and its timing count.
+    if (timing.code !== 0 || (side !== 'no-op' && !timing.written) || timing.editMs.some(Number.isNaN))
       return {
-        failure: `exit ${timing.code}, written ${timing.written}, edit ${timing.editMs} ms`,
+        failure: `exit ${timing.code}, written ${timing.written}, edits ${timing.editMs.join(', ')} ms`,
       };
-    return { value: timing.editMs };
+    const [first, ...later] = timing.editMs;
+    return { value: { first, later: median(later), each: timing.editMs } };
   },
   report: (client, side, { value }, round) =>
     console.log(
-      `round ${round + 1}: ${client.label} ${side === 'mcp' ? 'editgate edit_file' : 'own edit tool'}: ${formatMs(value)}`,
+      `round ${round + 1}: ${client.label} ${SIDE_WORDS[side]}: ${value.each.map(formatMs).join(', ')}`,
     ),
 });
 
 const ratio = (value) => `${value.toFixed(2)}x`;
-printTable(
-  ['agent', 'version', 'own edit tool', 'editgate edit_file', 'ratio of medians', 'ratio per round'],
-  clients.map((client) => {
-    const { own, mcp, byRound } = samples.get(client.name);
-    return [
+
+/** One reading (`first` or `later`) of a client's samples: each side's list, and the rounds' values. */
+function reading(kept, which) {
+  const of = (side) => (kept[side] ?? []).map((value) => value[which]);
+  const byRound = kept.byRound.map((round) =>
+    round ? Object.fromEntries(Object.entries(round).map(([side, value]) => [side, value[which]])) : round,
+  );
+  return { own: of('own'), mcp: of('mcp'), noOp: of('no-op'), byRound };
+}
+
+function rowsOf(which) {
+  return clients.map((client) => {
+    const { own, mcp, noOp, byRound } = reading(samples.get(client.name), which);
+    const both = own.length > 0 && mcp.length > 0;
+    const cells = [
       client.label,
       PINNED[client.name].version,
       formatRange(own),
       formatRange(mcp),
-      own.length && mcp.length ? ratio(median(mcp) / median(own)) : 'n/a',
-      formatRange(ratiosPerRound(byRound, SIDES), ratio),
+      both ? ratio(median(mcp) / median(own)) : 'n/a',
+      formatRange(ratiosPerRound(byRound, ['own', 'mcp']), ratio),
+      both ? (median(mcp) / median(own) <= GOAL ? 'met' : 'NOT met') : 'n/a',
     ];
-  }),
-);
+    if (!floor) return cells;
+    if (noOp.length === 0 || own.length === 0) return [...cells, 'n/a', 'n/a', 'n/a', 'n/a'];
+    const floorRatio = median(noOp) / median(own);
+    return [
+      ...cells,
+      formatRange(noOp),
+      `${ratio(floorRatio)} ${formatRange(ratiosPerRound(byRound, ['own', 'no-op']), ratio)}`,
+      floorRatio <= GOAL ? 'yes' : 'no',
+      mcp.length > 0 ? formatMs(median(mcp) - median(noOp)) : 'n/a',
+    ];
+  });
+}
+
+const HEADINGS = [
+  'agent',
+  'version',
+  'own edit tool',
+  'editgate edit_file',
+  'ratio of medians',
+  'ratio per round',
+  `goal <= ${GOAL}x`,
+  ...(floor ? ['no-op server edit_file', 'floor ratio', 'goal reachable', "editgate's part"] : []),
+];
+console.log(`\nLater edits (edits 2-${edits} of each session, their median): the goal's reading.`);
+printTable(HEADINGS, rowsOf('later'));
+console.log(`\nFirst edit of each session (a server that has made no edit yet).`);
+printTable(HEADINGS, rowsOf('first'));

@@ -1,66 +1,72 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from '../built-cli.js';
 import type { AgentClient } from './clients/client.js';
 import type { Turn } from './fake-models/script.js';
 import { offersTools, startScriptedModel } from './fake-models/server.js';
 import { installedAgent } from './installed.js';
+import { editedNotesFor, editTurnIndex, notesFor, ownEditTurns, wordEdits } from './own-edit-turns.js';
 import { runAgent } from './run-agent.js';
-import {
-  CLAUDE_OWN_EDIT,
-  CODEX_OWN_PATCH,
-  GEMINI_OWN_EDIT,
-  OPENCODE_OWN_EDIT,
-  QWEN_OWN_EDIT,
-  READ_EDIT_AMBIGUOUS,
-  type ScriptedSession,
-} from './sessions.js';
 import { makeWorkspace } from './workspace.js';
 
-/** Each agent's own read-then-edit session (Codex: its apply_patch alone), and which turn is the edit. */
-const OWN_EDIT: Record<string, { session: ScriptedSession; editTurn: number }> = {
-  'claude-code': { session: CLAUDE_OWN_EDIT, editTurn: 1 },
-  codex: { session: CODEX_OWN_PATCH, editTurn: 0 },
-  'gemini-cli': { session: GEMINI_OWN_EDIT, editTurn: 1 },
-  opencode: { session: OPENCODE_OWN_EDIT, editTurn: 1 },
-  'qwen-code': { session: QWEN_OWN_EDIT, editTurn: 1 },
-};
-
-/** editgate's read_file then edit_file, the same change the agents' own sessions make. */
-const MCP_EDIT: ScriptedSession = {
-  ...READ_EDIT_AMBIGUOUS,
-  title: 'read_file, then edit_file',
-  turns: [...(READ_EDIT_AMBIGUOUS.turns as Turn[]).slice(0, 2), { say: 'Done.' }],
-  expectFiles: READ_EDIT_AMBIGUOUS.expectFiles,
-};
+/**
+ * editgate's read_file, then `edits` edit_file calls one after another: the same changes to notes.txt the
+ * agent's own tools make in ownEditTurns.
+ */
+function mcpEditTurns(edits: number): Turn[] {
+  return [
+    { call: [{ tool: 'read_file', input: { file_path: 'notes.txt' } }] },
+    ...wordEdits(edits).map(
+      ({ word }): Turn => ({
+        call: [
+          {
+            tool: 'edit_file',
+            input: { file_path: 'notes.txt', old_string: word, new_string: word.toUpperCase() },
+          },
+        ],
+      }),
+    ),
+    { say: 'Done.' },
+  ];
+}
 
 export interface EditTiming {
   /**
-   * From the model's answer with the edit call to its next request, which carries the edit's result: the
-   * agent running the call (the same fake model for both tools).
+   * Per edit call, in order: from the model's answer with the call to its next request, which carries the
+   * call's result: the agent running the call (the same fake model for both tools). NaN where a request
+   * is missing.
    */
-  editMs: number;
-  /** The file was written as the session expects. */
+  editMs: number[];
+  /** The file was written as the edits ask. */
   written: boolean;
   code: number | null;
 }
 
 /**
- * One timed edit in the agent: with editgate's MCP edit_file (`mcp`), or with the agent's own edit tool.
+ * A server that offers editgate's tools and answers every call at once, doing nothing (no-op-mcp-server.mjs):
+ * the client's own cost of an MCP tool call.
+ */
+const NO_OP_SERVER = join(REPO, 'test', 'agents', 'no-op-mcp-server.mjs');
+
+/**
+ * A session of `edits` edits in the agent, one after another, each timed: with editgate's MCP edit_file
+ * (`mcp`, after a read_file), or with the agent's own edit tool (after its own read; Codex has none).
  * `thinkMs`: the model waits that long before each answer, as a real one does (default: it answers at once,
- * so what editgate readies in the background after the read still runs during the edit call).
+ * so what editgate readies in the background after the read still runs during the edit call). `noOp`: the
+ * MCP calls go to a server that answers at once in editgate's place (nothing is written then).
  * Used by bench/clients.bench.mjs.
  */
-export async function timeEdit(
+export async function timeEdits(
   client: AgentClient,
   mcp: boolean,
-  { thinkMs = 0 }: { thinkMs?: number } = {},
+  { thinkMs = 0, noOp = false, edits = 1 }: { thinkMs?: number; noOp?: boolean; edits?: number } = {},
 ): Promise<EditTiming> {
-  const own = OWN_EDIT[client.name];
-  if (!own) throw new Error(`no own-edit session for ${client.name}`);
-  const { session, editTurn } = mcp ? { session: MCP_EDIT, editTurn: 1 } : own;
   const workspace = makeWorkspace(`${client.name}-edit-bench`);
+  if (noOp) workspace.editgate = { ...workspace.editgate, args: [NO_OP_SERVER, workspace.root] };
   const preamble = mcp ? (client.preamble ?? []) : [];
-  const turns = typeof session.turns === 'function' ? session.turns(workspace.root) : session.turns;
+  const turns = mcp ? mcpEditTurns(edits) : ownEditTurns(client.name, workspace.root, edits);
+  // The first edit's turn: after editgate's read_file, or after the agent's own read (if it has one).
+  const firstEdit = preamble.length + (mcp ? 1 : editTurnIndex(client.name));
   const isMain = client.isMain ?? (mcp ? undefined : offersTools);
   const model = await startScriptedModel({
     protocol: client.protocol,
@@ -72,10 +78,7 @@ export async function timeEdit(
     thinkMs,
   });
   try {
-    for (const [path, content] of Object.entries(session.files)) {
-      mkdirSync(dirname(join(workspace.root, path)), { recursive: true });
-      writeFileSync(join(workspace.root, path), content);
-    }
+    writeFileSync(join(workspace.root, 'notes.txt'), notesFor(edits));
     const run = client.prepare({
       workspace,
       model,
@@ -86,14 +89,14 @@ export async function timeEdit(
     });
     const result = await runAgent(run, model, 120_000);
     const main = model.main();
-    const asked = main[preamble.length + editTurn];
-    const answered = main[preamble.length + editTurn + 1];
-    const written = Object.entries(session.expectFiles).every(
-      ([path, content]) => readFileSync(join(workspace.root, path), 'utf8') === content,
-    );
+    const editMs = Array.from({ length: edits }, (_, index) => {
+      const asked = main[firstEdit + index];
+      const answered = main[firstEdit + index + 1];
+      return asked && answered ? answered.at - (asked.answeredAt ?? asked.at) : Number.NaN;
+    });
     return {
-      editMs: asked && answered ? answered.at - (asked.answeredAt ?? asked.at) : Number.NaN,
-      written,
+      editMs,
+      written: readFileSync(join(workspace.root, 'notes.txt'), 'utf8') === editedNotesFor(edits),
       code: result.code,
     };
   } finally {

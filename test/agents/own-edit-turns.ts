@@ -82,19 +82,26 @@ const READ_CALLS: Record<AgentName, ((file: string) => Turn) | undefined> = {
   opencode: (file) => call('read', { filePath: file }),
 };
 
-/** Read notes.txt, then `edits` edits one after another (word 1, 2, ...), then "Done.". */
-export function ownEditTurns(agent: AgentName, root: string, edits = 1): Turn[] {
+/** The edits of a session, in order: each word upper-cased, with the lines around it as they are then. */
+export function wordEdits(edits: number): Array<{ word: string; around: [string, string] }> {
   checkEdits(edits);
-  const file = join(root, 'notes.txt');
-  const read = READ_CALLS[agent];
-  const turns: Turn[] = read ? [read(file)] : [];
-  for (let index = 1; index <= edits; index++) {
+  return Array.from({ length: edits }, (_, at) => {
+    const index = at + 1;
     // The line before was edited by the previous call (but the first word, never edited).
     const before = index === 1 ? WORDS[0]! : WORDS[index - 1]!.toUpperCase();
-    turns.push(EDIT_CALLS[agent](file, WORDS[index]!, [before, WORDS[index + 1]!]));
-  }
-  turns.push({ say: 'Done.' });
-  return turns;
+    return { word: WORDS[index]!, around: [before, WORDS[index + 1]!] };
+  });
+}
+
+/** Read notes.txt, then `edits` edits one after another (word 1, 2, ...), then "Done.". */
+export function ownEditTurns(agent: AgentName, root: string, edits = 1): Turn[] {
+  const file = join(root, 'notes.txt');
+  const read = READ_CALLS[agent];
+  return [
+    ...(read ? [read(file)] : []),
+    ...wordEdits(edits).map(({ word, around }) => EDIT_CALLS[agent](file, word, around)),
+    { say: 'Done.' },
+  ];
 }
 
 export const OWN_EDIT_TURNS = Object.fromEntries(
