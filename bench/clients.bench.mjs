@@ -28,15 +28,18 @@
 // fake-model; Codex's own session has no read before the patch.
 import {
   agentBenchArgs,
+  editsSample,
   formatMs,
   formatRange,
   installAgents,
   loadAgentHarness,
   median,
   printIsolation,
-  printTable,
+  printReadings,
   ratiosPerRound,
+  readingOf,
   runAgentRounds,
+  sessionEdits,
 } from './lib.mjs';
 
 const GOAL = 1.1;
@@ -45,13 +48,7 @@ const { names, rounds, settings, flags } = agentBenchArgs(process.argv, {
   flags: ['floor'],
 });
 const floor = flags.has('floor');
-const edits = Number(settings.get('edits') ?? 4);
-if (!Number.isInteger(edits) || edits < 2 || edits > 8) {
-  console.error(
-    `edits=N takes 2 to 8 edits a session (a first and later ones); got ${settings.get('edits')}.`,
-  );
-  process.exit(1);
-}
+const edits = sessionEdits(settings);
 const thinkMs = Number(settings.get('think') ?? 1000);
 installAgents(names);
 const { timeEdits, CLIENTS, isolation, PINNED } = await loadAgentHarness('clients', {
@@ -78,8 +75,7 @@ const samples = await runAgentRounds({
       return {
         failure: `exit ${timing.code}, written ${timing.written}, edits ${timing.editMs.join(', ')} ms`,
       };
-    const [first, ...later] = timing.editMs;
-    return { value: { first, later: median(later), each: timing.editMs } };
+    return { value: editsSample(timing.editMs) };
   },
   report: (client, side, { value }, round) =>
     console.log(
@@ -89,18 +85,9 @@ const samples = await runAgentRounds({
 
 const ratio = (value) => `${value.toFixed(2)}x`;
 
-/** One reading (`first` or `later`) of a client's samples: each side's list, and the rounds' values. */
-function reading(kept, which) {
-  const of = (side) => (kept[side] ?? []).map((value) => value[which]);
-  const byRound = kept.byRound.map((round) =>
-    round ? Object.fromEntries(Object.entries(round).map(([side, value]) => [side, value[which]])) : round,
-  );
-  return { own: of('own'), mcp: of('mcp'), noOp: of('no-op'), byRound };
-}
-
 function rowsOf(which) {
   return clients.map((client) => {
-    const { own, mcp, noOp, byRound } = reading(samples.get(client.name), which);
+    const { own, mcp, 'no-op': noOp = [], byRound } = readingOf(samples.get(client.name), which);
     const both = own.length > 0 && mcp.length > 0;
     const cells = [
       client.label,
@@ -134,7 +121,4 @@ const HEADINGS = [
   `goal <= ${GOAL}x`,
   ...(floor ? ['no-op server edit_file', 'floor ratio', 'goal reachable', "editgate's part"] : []),
 ];
-console.log(`\nLater edits (edits 2-${edits} of each session, their median): the goal's reading.`);
-printTable(HEADINGS, rowsOf('later'));
-console.log(`\nFirst edit of each session (a server that has made no edit yet).`);
-printTable(HEADINGS, rowsOf('first'));
+printReadings(HEADINGS, rowsOf, edits, 'a server that has made no edit yet');

@@ -26,15 +26,18 @@
 //   node bench/hooks.bench.mjs edits=6        6 edits a session (2 to 8)
 import {
   agentBenchArgs,
+  editsSample,
   formatMs,
   formatRange,
   installAgents,
   loadAgentHarness,
   median,
   printIsolation,
-  printTable,
+  printReadings,
   ratiosPerRound,
+  readingOf,
   runAgentRounds,
+  sessionEdits,
 } from './lib.mjs';
 
 const GOAL = 1.25;
@@ -44,13 +47,7 @@ const { names, rounds, flags, settings } = agentBenchArgs(process.argv, {
 });
 const cold = flags.has('cold');
 const floor = flags.has('floor');
-const edits = Number(settings.get('edits') ?? 4);
-if (!Number.isInteger(edits) || edits < 2 || edits > 8) {
-  console.error(
-    `edits=N takes 2 to 8 edits a session (a first and later ones); got ${settings.get('edits')}.`,
-  );
-  process.exit(1);
-}
+const edits = sessionEdits(settings);
 // OpenCode's hooks are a plugin inside OpenCode's own process: no command or request per call, so its
 // machinery costs nothing apart from editgate's answer.
 const NO_FLOOR = new Set(['opencode']);
@@ -90,23 +87,13 @@ const samples = await runAgentRounds({
       return {
         failure: `exit ${cost.code}, edits written: ${cost.written}, edit spans ${cost.editMs.join(', ')} ms`,
       };
-    const [first, ...later] = cost.editMs;
-    return { value: { first, later: median(later), each: cost.editMs }, served: cost.served };
+    return { value: editsSample(cost.editMs), served: cost.served };
   },
   report: (client, side, { value, served }, round) =>
     console.log(
       `round ${round + 1}: ${client.label} ${SIDE_WORDS[side]}: ${value.each.map(formatMs).join(', ')}${side === 'with' ? ` (${served} calls answered by the hook server)` : ''}`,
     ),
 });
-
-/** One reading (`first` or `later`) of a client's samples: each side's list, and the rounds' pairs. */
-function reading(kept, which) {
-  const of = (side) => (kept[side] ?? []).map((value) => value[which]);
-  const byRound = kept.byRound.map((round) =>
-    round ? Object.fromEntries(Object.entries(round).map(([side, value]) => [side, value[which]])) : round,
-  );
-  return { without: of('without'), with: of('with'), noOp: of('no-op'), byRound };
-}
 
 /** "median ratio [per-round min-max]" of `measured` against the edit without hooks. */
 function ratioCell({ without, byRound }, measured, side) {
@@ -121,7 +108,8 @@ function ratioCell({ without, byRound }, measured, side) {
 
 function rowsOf(which) {
   return clients.map((client) => {
-    const read = reading(samples.get(client.name), which);
+    const kept = readingOf(samples.get(client.name), which);
+    const read = { ...kept, noOp: kept['no-op'] ?? [] };
     const row = [
       client.label,
       PINNED[client.name].version,
@@ -164,7 +152,4 @@ const HEADINGS = [
   `goal <= ${GOAL}x`,
   ...(floor ? ['edit with no-op hooks', 'floor ratio [per round]', 'goal reachable', "editgate's part"] : []),
 ];
-console.log(`\nLater edits (edits 2-${edits} of each session, their median): the goal's reading.`);
-printTable(HEADINGS, rowsOf('later'));
-console.log(`\nFirst edit of each session (a root and a session the hook server has not seen).`);
-printTable(HEADINGS, rowsOf('first'));
+printReadings(HEADINGS, rowsOf, edits, 'a root and a session the hook server has not seen');

@@ -329,6 +329,49 @@ export async function runAgentRounds({ rounds, clients, sides, alternate = false
   return samples;
 }
 
+/**
+ * edits=N of an agent bench that runs sessions of several edits: 2 to 8 (a first edit and later ones),
+ * `fallback` when not given. Exits with a message on anything else.
+ */
+export function sessionEdits(settings, fallback = 4) {
+  const edits = Number(settings.get('edits') ?? fallback);
+  if (!Number.isInteger(edits) || edits < 2 || edits > 8) {
+    console.error(
+      `edits=N takes 2 to 8 edits a session (a first and later ones); got ${settings.get('edits')}.`,
+    );
+    process.exit(1);
+  }
+  return edits;
+}
+
+/** A session's edit spans as one sample: its first edit, the median of its later ones, and each. */
+export function editsSample(spans) {
+  const [first, ...later] = spans;
+  return { first, later: median(later), each: spans };
+}
+
+/**
+ * One reading ('first' or 'later') of a client's samples of editsSample values: each side's list of it,
+ * and its rounds (for ratiosPerRound).
+ */
+export function readingOf(kept, which) {
+  const sides = Object.keys(kept).filter((key) => key !== 'byRound');
+  return {
+    ...Object.fromEntries(sides.map((side) => [side, kept[side].map((value) => value[which])])),
+    byRound: kept.byRound.map((round) =>
+      round ? Object.fromEntries(Object.entries(round).map(([side, value]) => [side, value[which]])) : round,
+    ),
+  };
+}
+
+/** The two readings' tables: the later edits' (the goal's reading), then the first edit's (`firstIs`). */
+export function printReadings(headings, rowsOf, edits, firstIs) {
+  console.log(`\nLater edits (edits 2-${edits} of each session, their median): the goal's reading.`);
+  printTable(headings, rowsOf('later'));
+  console.log(`\nFirst edit of each session (${firstIs}).`);
+  printTable(headings, rowsOf('first'));
+}
+
 /** The pairs of one client's rounds where both sides ran, as `measured / reference` per round (the load's spread). */
 export function ratiosPerRound(byRound, [reference, measured]) {
   return byRound
