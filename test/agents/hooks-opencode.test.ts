@@ -16,7 +16,7 @@ describe('OpenCode with editgate hooks', () => {
     after: EDITED_NOTES,
     tool: 'edit',
     resultRequest: editTurnIndex('opencode') + 1,
-    turns: OWN_EDIT_TURNS['opencode'],
+    turns: OWN_EDIT_TURNS.opencode,
     timeoutMs: 300_000,
     // Issue #29 asks all six scenarios of Claude Code, Codex and Gemini CLI; here two, each a minute or
     // more of CI: the Node hook (no server yet) written and undone, and the review page through the server.

@@ -5,7 +5,7 @@
 // loads (scripts/bundle-mcp.mjs) and main.ts runs that file. `editgate hook --serve` is the hook server
 // (cli/hook-server.ts), which answers the same calls without a Node start each; answerHookCall is the one
 // way both answer a call.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Approver } from '../../gate/approval.js';
@@ -13,8 +13,8 @@ import type { HookAdapter, HookReply } from '../../hooks/adapter.js';
 import { hookAgent, hookAgentNames } from '../../hooks/agents.js';
 import type { HookCall } from '../../hooks/hook-wire.js';
 import { APPROVE_MODES, type HookApproveMode, runHook } from '../../hooks/runner.js';
-import { CONFIG_FILE } from '../../tools/config.js';
-import { recordTrust } from '../../tools/config-trust.js';
+import { CONFIG_FILE, loadConfig } from '../../tools/config.js';
+import { trustLoaded } from '../../tools/config-trust.js';
 import { endpointHolder, LOOPBACK_HOST, readHookEndpoint } from '../hook-endpoint.js';
 import {
   buildIdentity,
@@ -310,10 +310,11 @@ async function warmUp(): Promise<void> {
     await mkdir(root);
     // A config that allows every change, trusted, as a person's policy allows their agent's edits: the
     // path warmed is the one an allowed edit takes, not a refusal's.
-    const configText = JSON.stringify({ policy: { rules: [{ path: '**', action: 'allow' }] } });
-    await writeFile(join(root, CONFIG_FILE), configText);
-    const real = await realpath(root);
-    await recordTrust({ root: real, path: join(real, CONFIG_FILE) }, configText, state);
+    await writeFile(
+      join(root, CONFIG_FILE),
+      JSON.stringify({ policy: { rules: [{ path: '**', action: 'allow' }] } }),
+    );
+    await trustLoaded(await loadConfig(root, undefined, { stateDir: state }), state);
     const file = join(root, 'warm-up.txt');
     const args = ['claude-code', '--approve', 'policy'];
     const until = Date.now() + WARM_UP_MS;
