@@ -38,6 +38,15 @@ export async function listedChanges(link: string): Promise<Array<Record<string, 
   >;
 }
 
+/**
+ * Whether the page still waits for an answer to a change: pending, or stale (a file of it changed on disk
+ * since it was shown, which can happen before the question reaches the page; the page still takes an answer
+ * to it, a refusal or a denial).
+ */
+function waiting(entry: { status: string }): boolean {
+  return entry.status === 'pending' || entry.status === 'stale';
+}
+
 /** The first waiting change as the page shows it (waits for one to arrive). */
 export async function pendingPageHtml(link: string): Promise<string> {
   const { port, headers } = await sessionOf(link);
@@ -45,7 +54,7 @@ export async function pendingPageHtml(link: string): Promise<string> {
     const { changes } = (await http(port, { path: '/api/changes', headers })).json() as {
       changes: Array<{ id: string; status: string }>;
     };
-    const pending = changes.find((entry) => entry.status === 'pending');
+    const pending = changes.find(waiting);
     if (pending) return (await http(port, { path: `/fragments/change?change=${pending.id}`, headers })).body;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -59,7 +68,7 @@ export async function answerOnPage(link: string, decision: Record<string, unknow
     const { changes } = (await http(port, { path: '/api/changes', headers })).json() as {
       changes: Array<{ id: string; hash: string; status: string }>;
     };
-    change = changes.find((entry) => entry.status === 'pending');
+    change = changes.find(waiting);
     if (!change) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const answer = await http(port, {
