@@ -52,6 +52,11 @@ const NEEDS_ITS_OWN_PROCESS = ['test/workspace/early-write-order.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Per test file, also where files share a worker: what a test opened closes after it, the file's temp
+    // folders go when it ends. The run's temp
+    // folder (for what a worker keeps while it runs) goes when the run does.
+    setupFiles: ['test/setup/cleanup.ts'],
+    globalSetup: ['test/setup/run-temp-folder.ts'],
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: WORKERS,

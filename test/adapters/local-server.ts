@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { onCleanup } from '../cleanup.js';
 
 /** One request the local API server received, its body parsed as JSON. */
 export interface RecordedRequest {
@@ -27,12 +27,6 @@ export interface LocalServer {
   origin: string;
   requests: RecordedRequest[];
 }
-
-const open: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  while (open.length > 0) await open.pop()!();
-});
 
 /**
  * A local HTTP server that speaks just enough of a model API for a real SDK: it records every request and
@@ -72,7 +66,7 @@ export async function startRecordingServer(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(
+  onCleanup(
     () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

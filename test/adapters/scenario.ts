@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { createEditTools, type EditTools } from '../../src/tools/index.js';
+import { onCleanup } from '../cleanup.js';
 
 /**
  * The conversation every adapter test scripts: the model reads src/greet.ts, then makes three edits in one
@@ -31,12 +32,6 @@ export const EDITS = [
 export const FINAL_TEXT = 'greet now says Hi.';
 export const PROMPT = 'Make greet say Hi, and end with a full stop.';
 
-const made: string[] = [];
-
-afterEach(async () => {
-  while (made.length > 0) await rm(made.pop()!, { recursive: true, force: true });
-});
-
 /** A real temp folder holding src/greet.ts, and editgate tools over it that allow every change. */
 export async function greetWorkspace(): Promise<{
   root: string;
@@ -44,7 +39,7 @@ export async function greetWorkspace(): Promise<{
   greet: () => Promise<string>;
 }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'editgate-adapters-')));
-  made.push(root);
+  onCleanup(() => rm(root, { recursive: true, force: true }));
   await mkdir(join(root, 'src'));
   await writeFile(join(root, 'src', 'greet.ts'), GREET);
   return {

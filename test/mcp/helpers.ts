@@ -11,13 +11,16 @@ import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/s
 
 import { RESULT_META_KEY } from '../../src/mcp/result.js';
 import { MAIN } from '../built-cli.js';
-import { tempFolder } from '../temp-folder.js';
+import { tempFolder, workerTempFolder } from '../temp-folder.js';
 import { trustConfig } from '../trusted-config.js';
 
 export { ensureBuilt, MAIN, REPO } from '../built-cli.js';
 
-/** The servers' state folder (history, config trust records): a temp folder, never the real home. */
-export const STATE_DIR = tempFolder('editgate-mcp-state-');
+/**
+ * The servers' state folder (history, config trust records): a temp folder, never the real home (kept while the
+ * worker runs: the files that share a worker share it).
+ */
+export const STATE_DIR = workerTempFolder('editgate-mcp-state-');
 
 /**
  * A fresh temporary workspace (its real path, so results compare cleanly) with the given files. A config

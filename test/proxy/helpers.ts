@@ -17,23 +17,16 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
 import { type RunningProxy, serveProxy } from '../../src/proxy/serve.js';
 import type { ProxyLogLevel, ProxyOptions } from '../../src/proxy/session.js';
 import { stdioUpstream, type UpstreamConnector } from '../../src/proxy/upstream.js';
+import { onCleanup } from '../cleanup.js';
 
 const require = createRequire(import.meta.url);
 /** The reference filesystem server's entry point (the pinned devDependency). */
 export const FILESYSTEM_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-export function onCleanup(fn: () => Promise<void> | void): void {
-  cleanups.push(fn);
-}
+export { onCleanup };
 
 /** A temp folder (its real path) with the given files, and a state folder beside it; removed after the test. */
 export function workspace(files: Record<string, string | Buffer> = {}): { root: string; state: string } {

@@ -1,20 +1,14 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
 import type { Approver } from '../../src/gate/approval.js';
 import { type CreateEditToolsOptions, createEditTools, type EditTools } from '../../src/tools/index.js';
-
-const made: string[] = [];
-
-afterEach(async () => {
-  while (made.length > 0) await rm(made.pop()!, { recursive: true, force: true });
-});
+import { onCleanup } from '../cleanup.js';
 
 /** A real temp folder as workspace root, with helpers to put and look at files. */
 export async function makeWorkspace(files: Record<string, string | Buffer> = {}) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'editgate-tools-')));
-  made.push(root);
+  onCleanup(() => rm(root, { recursive: true, force: true }));
   const put = async (relative: string, content: string | Buffer) => {
     const path = join(root, relative);
     await mkdir(dirname(path), { recursive: true });

@@ -5,17 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { afterEach } from 'vitest';
 import { diffLines, formatUnifiedDiff } from '../../src/core/diff.js';
 import type { ApprovalFile } from '../../src/gate/approval.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { type ReviewServer, startReviewServer } from '../../src/web/review-server.js';
+import { onCleanup } from '../cleanup.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
-
-const servers: ReviewServer[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()!.close();
-});
 
 export interface HttpAnswer {
   status: number;
@@ -119,7 +114,7 @@ export async function signIn(
 export async function reviewWorkspace(files: Record<string, string> = {}) {
   const ws = await makeWorkspace(files);
   const server = await startReviewServer({ root: ws.root, source: 'the test' });
-  servers.push(server);
+  onCleanup(() => server.close());
   const tools = ws.tools({ approve: (request) => server.ask(request), readLimit: 100_000 });
   /** Starts a tool call that will wait on the page; resolves once the change is listed there. */
   const propose = async (name: string, input: Record<string, unknown>) => {
