@@ -38,15 +38,34 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Folders of tests that call the library in-process: their files share a worker process and the modules it
- * has loaded (isolate: false), instead of a new process and a fresh import of src/ per file, which cost more
- * CPU than most of these files' tests (test/core + test/gate: 74 s of CPU isolated, 36 s shared). Their
- * files set no global state that outlives them; a file that mocks a module (vi.mock) stays isolated, as a
- * module another file loaded first would not be mocked.
+ * Folders whose files share a worker process and the modules it has loaded (isolate: false), instead of a new
+ * process and a fresh import of src/ and the test helpers per file, which costs more CPU than many files'
+ * tests (test/core + test/gate: 74 s of CPU isolated, 36 s shared; test/mcp, proxy, hooks and checks: 209 s
+ * isolated, 123 s shared). Their files set no global state that outlives them, and what a test opens is
+ * closed through test/cleanup.ts, whose hook runs per file (a hook at a helper module's top would not). A
+ * file that mocks a module (vi.mock) stays isolated, as a module another file loaded first would not be
+ * mocked; so do the coding agents' files (test/agents), which change the environment a run inherits and
+ * spend their time in the agents, not in imports.
  */
-const SHARED_WORKER = ['adapters', 'architecture', 'core', 'docs', 'gate', 'tools', 'workspace'].map(
-  (folder) => `test/${folder}/**/*.test.ts`,
-);
+const SHARED_WORKER = [
+  'adapters',
+  'agent',
+  'architecture',
+  'checks',
+  'cli',
+  'core',
+  'docs',
+  'faces',
+  'gate',
+  'hooks',
+  'mcp',
+  'proxy',
+  'readme',
+  'terminal',
+  'tools',
+  'web',
+  'workspace',
+].map((folder) => `test/${folder}/**/*.test.ts`);
 const NEEDS_ITS_OWN_PROCESS = ['test/workspace/early-write-order.test.ts'];
 
 export default defineConfig({
