@@ -6,13 +6,13 @@
  * session, a session whose changes were all reverted, a file deleted since, a hunk already reverted.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TYPING_PAUSE_MS } from '../../src/terminal/typing-guard.js';
 import { ensureBuilt, MAIN } from '../built-cli.js';
 import { docBlock, transcriptProblem } from '../readme/blocks.js';
+import { tempFolder } from '../temp-folder.js';
 import { answerOnPage, LINK } from '../web/page-api.js';
 import { type PtyRun, spawnCli, typeAcross } from './pty.js';
 import { cliWorkspace, runCli } from './run-cli.js';
@@ -32,7 +32,7 @@ const HUNKS_1_AND_3 = ALL_THREE.replace('line fifteen\n', 'line 15\n');
 
 /** A workspace where `editgate write --yes` changed three places of a.txt (one session), audited. */
 async function autoApprovedRun() {
-  const audit = join(mkdtempSync(join(tmpdir(), 'editgate-audit-')), 'audit.jsonl');
+  const audit = join(tempFolder('editgate-audit-'), 'audit.jsonl');
   const ws = cliWorkspace({ 'a.txt': ORIGINAL, 'editgate.config.json': JSON.stringify({ auditLog: audit }) });
   const written = await runCli(['write', 'a.txt', '--yes'], {
     cwd: ws.root,

@@ -4,9 +4,7 @@
  * leaves out through the gate (byte for byte, CRLF kept), refuses a file changed since, and leaves the
  * reasons for the model once.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applySessionReview, openSessionReview } from '../../src/gate/session-review.js';
@@ -16,6 +14,7 @@ import {
   readSession,
   sessionFolderName,
 } from '../../src/workspace/session-log.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
 
 const ORIGINAL = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\r\n')}\r\n`;
@@ -25,7 +24,7 @@ const ALL_THREE = ORIGINAL.replace('line 3\r\n', 'line three\r\n')
 
 async function loggedRun(files: Record<string, string> = { 'a.txt': ORIGINAL }) {
   const ws = await makeWorkspace(files);
-  const stateDir = await mkdtemp(join(tmpdir(), 'editgate-session-state-'));
+  const stateDir = tempFolder('editgate-session-state-');
   const tools = ws.tools({ stateDir, sessionLog: { id: 'run-1', face: 'library', label: 'the test' } });
   return { ws, stateDir, tools, gate: await tools.gate() };
 }

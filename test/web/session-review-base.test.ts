@@ -4,20 +4,19 @@
  * found when the question arrived. A file changed in between (after the review read it, before the page
  * first looked) is stale on the page, and every answer is refused there, with nothing reverted.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { openSessionReview } from '../../src/gate/session-review.js';
 import { startReviewServer } from '../../src/web/review-server.js';
 import { sha256 } from '../../src/workspace/fingerprint.js';
 import { readSession } from '../../src/workspace/session-log.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
 import { firstQueued, signIn } from './review-fixture.js';
 
 it('a file changed before the page first looked at it is stale there: the answer is refused, nothing reverted', async () => {
   const ws = await makeWorkspace({ 'a.txt': 'one\ntwo\n' });
-  const stateDir = await mkdtemp(join(tmpdir(), 'editgate-session-base-'));
+  const stateDir = tempFolder('editgate-session-base-');
   const tools = ws.tools({ stateDir, sessionLog: { id: 'run-1', face: 'library', label: 'the test' } });
   await readAll(tools, 'a.txt');
   await tools.execute('write_file', { file_path: 'a.txt', content: 'one\nTWO\n' });

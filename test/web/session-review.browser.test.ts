@@ -8,15 +8,14 @@
  * request, a file changed on disk, a hunk reverted elsewhere while the page was open.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/gate/approval.js';
 import { applySessionReview, openSessionReview } from '../../src/gate/session-review.js';
 import { startReviewServer } from '../../src/web/review-server.js';
 import { readSession } from '../../src/workspace/session-log.js';
+import { tempFolder } from '../temp-folder.js';
 import { makeWorkspace, readAll } from '../tools/workspace-fixture.js';
 import { type Browser, launchBrowser, watchedPages } from './browser.js';
 import { HUNKS_1_AND_3, NUMBERED, signIn, THREE_HUNKS } from './review-fixture.js';
@@ -33,7 +32,7 @@ afterEach(() => watched.closeAll());
 /** A run that edited a.txt in three places and created b.txt, every change auto-approved, and its review. */
 async function reviewedRun(id: string, created = true) {
   const ws = await makeWorkspace({ 'a.txt': NUMBERED });
-  const stateDir = await mkdtemp(join(tmpdir(), 'editgate-session-page-'));
+  const stateDir = tempFolder('editgate-session-page-');
   const tools = ws.tools({ stateDir, sessionLog: { id, face: 'library' } });
   await readAll(tools, 'a.txt');
   expect((await tools.execute('write_file', { file_path: 'a.txt', content: THREE_HUNKS })).ok).toBe(true);
