@@ -77,6 +77,8 @@ export interface PtyRun {
 /** Long enough for a loaded machine (two shared cores running other suites); waits end as soon as they can. */
 const DEFAULT_TIMEOUT = 10_000;
 const POLL_MS = 15;
+/** The least time a person takes to read a question that appeared before answering it (answer()). */
+const READING_MS = 200;
 
 /** The built CLI in a pty: `node dist/cli/main.js ...args`. */
 export function spawnCli(args: string[], options: PtyOptions): PtyRun {
@@ -169,8 +171,10 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions): P
   return {
     write,
     async answer(keys) {
-      // A margin over the pause: the pty and the process add their own delay to each key's arrival.
-      await sleep(lastKeyAt + TYPING_PAUSE_MS + 150 - Date.now());
+      // A margin over the pause: the pty and the process add their own delay to each key's arrival. And
+      // a person reads the question before answering: on a loaded machine, a key sent the moment the
+      // question is drawn can reach the program before it has marked the question shown, and is typing.
+      await sleep(Math.max(READING_MS, lastKeyAt + TYPING_PAUSE_MS + 150 - Date.now()));
       write(keys);
     },
     async type(text, gapMs) {
