@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Allowed } from '../gate/gate.js';
 import { isErrno } from '../workspace/fs-errors.js';
-import { NotPlainFile, readPlainFile, writeWhole } from '../workspace/io.js';
+import { NotPlainFile, readPlainFile, SYNC_BYTES, writeWhole } from '../workspace/io.js';
 import { ensurePrivateFolder } from '../workspace/private-folder.js';
 import { isSealed, seal, stateKey } from '../workspace/state-key.js';
 
@@ -25,9 +25,6 @@ export interface CallKey {
   session: string;
   call: string;
 }
-
-/** Records up to this size are read synchronously. */
-const SMALL_RECORD_BYTES = 1024 * 1024;
 
 /** Records older than this are stale (an agent that died between the two events): removed when seen. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -91,10 +88,13 @@ export async function keepApproval(stateDir: string, pending: KeptApproval): Pro
   }
 }
 
-/** A kept record's text: read synchronously when it is small (most are: one edit's bytes), else not. */
+/**
+ * A kept record's text: read synchronously when it is small (most are: one edit's bytes), as io.ts reads
+ * and writes up to SYNC_BYTES, else not.
+ */
 async function readRecord(path: string): Promise<string> {
   try {
-    return readPlainFile(path, SMALL_RECORD_BYTES);
+    return readPlainFile(path, SYNC_BYTES);
   } catch (error) {
     if (error instanceof NotPlainFile && error.why === 'too large') return readFile(path, 'utf8');
     throw error;

@@ -59,7 +59,7 @@ export function readPlainFile(file: string, maxBytes = Number.POSITIVE_INFINITY)
 }
 
 /** Up to this many bytes are read or written in one synchronous call. */
-const SYNC_BYTES = 1 << 20;
+export const SYNC_BYTES = 1 << 20;
 
 /** Flags for opening a file to read. NONBLOCK: a FIFO put in place of a file must not hang the open. */
 export const O_READ = constants.O_RDONLY | constants.O_NONBLOCK;
